@@ -1,0 +1,154 @@
+"""Turn a project folder into print-ready PDFs: the pipeline from cards.yaml to output/."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from . import units
+from .check import check_project, failures
+from .convert import Converter
+from .errors import PnpError
+from .expand import expand_pieces
+from .fonts import FontBook
+from .impose import Item, Page, SheetSpec, impose, plan_grid
+from .model import Component, Game, Project, Size
+from .render import Renderer, describe_card
+from .validate import load_project
+from .write_pdf import write_pdf
+
+BUNDLED_FONTS = Path(__file__).resolve().parent.parent / "fonts"
+
+
+@dataclass(frozen=True)
+class Options:
+    out_dir: Path | None = None
+    paper: str = "a4"
+    game: str | None = None
+    duplex: str = "long"  # long | short | none
+    back_offset: tuple[float, float] = (0.0, 0.0)  # points
+    gutterfold: bool = False
+    check: bool = True
+
+
+@dataclass
+class Report:
+    """What a build wrote and what the user should know about it."""
+
+    written: list[Path] = field(default_factory=list)
+    pieces: int = 0
+    faces: int = 0
+    renders: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def build(path: str | Path = ".", options: Options | None = None, progress: Callable[[str], None] | None = None) -> Report:
+    options = options or Options()
+    project = load_project(Path(path))
+    games = select_games(project, options.game)
+    if options.check:
+        failed = failures(check_project(project, games))
+        if failed:
+            raise PnpError([f.as_problem() for f in failed] + [no_check_hint()])
+    out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
+    fontbook = open_fontbook(project)
+    renderer = Renderer(project, fontbook)
+    converter = Converter(fontbook, project.root)
+    report = Report()
+    for game in games:
+        game_pages: list[Page] = []
+        drawings: dict = {}
+        for component in game.components:
+            pages, faces = lay_out(game, component, options, renderer, converter, report)
+            drawings.update(faces)
+            target = out_dir / game.id / f"{component.id}.pdf"
+            write_pdf(pages, faces, target, title=f"{game.title} — {component.name}",
+                      initial_font=fontbook.resolve(None), bleed=component.bleed)
+            report.written.append(target)
+            game_pages.extend(pages)
+            if progress:
+                progress(f"{game.id}/{component.id}.pdf")
+        target = out_dir / game.id / f"{game.id}-print-and-play.pdf"
+        write_pdf(game_pages, drawings, target, title=game.title, initial_font=fontbook.resolve(None), bleed=None)
+        report.written.append(target)
+    report.renders = renderer.renders
+    report.faces = converter.conversions
+    return report
+
+
+def select_games(project: Project, game_id: str | None) -> tuple[Game, ...]:
+    if game_id is None:
+        return project.games
+    game = project.game(game_id)
+    if game is None:
+        known = ", ".join(g.id for g in project.games)
+        raise PnpError(f"--game {game_id}: no such game in {project.source.name}; expected one of: {known}")
+    return (game,)
+
+
+def open_fontbook(project: Project) -> FontBook:
+    dirs = [d for d in (BUNDLED_FONTS, project.root / "fonts") if d.is_dir()]
+    unique = list(dict.fromkeys(d.resolve() for d in dirs))
+    return FontBook(unique, cache_dir=project.root / ".pnpgen-cache" / "fonts", default_family=project.default_font)
+
+
+def sheet_spec(component: Component, options: Options) -> SheetSpec:
+    paper_name = component.layout.paper or options.paper
+    width, height = units.PAPER_SIZES_MM[paper_name]
+    has_back = component.back is not None
+    return SheetSpec(
+        paper=Size(units.mm(width), units.mm(height)),
+        bleed=component.bleed,
+        gap=component.layout.gap,
+        crop_marks=component.layout.crop_marks,
+        cut_lines=component.layout.cut_lines,
+        shape=component.shape,
+        duplex=options.duplex if has_back else "none",
+        back_offset=options.back_offset,
+        gutterfold=options.gutterfold and has_back,
+    )
+
+
+def lay_out(game: Game, component: Component, options: Options, renderer: Renderer, converter: Converter, report: Report):
+    """Render every piece's faces, convert each distinct face once, and impose them on pages."""
+    spec = sheet_spec(component, options)
+    refuse_oversize(component, spec, options)
+    items, faces = [], {}
+    for piece in expand_pieces(component):
+        front = renderer.render(game, component, piece.card, "front")
+        back = renderer.render(game, component, piece.card, "back")
+        for face in (front, back):
+            if face is not None and face.key not in faces:
+                try:
+                    faces[face.key] = converter.convert(face.key, face.svg, face.template)
+                except PnpError as err:
+                    raise PnpError(f"{component.id} card {describe_card(piece.card)}: {err.problems[0].message}",
+                                   piece.card.location) from None
+        items.append(Item(front.key, back.key if back else None, component.size, f"{component.id} #{piece.index}"))
+        report.pieces += 1
+    try:
+        pages = impose(items, spec)
+    except ValueError as err:
+        raise PnpError(f"component '{component.id}': {err}", component.location) from None
+    return pages, faces
+
+
+def refuse_oversize(component: Component, spec: SheetSpec, options: Options) -> None:
+    """Maps and sheets larger than the paper are tiled; a card or chip that large is a mistake."""
+    if component.kind in ("map", "sheet"):
+        return
+    try:
+        plan_grid(component.size, spec)
+    except ValueError:
+        w, h = units.to_mm(component.size.width), units.to_mm(component.size.height)
+        paper = component.layout.paper or options.paper
+        raise PnpError(f"component '{component.id}' ({w:g} × {h:g} mm) does not fit on {paper.upper()} with 6 mm margins; "
+                       "expected a smaller size, a larger paper, or kind: map to tile it across sheets",
+                       component.location) from None
+
+
+def no_check_hint():
+    from .errors import Problem
+
+    return Problem(None, "the build stopped because checks failed; fix the data or run `pnpgen check` for details "
+                         "(`pnpgen build --no-check` builds anyway)")

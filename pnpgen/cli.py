@@ -1,0 +1,92 @@
+"""Turn command-line arguments into library calls, and PnpErrors into messages and exit codes."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from . import units
+from .build import Options, build
+from .check import FAIL, failures
+from .errors import PnpError
+
+PAPERS = click.Choice(["a4", "letter", "a3"], case_sensitive=False)
+
+
+def fail(err: PnpError) -> None:
+    for problem in err.problems:
+        click.echo(f"error: {problem}" if problem.location is None else str(problem), err=True)
+    sys.exit(1)
+
+
+def parse_offset(_ctx, _param, value: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in value.split(","))
+    except ValueError:
+        raise click.BadParameter("expected X,Y in millimetres, such as 0.5,-1") from None
+    return units.mm(x), units.mm(y)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pnpgen")
+def main() -> None:
+    """Print-and-play components from YAML data and SVG templates."""
+
+
+@main.command("build")
+@click.argument("project", default=".", type=click.Path(path_type=Path))
+@click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path), help="Output folder (default: PROJECT/output).")
+@click.option("--paper", type=PAPERS, default="a4", show_default=True, help="Paper size.")
+@click.option("--game", help="Build only this game id.")
+@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
+              help="Back pages for long-edge or short-edge duplex, or none.")
+@click.option("--back-offset", default="0,0", callback=parse_offset, show_default=True,
+              help="Shift back pages by X,Y mm to correct a printer's duplex misalignment.")
+@click.option("--gutterfold", is_flag=True, help="Fronts and backs side by side, to fold and glue.")
+@click.option("--no-check", is_flag=True, help="Build even when `pnpgen check` finds failures.")
+def build_command(project, out_dir, paper, game, duplex, back_offset, gutterfold, no_check) -> None:
+    """Build every component of PROJECT (a folder with cards.yaml, or a YAML file) into PDFs."""
+    options = Options(out_dir=out_dir, paper=paper.lower(), game=game, duplex=duplex, back_offset=back_offset,
+                      gutterfold=gutterfold, check=not no_check)
+    try:
+        report = build(project, options)
+    except PnpError as err:
+        fail(err)
+    for note in report.notes:
+        click.echo(f"note: {note}")
+    click.echo(f"built {len(report.written)} PDFs ({report.pieces} pieces, {report.faces} distinct faces) "
+               f"into {common_folder(report.written)}")
+
+
+def common_folder(paths: list[Path]) -> str:
+    if not paths:
+        return "nothing"
+    parents = {p.parent.parent for p in paths}
+    return str(parents.pop()) if len(parents) == 1 else str(paths[0].parent)
+
+
+@main.command("check")
+@click.argument("project", default=".", type=click.Path(path_type=Path))
+@click.option("--game", help="Check only this game id.")
+@click.option("--json", "as_json", is_flag=True, help="Print findings as JSON (see the README for the shape).")
+def check_command(project, game, as_json) -> None:
+    """Hold the data to the figures its design documents state."""
+    from . import check
+
+    try:
+        findings = check(project, game)
+    except PnpError as err:
+        fail(err)
+    if as_json:
+        summary = {s: sum(f.status == s for f in findings) for s in ("pass", "fail", "warn")}
+        click.echo(json.dumps({"version": 1, "summary": summary, "findings": [f.as_dict() for f in findings]},
+                              ensure_ascii=False, indent=2))
+    else:
+        for finding in findings:
+            click.echo(finding.line())
+        failed = len(failures(findings))
+        warned = sum(f.status == "warn" for f in findings)
+        click.echo(f"{len(findings) - failed - warned} passed, {failed} failed, {warned} warnings")
+    sys.exit(1 if any(f.status == FAIL for f in findings) else 0)

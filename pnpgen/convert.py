@@ -1,0 +1,71 @@
+"""Turn face SVG into reportlab drawings with svglib, refusing what svglib would silently drop."""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from lxml import etree
+from reportlab.graphics.shapes import Drawing
+from svglib.svglib import SvgRenderer
+
+from .errors import PnpError
+from .fonts import FontBook
+from .icons import safe_parser
+
+# svglib ignores these; a face using them would print differently from what the designer drew.
+UNSUPPORTED_ELEMENTS = {"filter", "mask", "pattern", "foreignObject", "script", "image"}
+UNSUPPORTED_ATTRIBUTES = {"letter-spacing", "dominant-baseline", "filter", "mask"}
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
+
+
+class Converter:
+    """Converts each distinct face once; the key is the SVG's content hash."""
+
+    def __init__(self, fontbook: FontBook, root: Path):
+        self.font_map = fontbook.svglib_font_map()
+        self.root = root
+        self.cache: dict[str, Drawing] = {}
+        self.conversions = 0
+
+    def convert(self, key: str, svg: str, template: str) -> Drawing:
+        drawing = self.cache.get(key)
+        if drawing is None:
+            drawing = self.cache[key] = convert_svg(svg, template, self.font_map, self.root)
+            self.conversions += 1
+        return drawing
+
+
+def convert_svg(svg: str, template: str, font_map, root: Path) -> Drawing:
+    try:
+        tree = etree.fromstring(svg.encode("utf-8"), safe_parser())
+    except etree.XMLSyntaxError as err:
+        raise PnpError(f"templates/{template} produced invalid SVG: {err.msg}; expected well-formed XML "
+                       "(let text() escape data instead of writing it raw)") from None
+    lint(tree, template)
+    renderer = SvgRenderer(str(root / "templates" / template), font_map=font_map, external_reference_root=str(root))
+    return renderer.render(tree)
+
+
+def lint(tree, template: str) -> None:
+    """Refuse SVG features svglib ignores, naming the template and the feature."""
+    problems = []
+    for element in tree.iter():
+        if not isinstance(element.tag, str):
+            continue
+        name = element.tag.replace(SVG_NS, "")
+        if name in UNSUPPORTED_ELEMENTS:
+            problems.append(f"<{name}>")
+        for attribute in UNSUPPORTED_ATTRIBUTES & set(element.attrib):
+            problems.append(f"{attribute}=…")
+        style = element.get("style", "")
+        for attribute in UNSUPPORTED_ATTRIBUTES:
+            if attribute + ":" in style.replace(" ", ""):
+                problems.append(f"style {attribute}")
+        if name == "g" and ("opacity" in element.attrib or "opacity:" in style.replace(" ", "")):
+            problems.append("opacity on <g> (group opacity)")
+    if problems:
+        found = ", ".join(sorted(set(problems)))
+        raise PnpError(f"templates/{template} uses SVG features the PDF cannot show: {found}; "
+                       "expected shapes, paths, gradients and text() only (put opacity on the shapes themselves)")

@@ -1,0 +1,71 @@
+"""Turn problems found anywhere in the pipeline into located, user-facing errors."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """A place in a source file; line and col count from 1."""
+
+    file: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        if self.line <= 0:
+            return self.file
+        return f"{self.file}:{self.line}:{self.col}"
+
+    def relative_to(self, root: Path) -> "Location":
+        try:
+            rel = Path(self.file).resolve().relative_to(root.resolve())
+        except (ValueError, OSError):
+            return self
+        return Location(str(rel), self.line, self.col)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the input: where, what, and what was expected."""
+
+    location: Location | None
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}" if self.location else self.message
+
+
+class PnpError(Exception):
+    """The one error type the library raises for bad input; it carries every problem found."""
+
+    def __init__(self, problems: Problem | list[Problem] | str, location: Location | None = None):
+        if isinstance(problems, str):
+            problems = [Problem(location, problems)]
+        elif isinstance(problems, Problem):
+            problems = [problems]
+        self.problems: list[Problem] = sorted(problems, key=_sort_key)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+def _sort_key(problem: Problem) -> tuple:
+    loc = problem.location
+    return (loc is None, loc.file if loc else "", loc.line if loc else 0, loc.col if loc else 0)
+
+
+class Collector:
+    """Gathers problems so that a stage can report all of them at once."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def add(self, location: Location | None, message: str) -> None:
+        self.problems.append(Problem(location, message))
+
+    def extend(self, error: PnpError) -> None:
+        self.problems.extend(error.problems)
+
+    def raise_if_any(self) -> None:
+        if self.problems:
+            raise PnpError(self.problems)

@@ -1,0 +1,333 @@
+"""Turn font files (TTF, CFF OTF, variable, TTC) into registered reportlab fonts that SVG families map to."""
+from __future__ import annotations
+
+import atexit
+import hashlib
+import io
+import os
+import re
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from fontTools.pens.cu2quPen import Cu2QuPen
+from fontTools.pens.ttGlyphPen import TTGlyphPen
+from fontTools.ttLib import TTCollection, newTable
+from fontTools.ttLib import TTFont as ToolsFont
+from fontTools.varLib import instancer
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from svglib.fonts import FontMap
+
+from .errors import Location, PnpError
+
+FONT_SUFFIXES = (".ttf", ".otf", ".ttc", ".otc")
+GENERIC_FAMILIES = frozenset("sans-serif serif monospace system-ui cursive fantasy emoji math fangsong "
+                             "ui-sans-serif ui-serif ui-monospace ui-rounded".split())
+WEIGHT_NAMES = {100: "Thin", 200: "ExtraLight", 300: "Light", 400: "Regular", 500: "Medium",
+                600: "SemiBold", 700: "Bold", 800: "ExtraBold", 900: "Black"}
+_KEYWORD_WEIGHTS = {"normal": 400, "regular": 400, "lighter": 300, "bold": 700, "bolder": 700}
+_CONVERTER_VERSION = b"pnpgen-fonts-1"  # bump when the conversion changes, to refresh caches
+
+_lock = threading.RLock()
+_scanned: dict[tuple, list["Face"]] = {}  # (path, mtime_ns, size) -> faces found in the file
+_names_by_key: dict[tuple, str] = {}  # identity of a face's file -> reportlab font name
+_keys_by_name: dict[str, tuple] = {}
+_process_cache: Path | None = None
+
+
+@dataclass(frozen=True)
+class Face:
+    """One weight and style of a family, as found on disk."""
+
+    family: str
+    weight: int
+    italic: bool
+    path: Path
+    index: int = 0  # member of a .ttc collection
+    cff: bool = False  # PostScript outlines: reportlab needs them converted to glyf
+    variable: bool = False  # instanced at `weight` before use
+
+    @property
+    def base_name(self) -> str:
+        weight = WEIGHT_NAMES.get(self.weight, str(self.weight))
+        style = ("" if weight == "Regular" else weight) + ("Italic" if self.italic else "")
+        return re.sub(r"\s+", "", self.family) + "-" + (style or "Regular")
+
+
+class FontBook:
+    """The fonts of one build: the families found in `dirs`, resolved and registered on demand."""
+
+    def __init__(self, dirs: Sequence[Path], cache_dir: Path | None = None,
+                 default_family: str = "Noto Sans JP"):
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else None
+        self.default_family = default_family
+        self._families: dict[str, list[Face]] = {}  # lower-case family -> faces, first dir wins
+        self._registered: dict[Face, str] = {}
+        problems = []
+        paths = [p for d in map(Path, dirs) if d.is_dir() for p in sorted(d.iterdir())
+                 if p.suffix.lower() in FONT_SUFFIXES]
+        for path in paths:
+            try:
+                for face in scan_font(path):
+                    faces = self._families.setdefault(face.family.lower(), [])
+                    if not any(f.weight == face.weight and f.italic == face.italic for f in faces):
+                        faces.append(face)
+            except PnpError as error:
+                problems.extend(error.problems)
+        if problems:
+            raise PnpError(problems)
+
+    def families(self) -> dict[str, list[int]]:
+        return {faces[0].family: sorted({f.weight for f in faces}) for faces in self._families.values()}
+
+    def find_family(self, family: str | None) -> str | None:
+        """The family a font-family value maps to (generic names map to the default), or None."""
+        for entry in ([] if family is None else family.split(",")):
+            name = entry.strip().strip("'\"").strip()
+            if name.lower() in GENERIC_FAMILIES:
+                name = self.default_family
+            if name.lower() in self._families:
+                return self._families[name.lower()][0].family
+        return None
+
+    def find_face(self, family: str | None, weight: str | int = "normal", style: str = "normal") -> Face:
+        """The face for an SVG/CSS family, weight and style, without registering it."""
+        target = parse_weight(weight)
+        if family is None or not family.strip():
+            family = self.default_family
+        found = self.find_family(family)
+        if found is None:
+            known = ", ".join(sorted(f[0].family for f in self._families.values())) or "(no fonts found)"
+            entries = [e.strip().strip("'\"").lower() for e in family.split(",")]
+            if any(e in GENERIC_FAMILIES for e in entries):
+                raise PnpError(f"the default font family '{self.default_family}' is not among the fonts "
+                               f"found: expected one of {known}")
+            raise PnpError(f"unknown font family '{family}': expected one of {known}, "
+                           "or a generic family (sans-serif, serif, monospace, system-ui)")
+        faces = self._families[found.lower()]
+        italic = style.strip().lower() in ("italic", "oblique")
+        faces = [f for f in faces if f.italic == italic] or faces
+        bold = target >= 600
+        faces = [f for f in faces if (f.weight >= 600) == bold] or faces
+        return min(faces, key=lambda f: (abs(f.weight - target), -f.weight if bold else f.weight))
+
+    def resolve(self, family: str | None, weight: str | int = "normal", style: str = "normal") -> str:
+        """reportlab font name for an SVG/CSS family+weight+style, registering the font on first use.
+
+        None and generic families (sans-serif, serif, monospace, system-ui) map to the default family;
+        in a comma list the first known entry wins. 'bold', 'bolder' and numbers >= 600 are bold; the
+        nearest available weight on the same side of 600 is picked. Unknown family -> PnpError."""
+        return self.register(self.find_face(family, weight, style))
+
+    def register(self, face: Face) -> str:
+        """Register the face with reportlab (once per process) and return its font name."""
+        if face not in self._registered:
+            self._registered[face] = register_face(face, self.cache_dir)
+        return self._registered[face]
+
+    def svglib_font_map(self) -> "BookFontMap":
+        return BookFontMap(self)
+
+
+def register_face(face: Face, cache_dir: Path | None) -> str:
+    """Register a face with reportlab once per process, converting it first if it needs to be."""
+    stat = face.path.stat()
+    key = (str(face.path.resolve()), stat.st_mtime_ns, stat.st_size, face.index,
+           face.weight if face.variable else None)
+    with _lock:
+        if key in _names_by_key:
+            return _names_by_key[key]
+        path, index = face.path, face.index
+        if face.cff or face.variable:
+            path, index = convert_face(face, cache_dir or process_cache_dir()), 0
+        name = face.base_name
+        if name in _keys_by_name:  # another file with the same family and weight: keep both apart
+            name += "-" + hashlib.sha256(face.path.read_bytes()).hexdigest()[:8]
+        try:
+            pdfmetrics.registerFont(TTFont(name, str(path), subfontIndex=index))
+        except Exception as exc:  # reportlab raises TTFError, struct.error, KeyError... on odd fonts
+            raise PnpError(f"reportlab cannot use this font ({exc})", Location(str(face.path))) from None
+        _names_by_key[key] = name
+        _keys_by_name[name] = key
+        return name
+
+
+class BookFontMap(FontMap):
+    """An svglib FontMap that resolves through a FontBook: never fc-match, never Helvetica.
+
+    svglib tries each name of a font-family list (and each of its words) in turn and keeps the first
+    exact match, else the first inexact one: unknown names answer the default family inexactly and
+    are remembered in `misses` so that a caller can warn about them."""
+
+    def __init__(self, book: FontBook):
+        super().__init__()
+        self.book = book
+        self.misses: set[str] = set()
+
+    def find_font(self, font_name: str, weight: str = "normal", style: str = "normal") -> tuple[str, bool]:
+        if self.book.find_family(font_name) is None:
+            self.misses.add(font_name)
+            return self.book.resolve(None, weight, style), False
+        return self.book.resolve(font_name, weight, style), True
+
+
+def parse_weight(weight: str | int) -> int:
+    """A CSS font-weight (normal, bold, bolder, lighter, 1-1000) as a number."""
+    text = str(weight).strip().lower()
+    if text in _KEYWORD_WEIGHTS and not isinstance(weight, bool):
+        return _KEYWORD_WEIGHTS[text]
+    number = float(text) if re.fullmatch(r"\d+(\.\d*)?", text) and not isinstance(weight, bool) else -1.0
+    if not 1 <= number <= 1000:
+        raise PnpError(f"font-weight '{weight}' is not a weight: expected normal, bold or a number 1-1000")
+    return round(number)
+
+
+def scan_font(path: Path) -> list[Face]:
+    """The faces a font file offers, read once per file version."""
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    with _lock:
+        if key in _scanned:
+            return _scanned[key]
+        fonts: list[ToolsFont] = []
+        try:
+            collection = path.suffix.lower() in (".ttc", ".otc")
+            fonts = list(TTCollection(str(path), lazy=True).fonts) if collection else [ToolsFont(str(path), lazy=True)]
+            _scanned[key] = [face for index, font in enumerate(fonts) for face in describe_font(font, path, index)]
+        except PnpError:
+            raise
+        except Exception as exc:  # fontTools raises many kinds of error on a damaged file
+            raise PnpError(f"not a font file I can read ({type(exc).__name__}: {exc}); expected a TTF or OTF font, "
+                           "or remove the file from fonts/", Location(shown_path(path))) from None
+        finally:
+            for font in fonts:
+                font.close()
+        return _scanned[key]
+
+
+def describe_font(font: ToolsFont, path: Path, index: int) -> list[Face]:
+    names = font["name"]
+    family = names.getDebugName(16) or names.getDebugName(1)
+    if not family:
+        raise PnpError("the font has no family name (name table IDs 16 and 1 are empty)", Location(str(path)))
+    cff = "glyf" not in font
+    if cff and "CFF " not in font and "CFF2" not in font:
+        raise PnpError("the font has no outlines (neither a glyf nor a CFF table)", Location(str(path)))
+    os2 = font["OS/2"] if "OS/2" in font else None
+    weight = os2.usWeightClass if os2 else (700 if font["head"].macStyle & 1 else 400)
+    weight = weight * 100 if 1 <= weight <= 9 else min(max(weight, 1), 1000)  # old fonts use 1-9
+    italic = bool(os2.fsSelection & 1) if os2 else bool(font["head"].macStyle & 2)
+    if "fvar" not in font:
+        return [Face(family, weight, italic, path, index, cff)]
+    return [Face(family, w, italic, path, index, cff, variable=True) for w in variable_weights(font, weight)]
+
+
+def variable_weights(font: ToolsFont, default: int) -> list[int]:
+    """Weights to offer from a variable font: its named instances, else 400 and 700 within range."""
+    axis = next((a for a in font["fvar"].axes if a.axisTag == "wght"), None)
+    if axis is None:
+        return [default]
+    named = {round(i.coordinates["wght"]) for i in font["fvar"].instances if "wght" in i.coordinates}
+    wanted = named or {round(axis.defaultValue)} | {min(max(w, axis.minValue), axis.maxValue) for w in (400, 700)}
+    return sorted({round(w) for w in wanted})
+
+
+def process_cache_dir() -> Path:
+    global _process_cache
+    with _lock:
+        if _process_cache is None:
+            _process_cache = Path(tempfile.mkdtemp(prefix="pnpgen-fonts-"))
+            atexit.register(shutil.rmtree, _process_cache, True)
+        return _process_cache
+
+
+def convert_face(face: Face, cache_dir: Path) -> Path:
+    """A static TrueType-outline file for the face, made once and kept in the cache dir."""
+    data = face.path.read_bytes()
+    variant = f"|{face.index}|{face.weight if face.variable else ''}".encode()
+    target = Path(cache_dir) / (hashlib.sha256(_CONVERTER_VERSION + variant + data).hexdigest() + ".ttf")
+    if target.exists():
+        return target
+    try:
+        font = ToolsFont(io.BytesIO(data), fontNumber=face.index if face.path.suffix.lower() in (".ttc", ".otc") else -1)
+        if face.variable:
+            font = instance_font(font, face)
+        if "glyf" not in font:
+            convert_to_glyf(font)
+        buffer = io.BytesIO()
+        font.save(buffer)
+    except Exception as exc:  # a font fontTools reads but cannot instance or convert
+        raise PnpError(f"cannot convert this font for PDF embedding ({type(exc).__name__}: {exc})",
+                       Location(str(face.path))) from None
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # Two builds may convert the same font at once: each writes its own temp file, the rename is atomic.
+    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".ttf")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(buffer.getvalue())
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def instance_font(font: ToolsFont, face: Face) -> ToolsFont:
+    """Pin every axis (wght at the face's weight, others at default) and name the result."""
+    limits = {a.axisTag: (face.weight if a.axisTag == "wght" else a.defaultValue) for a in font["fvar"].axes}
+    font = instancer.instantiateVariableFont(font, limits)
+    style = WEIGHT_NAMES.get(face.weight, str(face.weight)) + (" Italic" if face.italic else "")
+    names = font["name"]
+    for name_id, value in ((1, face.family), (2, style), (4, f"{face.family} {style}"),
+                           (6, face.base_name), (16, face.family), (17, style)):
+        names.removeNames(nameID=name_id)
+        names.setName(value, name_id, 3, 1, 0x409)
+    if "OS/2" in font:
+        font["OS/2"].usWeightClass = face.weight
+    return font
+
+
+def convert_to_glyf(font: ToolsFont) -> None:
+    """Replace CFF/CFF2 outlines by quadratic glyf outlines, as reportlab can only embed TrueType."""
+    order = font.getGlyphOrder()
+    glyph_set = font.getGlyphSet()
+    glyphs = {}
+    for name in order:
+        tt_pen = TTGlyphPen(glyph_set)
+        # PostScript contours run counter-clockwise, TrueType ones clockwise: reverse them.
+        glyph_set[name].draw(Cu2QuPen(tt_pen, max_err=1.0, reverse_direction=True))
+        glyphs[name] = tt_pen.glyph()
+    font["loca"] = newTable("loca")
+    font["glyf"] = glyf = newTable("glyf")
+    glyf.glyphOrder = order
+    glyf.glyphs = glyphs
+    for tag in ("CFF ", "CFF2", "VORG"):
+        if tag in font:
+            del font[tag]
+    glyf.compile(font)
+    hmtx = font["hmtx"]
+    for name, glyph in glyphs.items():
+        if hasattr(glyph, "xMin"):  # left side bearings must match the new outlines
+            hmtx[name] = (hmtx[name][0], glyph.xMin)
+    font["maxp"] = maxp = newTable("maxp")
+    maxp.tableVersion, maxp.maxZones, maxp.numGlyphs = 0x00010000, 1, len(order)
+    for field in ("maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
+                  "maxStackElements", "maxSizeOfInstructions", "maxComponentElements"):
+        setattr(maxp, field, 0)  # no hinting; the point and contour maxima are recalculated on save
+    post = font["post"]
+    post.formatType, post.extraNames, post.mapping, post.glyphOrder = 2.0, [], {}, order
+    try:
+        post.compile(font)
+    except OverflowError:  # too many glyph names for format 2
+        post.formatType = 3.0
+    font["head"].glyphDataFormat = 0
+    font.sfntVersion = "\x00\x01\x00\x00"
+
+
+def shown_path(path: Path) -> str:
+    """fonts/X.ttf for a project font: messages name files as the designer sees them."""
+    return f"{path.parent.name}/{path.name}"

@@ -1,0 +1,213 @@
+"""Turn imposed pages and their faces' drawings into one PDF file, written atomically."""
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from reportlab import rl_config
+from reportlab.graphics import renderPDF
+from reportlab.graphics.shapes import Drawing
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
+
+from .errors import PnpError
+from .impose import Mark, Page, Placement, Rect
+from .units import mm
+
+WHITE, BLACK, GREY = (1, 1, 1), (0, 0, 0), (0.5, 0.5, 0.5)
+LABEL_SIZE = 6  # pt
+
+
+def write_pdf(pages: Sequence[Page], drawings: Mapping[str, Drawing], path: Path, *, title: str,
+              initial_font: str, bleed: float | None, author: str = "pnpgen", margin: float = mm(6)) -> None:
+    """Write the pages to path, replacing it only once the whole PDF is on disk.
+
+    bleed: the bleed every face drawing carries on each side; None reads it per placement from the
+    drawing's size (for PDFs that mix components with different bleeds).
+    """
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = tempfile.NamedTemporaryFile(delete=False, dir=path.parent, prefix="." + path.name, suffix=".tmp")
+    except OSError as err:
+        raise _unwritable(path, err) from err
+    saved_a85 = rl_config.useA85
+    try:
+        with handle:
+            rl_config.useA85 = 0  # ASCII85 only slows writing down and grows the file
+            canvas = Canvas(handle, invariant=1, pageCompression=1, initialFontName=initial_font)
+            canvas.setTitle(title)
+            canvas.setAuthor(author)
+            canvas.setCreator("pnpgen")
+            draw_pages(canvas, pages, drawings, bleed, initial_font, margin)
+            canvas.save()
+            handle.flush()
+            os.fsync(handle.fileno())
+            os.chmod(handle.name, 0o666 & ~_umask())  # NamedTemporaryFile creates it private
+        try:
+            os.replace(handle.name, path)
+        except OSError as err:
+            raise _unwritable(path, err) from err
+    except BaseException:
+        _remove(handle.name)
+        raise
+    finally:
+        rl_config.useA85 = saved_a85
+
+
+def _unwritable(path: Path, err: OSError) -> PnpError:
+    reason = err.strerror or str(err)
+    return PnpError(f"{path.parent}: cannot write the PDF here ({reason}); expected a writable folder")
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _remove(name: str) -> None:
+    try:
+        os.unlink(name)
+    except FileNotFoundError:
+        pass
+
+
+def form_name(face: str) -> str:
+    """Return the PDF name of a face's Form XObject, stable across runs."""
+    return "F" + hashlib.sha1(face.encode("utf-8")).hexdigest()[:16]
+
+
+def draw_pages(canvas: Canvas, pages: Sequence[Page], drawings: Mapping[str, Drawing],
+               bleed: float | None, font: str, margin: float) -> None:
+    """Draw every page on the canvas: faces as shared forms, clipped, then marks and the label."""
+    defined: set[str] = set()
+    for page in pages:
+        canvas.setPageSize((page.size.width, page.size.height))
+        canvas.setTrimBox(_box(page.trim_box))
+        canvas.setBleedBox(_box(page.bleed_box))
+        for placement in page.placements:
+            drawing = drawings[placement.face]
+            name = form_name(placement.face)
+            if name not in defined:
+                define_form(canvas, name, drawing, font)
+                defined.add(name)
+            draw_placement(canvas, placement, name, _bleed_of(placement, drawing, bleed))
+        for mark in page.marks:
+            draw_mark(canvas, mark)
+        draw_label(canvas, page, font, margin)
+        canvas.showPage()
+
+
+def _box(rect: Rect) -> tuple[float, float, float, float]:
+    return (rect.x0, rect.y0, rect.x1, rect.y1)
+
+
+def _bleed_of(placement: Placement, drawing: Drawing, bleed: float | None) -> float:
+    if bleed is not None:
+        return bleed
+    return (float(drawing.width) - placement.width) / 2
+
+
+def define_form(canvas: Canvas, name: str, drawing: Drawing, font: str) -> None:
+    """Record the drawing once as a Form XObject whose box is the drawing's extent."""
+    # The renderer starts every drawing with its default font (Helvetica), which would put a
+    # non-embedded font reference into the PDF; start with our own font instead.
+    own = "initialFontName" in drawing.__dict__
+    if not own:
+        drawing.initialFontName = font
+    try:
+        canvas.beginForm(name, 0, 0, float(drawing.width), float(drawing.height))
+        renderPDF.draw(drawing, canvas, 0, 0)
+        canvas.endForm()
+    finally:
+        if not own:
+            del drawing.initialFontName
+
+
+def draw_placement(canvas: Canvas, placement: Placement, name: str, bleed: float) -> None:
+    """Show a face's form with its trim at the placement, clipped to the placement's clip."""
+    canvas.saveState()
+    clip = canvas.beginPath()
+    c = placement.clip
+    clip.rect(c.x0, c.y0, c.x1 - c.x0, c.y1 - c.y0)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    canvas.translate(placement.x - bleed, placement.y - bleed)
+    canvas.doForm(name)
+    canvas.restoreState()
+
+
+def draw_mark(canvas: Canvas, mark: Mark) -> None:
+    """Draw one guide; crop and align marks get a white halo so they show on dark bleed."""
+    p = mark.points
+    canvas.saveState()
+    if mark.kind == "crop":
+        for colour, width in ((WHITE, 1.2), (BLACK, 0.25)):
+            _stroke(canvas, colour, width)
+            canvas.line(*p)
+    elif mark.kind == "cut":
+        _stroke(canvas, GREY, 0.3)
+        canvas.rect(p[0], p[1], p[2] - p[0], p[3] - p[1], stroke=1, fill=0)
+    elif mark.kind == "circle":
+        _stroke(canvas, GREY, 0.3)
+        canvas.ellipse(p[0] - p[2], p[1] - p[3], p[0] + p[2], p[1] + p[3], stroke=1, fill=0)
+    elif mark.kind == "align":
+        cx, cy, size = p
+        for colour, width in ((WHITE, 1.2), (BLACK, 0.25)):
+            _stroke(canvas, colour, width)
+            canvas.line(cx - size / 2, cy, cx + size / 2, cy)
+            canvas.line(cx, cy - size / 2, cx, cy + size / 2)
+            canvas.circle(cx, cy, size / 4, stroke=1, fill=0)
+    elif mark.kind == "fold":
+        _stroke(canvas, GREY, 0.3)
+        canvas.setDash(3, 2)
+        canvas.line(*p)
+    else:
+        raise ValueError(f"unknown mark kind '{mark.kind}'")
+    canvas.restoreState()
+
+
+def _stroke(canvas: Canvas, colour: tuple[float, float, float], width: float) -> None:
+    canvas.setStrokeColorRGB(*colour)
+    canvas.setLineWidth(width)
+
+
+def draw_label(canvas: Canvas, page: Page, font: str, margin: float) -> None:
+    """Write the page label at the left margin, below (or else above) everything printed, if it fits."""
+    if not page.label:
+        return
+    width = pdfmetrics.stringWidth(page.label, font, LABEL_SIZE)
+    face = pdfmetrics.getFont(font).face
+    ascent, descent = face.ascent * LABEL_SIZE / 1000, -face.descent * LABEL_SIZE / 1000
+    x0, x1 = margin, margin + width
+    if x1 > page.size.width - margin:
+        return
+    printed = [r for r in _printed(page) if r.x0 < x1 + 1 and r.x1 > x0 - 1]
+    baseline = margin + descent
+    if all(r.y0 >= baseline + ascent + 1 for r in printed):
+        return _show(canvas, page.label, font, x0, baseline)
+    baseline = page.size.height - margin - ascent
+    if all(r.y1 <= baseline - descent - 1 for r in printed):
+        _show(canvas, page.label, font, x0, baseline)
+
+
+def _show(canvas: Canvas, text: str, font: str, x: float, y: float) -> None:
+    canvas.setFillColorRGB(*GREY)
+    canvas.setFont(font, LABEL_SIZE)
+    canvas.drawString(x, y, text)
+
+
+def _printed(page: Page) -> list[Rect]:
+    """Return the bounding boxes of everything drawn on the page."""
+    boxes = [p.clip for p in page.placements]
+    for mark in page.marks:
+        p = mark.points
+        if mark.kind in ("crop", "cut", "fold"):
+            boxes.append(Rect(min(p[0], p[2]), min(p[1], p[3]), max(p[0], p[2]), max(p[1], p[3])))
+        else:
+            rx, ry = (p[2], p[3]) if mark.kind == "circle" else (p[2] / 2, p[2] / 2)
+            boxes.append(Rect(p[0] - rx, p[1] - ry, p[0] + rx, p[1] + ry))
+    return boxes
