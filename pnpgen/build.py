@@ -55,21 +55,23 @@ def build(path: str | Path = ".", options: Options | None = None, progress: Call
     renderer = Renderer(project, fontbook)
     converter = Converter(fontbook, project.root)
     report = Report()
-    for game in games:
+    planned = [(game, [(c, *lay_out(game, c, options, renderer, converter, report)) for c in game.components]) for game in games]
+    # Everything is rendered before anything is written: a build that fails writes nothing.
+    initial_font = fontbook.resolve(None)
+    for game, components in planned:
         game_pages: list[Page] = []
         drawings: dict = {}
-        for component in game.components:
-            pages, faces = lay_out(game, component, options, renderer, converter, report)
-            drawings.update(faces)
+        for component, pages, faces in components:
             target = out_dir / game.id / f"{component.id}.pdf"
-            write_pdf(pages, faces, target, title=f"{game.title} — {component.name}",
-                      initial_font=fontbook.resolve(None), bleed=component.bleed)
+            write_pdf(pages, faces, target, title=f"{game.title} — {component.name}", initial_font=initial_font, bleed=component.bleed)
             report.written.append(target)
+            report.notes.extend(note_reduced_bleed(game, component, options))
             game_pages.extend(pages)
+            drawings.update(faces)
             if progress:
                 progress(f"{game.id}/{component.id}.pdf")
         target = out_dir / game.id / f"{game.id}-print-and-play.pdf"
-        write_pdf(game_pages, drawings, target, title=game.title, initial_font=fontbook.resolve(None), bleed=None)
+        write_pdf(game_pages, drawings, target, title=game.title, initial_font=initial_font, bleed=None)
         report.written.append(target)
     report.renders = renderer.renders
     report.faces = converter.conversions
@@ -145,6 +147,20 @@ def refuse_oversize(component: Component, spec: SheetSpec, options: Options) -> 
         raise PnpError(f"component '{component.id}' ({w:g} × {h:g} mm) does not fit on {paper.upper()} with 6 mm margins; "
                        "expected a smaller size, a larger paper, or kind: map to tile it across sheets",
                        component.location) from None
+
+
+def note_reduced_bleed(game: Game, component: Component, options: Options) -> list[str]:
+    """Tell the user when the 6 mm margin left less outer bleed than the component asks for."""
+    try:
+        used = plan_grid(component.size, sheet_spec(component, options)).bleed
+    except ValueError:  # tiled maps keep their full bleed
+        return []
+    smallest = min(used.left, used.bottom, used.right, used.top)
+    if component.bleed <= 0 or smallest >= component.bleed - 0.01:
+        return []
+    paper = (component.layout.paper or options.paper).upper()
+    return [f"{game.id}/{component.id}: on {paper} the outer bleed is {units.to_mm(smallest):.1f} mm on some edges "
+            f"(asked {units.to_mm(component.bleed):g} mm) to keep the 6 mm margin home printers cannot print"]
 
 
 def no_check_hint():

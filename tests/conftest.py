@@ -1,0 +1,5 @@
+"""Make tests/pdfprobe.py importable from every test module."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))

@@ -1,0 +1,87 @@
+"""Read what a PDF page really draws: where each Form XObject lands, the line segments, the fonts."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+from pnpgen import units
+
+
+@dataclass(frozen=True)
+class Drawn:
+    form: str
+    x_mm: float  # origin of the form (the bleed box's bottom-left corner) in page millimetres
+    y_mm: float
+
+
+def multiply(m, n):
+    a, b, c, d, e, f = m
+    a2, b2, c2, d2, e2, f2 = n
+    return (a * a2 + b * c2, a * b2 + b * d2, c * a2 + d * c2, c * b2 + d * d2, e * a2 + f * c2 + e2, e * b2 + f * d2 + f2)
+
+
+def walk(reader: PdfReader, page):
+    """Yield (operator, operands, ctm) for every operation of the page's own content stream."""
+    stack, ctm = [], (1, 0, 0, 1, 0, 0)
+    for operands, operator in ContentStream(page.get_contents(), reader).operations:
+        if operator == b"q":
+            stack.append(ctm)
+        elif operator == b"Q":
+            ctm = stack.pop()
+        elif operator == b"cm":
+            ctm = multiply(tuple(float(v) for v in operands), ctm)
+        yield operator, operands, ctm
+
+
+def drawn_forms(reader: PdfReader, page) -> list[Drawn]:
+    return [Drawn(str(ops[0])[1:].removeprefix("FormXob."), round(units.to_mm(ctm[4]), 3), round(units.to_mm(ctm[5]), 3))
+            for op, ops, ctm in walk(reader, page) if op == b"Do"]
+
+
+def segments(reader: PdfReader, page) -> list[tuple[float, float, float, float]]:
+    """Straight line segments (m … l) in page millimetres."""
+    out, start = [], None
+    for op, ops, ctm in walk(reader, page):
+        if op in (b"m", b"l"):
+            x, y = float(ops[0]), float(ops[1])
+            px = units.to_mm(ctm[0] * x + ctm[2] * y + ctm[4])
+            py = units.to_mm(ctm[1] * x + ctm[3] * y + ctm[5])
+            if op == b"l" and start is not None:
+                out.append((start[0], start[1], px, py))
+            start = (px, py)
+    return out
+
+
+def fonts(reader: PdfReader) -> list[dict]:
+    """Every font dictionary reachable from the pages (form XObjects included)."""
+    found, seen = [], set()
+
+    def visit(resources):
+        if not resources:
+            return
+        resources = resources.get_object()
+        for font in (resources.get("/Font") or {}).values():
+            font = font.get_object()
+            if id(font) not in seen:
+                seen.add(id(font))
+                found.append(font)
+        for xobject in (resources.get("/XObject") or {}).values():
+            xobject = xobject.get_object()
+            if xobject.get("/Subtype") == "/Form":
+                visit(xobject.get("/Resources"))
+
+    for page in reader.pages:
+        visit(page.get("/Resources"))
+    return found
+
+
+def font_is_embedded_subset(font: dict) -> bool:
+    name = str(font["/BaseFont"])[1:]
+    prefix, _, rest = name.partition("+")
+    descendants = font.get("/DescendantFonts")
+    target = descendants[0].get_object() if descendants else font
+    descriptor = target.get("/FontDescriptor")
+    embedded = descriptor is not None and any(k in descriptor.get_object() for k in ("/FontFile2", "/FontFile", "/FontFile3"))
+    return bool(rest) and len(prefix) == 6 and prefix.isupper() and embedded
