@@ -90,7 +90,7 @@ def check_game(project: Project, game: Game) -> list[Finding]:
             results = check_per_owner(game, expectation, chosen)
         else:
             results = check_setup(game, expectation, chosen)
-        findings.extend(apply_known(expectation, r) for r in results)
+        findings.extend(apply_known(expectation, results))
         findings.extend(check_quote(project, game, expectation.source, expectation.location))
     for note in game.notes:
         findings.append(Finding(WARN, game.id, note.kind, note.location, detail=note.text, source=note.source))
@@ -168,15 +168,19 @@ def check_per_owner(game: Game, expectation: Expectation, pieces: list[Piece]) -
     return results
 
 
-def apply_known(expectation: Expectation, finding: Finding) -> Finding:
+def apply_known(expectation: Expectation, results: list[Finding]) -> list[Finding]:
     """A contradiction the designer has recorded stays visible as a warning instead of stopping builds."""
     if not expectation.known:
-        return finding
-    if finding.status == FAIL:
-        return Finding(WARN, finding.game, finding.check, finding.location, finding.expected, finding.found,
-                       f"known: {expectation.known}" + (f" — {finding.detail}" if finding.detail else ""), finding.source)
-    return Finding(WARN, finding.game, finding.check, finding.location, finding.expected, finding.found,
-                   "marked known but it now holds; remove 'known:'", finding.source)
+        return results
+    if not any(r.status == FAIL for r in results):
+        first = results[0]
+        return results + [Finding(WARN, first.game, subject(expectation), first.location,
+                                  detail=f"marked known but every check now holds; remove 'known:' ({expectation.known})",
+                                  source=first.source)]
+    return [r if r.status != FAIL else
+            Finding(WARN, r.game, r.check, r.location, r.expected, r.found,
+                    f"known: {expectation.known}" + (f" — {r.detail}" if r.detail else ""), r.source)
+            for r in results]
 
 
 def check_placeholders(game: Game) -> list[Finding]:
@@ -185,8 +189,9 @@ def check_placeholders(game: Game) -> list[Finding]:
         placeholders = [c for c in component.cards if c.tbd]
         if placeholders:
             fields = sorted({name for c in placeholders for name in c.tbd})
-            spots = ", ".join(f"{c.location.file}:{c.location.line}" for c in placeholders[:8])
-            more = f" and {len(placeholders) - 8} more" if len(placeholders) > 8 else ""
+            lines = Counter(f"{c.location.file}:{c.location.line}" for c in placeholders)
+            spots = ", ".join(f"{spot} ×{n}" if n > 1 else spot for spot, n in list(lines.items())[:8])
+            more = f" and {len(lines) - 8} more" if len(lines) > 8 else ""
             findings.append(Finding(WARN, game.id, f"placeholders in {component.id}", placeholders[0].location,
                                     detail=f"{len(placeholders)} card(s) still have placeholder {', '.join(fields)}: {spots}{more}"))
     return findings
