@@ -11,6 +11,7 @@ from reportlab import rl_config
 from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from .errors import PnpError
@@ -123,9 +124,24 @@ def define_form(canvas: Canvas, name: str, drawing: Drawing, font: str) -> None:
         canvas.beginForm(name, 0, 0, float(drawing.width), float(drawing.height))
         renderPDF.draw(drawing, canvas, 0, 0)
         canvas.endForm()
+        declare_form_resources(canvas, name)
     finally:
         if not own:
             del drawing.initialFontName
+
+
+def declare_form_resources(canvas: Canvas, name: str) -> None:
+    """Give the form the graphics states (opacity) it uses: reportlab records them but does not write them."""
+    form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
+    if not form.ExtGState:
+        return
+    resources = pdfdoc.PDFResourceDictionary()
+    resources.basicFonts()
+    resources.allProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    resources.ExtGState = form.ExtGState
+    form.Resources = resources
 
 
 def draw_placement(canvas: Canvas, placement: Placement, name: str, bleed: float) -> None:
