@@ -97,8 +97,10 @@ def draw_pages(canvas: Canvas, pages: Sequence[Page], drawings: Mapping[str, Dra
                 define_form(canvas, name, drawing, font)
                 defined.add(name)
             draw_placement(canvas, placement, name, _bleed_of(placement, drawing, bleed))
+        draw_crop_marks(canvas, [m.points for m in page.marks if m.kind == "crop"])
         for mark in page.marks:
-            draw_mark(canvas, mark)
+            if mark.kind != "crop":
+                draw_mark(canvas, mark)
         draw_label(canvas, page, font, margin)
         canvas.showPage()
 
@@ -156,15 +158,22 @@ def draw_placement(canvas: Canvas, placement: Placement, name: str, bleed: float
     canvas.restoreState()
 
 
+def draw_crop_marks(canvas: Canvas, lines: list[tuple[float, ...]]) -> None:
+    """All crop marks of a page in two strokes: a white halo, then the black line, so they show on dark bleed."""
+    if not lines:
+        return
+    canvas.saveState()
+    for colour, width in ((WHITE, 1.2), (BLACK, 0.25)):
+        _stroke(canvas, colour, width)
+        canvas.lines(lines)
+    canvas.restoreState()
+
+
 def draw_mark(canvas: Canvas, mark: Mark) -> None:
-    """Draw one guide; crop and align marks get a white halo so they show on dark bleed."""
+    """Draw one guide other than a crop mark; align marks get a white halo."""
     p = mark.points
     canvas.saveState()
-    if mark.kind == "crop":
-        for colour, width in ((WHITE, 1.2), (BLACK, 0.25)):
-            _stroke(canvas, colour, width)
-            canvas.line(*p)
-    elif mark.kind == "cut":
+    if mark.kind == "cut":
         _stroke(canvas, GREY, 0.3)
         canvas.rect(p[0], p[1], p[2] - p[0], p[3] - p[1], stroke=1, fill=0)
     elif mark.kind == "circle":

@@ -1,0 +1,12 @@
+"""The README's YAML reference is exactly what the schema generates."""
+from pathlib import Path
+
+from pnpgen.reference import BEGIN, END, render_reference
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_readme_reference_matches_the_schema():
+    text = README.read_text(encoding="utf-8")
+    start, end = text.index(BEGIN), text.index(END) + len(END)
+    assert text[start:end] == render_reference(), "run `python -m pnpgen.reference` to update the README"
