@@ -1,10 +1,11 @@
-"""Read what a PDF page really draws: where each Form XObject lands, the line segments, the fonts."""
+"""Read what a PDF page (or a reportlab drawing) really holds: form placements, line segments, fonts, strings."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
+from reportlab.graphics.shapes import Group, String
 
 from pnpgen import units
 
@@ -85,3 +86,12 @@ def font_is_embedded_subset(font: dict) -> bool:
     descriptor = target.get("/FontDescriptor")
     embedded = descriptor is not None and any(k in descriptor.get_object() for k in ("/FontFile2", "/FontFile", "/FontFile3"))
     return bool(rest) and len(prefix) == 6 and prefix.isupper() and embedded
+
+
+def strings(node):
+    """Every String of a reportlab drawing, depth first."""
+    for item in getattr(node, "contents", []):
+        if isinstance(item, String):
+            yield item
+        elif isinstance(item, Group):
+            yield from strings(item)

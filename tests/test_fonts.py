@@ -4,6 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
+from pdfprobe import strings
 from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.t2CharStringPen import T2CharStringPen
 from fontTools.pens.ttGlyphPen import TTGlyphPen
@@ -141,13 +143,6 @@ def test_svglib_font_map_resolves_through_the_book(book):
     assert names == ["NotoSansJP-Bold", "NotoSansJP-Regular", "NotoSansJP-Regular", "NotoSansJP-Regular"]
     assert "Arial" in font_map.misses
 
-
-def strings(node):
-    for item in getattr(node, "contents", []):
-        if isinstance(item, String):
-            yield item
-        elif isinstance(item, Group):
-            yield from strings(item)
 
 
 def test_cff_font_is_converted_embedded_and_subset(tmp_path):

@@ -4,6 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
+from pdfprobe import strings
 from lxml import etree
 from reportlab.graphics.shapes import Group, String
 from reportlab.pdfbase import pdfmetrics
@@ -162,10 +164,3 @@ def test_svglib_draws_the_fitted_text_where_it_was_measured(book):
     assert string.x == pytest.approx(fitted.lines[0].x, abs=1e-3)
     assert string.fontSize == pytest.approx(fitted.size_mm, abs=1e-3)
 
-
-def strings(node):
-    for item in getattr(node, "contents", []):
-        if isinstance(item, String):
-            yield item
-        elif isinstance(item, Group):
-            yield from strings(item)
