@@ -1,6 +1,7 @@
 """Turn a project folder into print-ready PDFs: the pipeline from cards.yaml to output/."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -29,6 +30,9 @@ class Options:
     back_offset: tuple[float, float] = (0.0, 0.0)  # points
     gutterfold: bool = False
     check: bool = True
+    only: str = "all"  # all | components | rules
+    rules_page: str = "a4"  # a4 | a5
+    booklet: bool = False  # A5 rulebook pages imposed two-up on A4 in saddle-stitch order
 
 
 @dataclass
@@ -55,10 +59,15 @@ def build(path: str | Path = ".", options: Options | None = None, progress: Call
     renderer = Renderer(project, fontbook)
     converter = Converter(fontbook, project.root)
     report = Report()
-    planned = [(game, [(c, *lay_out(game, c, options, renderer, converter, report)) for c in game.components]) for game in games]
-    # Everything is rendered before anything is written: a build that fails writes nothing.
+    with_components = options.only in ("all", "components")
+    planned = [(game, [(c, *lay_out(game, c, options, renderer, converter, report)) for c in game.components]
+                if with_components else []) for game in games]
+    # Everything is typeset before anything is written: a build that fails writes nothing.
+    staged = stage_rules(project, games, options, out_dir, fontbook, renderer, converter) if options.only != "components" else []
     initial_font = fontbook.resolve(None)
     for game, components in planned:
+        if not components:
+            continue
         game_pages: list[Page] = []
         drawings: dict = {}
         for component, pages, faces in components:
@@ -73,9 +82,33 @@ def build(path: str | Path = ".", options: Options | None = None, progress: Call
         target = out_dir / game.id / f"{game.id}-print-and-play.pdf"
         write_pdf(game_pages, drawings, target, title=game.title, initial_font=initial_font, bleed=None)
         report.written.append(target)
+    for staged_file, target in staged:
+        os.replace(staged_file, target)
+        report.written.append(target)
     report.renders = renderer.renders
     report.faces = converter.conversions
     return report
+
+
+def stage_rules(project, games, options, out_dir, fontbook, renderer, converter) -> list[tuple[Path, Path]]:
+    """Typeset every rulebook and rules sheet into a staging folder; the caller moves them into place."""
+    from .rules import build_rulebook, build_rules_sheet
+
+    staged = []
+    for game in games:
+        targets = []
+        if game.rulebook:
+            targets.append((build_rulebook, game.rulebook, "rulebook.pdf",
+                            {"page": options.rules_page, "booklet": options.booklet}))
+        if game.rules_sheet:
+            targets.append((build_rules_sheet, game.rules_sheet, "rules-sheet.pdf", {}))
+        for typeset, source, name, extra in targets:
+            target = out_dir / game.id / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            staging = target.parent / f".{name}.staged"
+            typeset(project, game, Path(source), staging, fontbook=fontbook, renderer=renderer, converter=converter, **extra)
+            staged.append((staging, target))
+    return staged
 
 
 def select_games(project: Project, game_id: str | None) -> tuple[Game, ...]:

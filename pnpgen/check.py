@@ -96,6 +96,10 @@ def check_game(project: Project, game: Game) -> list[Finding]:
         findings.append(Finding(WARN, game.id, note.kind, note.location, detail=note.text, source=note.source))
         findings.extend(check_quote(project, game, note.source, note.location))
     findings.extend(check_placeholders(game))
+    if game.rulebook or game.rules_sheet:
+        from .rules_check import check_rulebook
+
+        findings.extend(check_rulebook(project, game))
     return findings
 
 

@@ -46,10 +46,14 @@ def main() -> None:
               help="Shift back pages by X,Y mm to correct a printer's duplex misalignment.")
 @click.option("--gutterfold", is_flag=True, help="Fronts and backs side by side, to fold and glue.")
 @click.option("--no-check", is_flag=True, help="Build even when `pnpgen check` finds failures.")
-def build_command(project, out_dir, paper, game, duplex, back_offset, gutterfold, no_check) -> None:
+@click.option("--only", type=click.Choice(["all", "components", "rules"]), default="all", show_default=True,
+              help="Build only the components, or only the rulebooks and rules sheets.")
+@click.option("--rules-page", type=click.Choice(["a4", "a5"]), default="a4", show_default=True, help="Rulebook page size.")
+@click.option("--booklet", is_flag=True, help="Rulebook as an A5 saddle-stitch booklet on A4 sheets (print duplex).")
+def build_command(project, out_dir, paper, game, duplex, back_offset, gutterfold, no_check, only, rules_page, booklet) -> None:
     """Build every component of PROJECT (a folder with cards.yaml, or a YAML file) into PDFs."""
     options = Options(out_dir=out_dir, paper=paper.lower(), game=game, duplex=duplex, back_offset=back_offset,
-                      gutterfold=gutterfold, check=not no_check)
+                      gutterfold=gutterfold, check=not no_check, only=only, rules_page=rules_page, booklet=booklet)
     try:
         report = build(project, options)
     except PnpError as err:

@@ -160,6 +160,7 @@ class Game:
     defaults: Fields
     location: Location
     rulebook: str | None = None
+    rules_sheet: str | None = None
 
     def component(self, component_id: str) -> Component | None:
         return next((c for c in self.components if c.id == component_id), None)

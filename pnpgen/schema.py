@@ -36,7 +36,8 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
         Key("components", "list of components", "Decks, chip sheets, maps.", required=True),
         Key("expectations", "list of expectations", "Figures the data must match (`pnpgen check`)."),
         Key("notes", "list of notes", "Assumptions and gaps in the documents, reported as warnings."),
-        Key("rulebook", "path", "Markdown rulebook source, relative to the project."),
+        Key("rulebook", "path", "Markdown rulebook source, relative to the project; built as `rulebook.pdf`."),
+        Key("rules_sheet", "path", "Markdown source of a one-page rules sheet (player aid); built as `rules-sheet.pdf`."),
     ),
     "component": (
         Key("id", "id", "Unique within the game; names the PDF.", required=True),

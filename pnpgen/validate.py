@@ -141,18 +141,23 @@ def validate_game(raw: LMap, base: Path, root: Path, problems: Collector) -> Gam
         notes=validate_notes(raw, problems),
         defaults=defaults,
         location=raw.loc,
-        rulebook=read_rulebook(raw, base, root, problems),
+        rulebook=read_rulebook(raw, "rulebook", root, problems),
+        rules_sheet=read_rulebook(raw, "rules_sheet", root, problems),
     )
 
 
-def read_rulebook(raw: LMap, base: Path, root: Path, problems: Collector) -> str | None:
-    if "rulebook" not in raw:
+def read_rulebook(raw: LMap, key: str, root: Path, problems: Collector) -> str | None:
+    if key not in raw:
         return None
     try:
-        return str(resolve_inside(root, root, raw["rulebook"], raw.where("rulebook"), "rulebook"))
+        path = resolve_inside(root, root, raw[key], raw.where(key), "Markdown file")
     except PnpError as err:
         problems.extend(err)
         return None
+    if not path.is_file():
+        problems.add(raw.where(key), f"'{raw[key]}' not found; expected a Markdown file, relative to the project")
+        return None
+    return str(path)
 
 
 def resolve_extends(item: LMap, by_id: dict[str, LMap], problems: Collector) -> LMap:

@@ -20,7 +20,7 @@ def project(tmp_path):
     """A copy of the bundled project that a test may edit."""
     target = tmp_path / "project"
     target.mkdir()
-    for name in ("cards.yaml", "games", "templates", "documents"):
+    for name in ("cards.yaml", "games", "templates", "documents", "rules"):
         source = ROOT / name
         (shutil.copytree if source.is_dir() else shutil.copy)(source, target / name)
     return target
