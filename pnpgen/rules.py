@@ -24,7 +24,7 @@ from .render import Renderer
 from .rules_context import make_context
 from .rules_flowables import Look, Typesetter
 from .rules_markdown import Heading, Image, Theme, parse_markdown
-from .rules_pages import make_contents, page_spec, typeset
+from .rules_pages import make_contents, make_page_spec, typeset
 from .rules_paragraph import KinsokuParagraph
 from .rules_punctuation import half_font
 from .sandbox import make_environment
@@ -39,14 +39,14 @@ def build_rulebook(project: Project, game: Game, source: Path, out_path: Path, *
                    flip: str = "short") -> Path:
     """Typeset the rulebook: title, contents, numbered pages, outline. booklet: A5 pages imposed two-up
     on A4 landscape sheets in saddle-stitch order, to print duplex flipping on the `flip` edge."""
-    spec = page_spec("a5" if booklet else page)
+    spec = make_page_spec("a5" if booklet else page)
     blocks, look, setter = prepare(project, game, source, fontbook, renderer, converter, spec.size, spec.frame_width)
-    first = first_section(blocks)
+    first = find_first_section(blocks)
     story = setter.flowables(blocks[:first], "lead")
     if any(isinstance(b, Heading) and b.level in (2, 3) for b in blocks):
-        story += [contents_heading(setter), make_contents(look)]
+        story += [make_contents_heading(setter), make_contents(look)]
     story += setter.flowables(blocks[first:])
-    title = document_title(blocks, game)
+    title = find_title(blocks, game)
     data, _ = typeset(story, spec, look, title=title, subject=f"{game.title} — ルールブック", head=game.title,
                       booklet=flip if booklet else None)
     write_atomically(Path(out_path), data)
@@ -58,22 +58,22 @@ def build_rules_sheet(project: Project, game: Game, source: Path, out_path: Path
     """Typeset a one-page rules sheet (player aid): no contents, no page number; the type shrinks until
     the sheet fits one page, and a PnpError says so when even the smallest size does not."""
     for size in SHEET_SIZES:
-        spec = page_spec(page, size)
+        spec = make_page_spec(page, size)
         spec = replace(spec, top=spec.top * 0.7, bottom=spec.bottom * 0.6, side=spec.side * 0.75)
         blocks, look, setter = prepare(project, game, source, fontbook, renderer, converter, size, spec.frame_width,
                                        title_scale=1.8, leading=1.6)
-        first = first_section(blocks)
+        first = find_first_section(blocks)
         story = setter.flowables(blocks[:first], "lead") + setter.flowables(blocks[first:])
-        data, pages = typeset(story, spec, look, title=document_title(blocks, game),
+        data, pages = typeset(story, spec, look, title=find_title(blocks, game),
                               subject=f"{game.title} — ルールシート", head="", numbered=False)
         if pages == 1:
             write_atomically(Path(out_path), data)
             return Path(out_path)
     raise PnpError(f"the rules sheet needs {pages} pages even at {SHEET_SIZES[-1]} pt; expected it to fit one page "
-                   "(shorten the text)", Location(shown(project, source)))
+                   "(shorten the text)", Location(show_path(project, source)))
 
 
-def contents_heading(setter: Typesetter):
+def make_contents_heading(setter: Typesetter):
     """The contents' own heading, set like a section heading but neither listed nor bookmarked."""
     return KinsokuParagraph("目次", setter.styles["h2"])
 
@@ -89,7 +89,7 @@ def prepare(project: Project, game: Game, source: Path, fontbook: FontBook, rend
     try:
         blocks = parse_markdown(expanded, Theme(accent=accent))
     except PnpError as err:
-        raise located(project, source, text, err, None) from None
+        raise locate(project, source, text, err, None) from None
     look = Look(fontbook.resolve(None), fontbook.resolve(None, "bold"), size, accent,
                 half_regular=half_font(fontbook, "normal"), half_bold=half_font(fontbook, "bold"), **look_options)
 
@@ -99,17 +99,17 @@ def prepare(project: Project, game: Game, source: Path, fontbook: FontBook, rend
         try:
             return resolve_image(image.src, image.title, image.caption, game, renderer, converter)
         except PnpError as err:
-            raise located(project, source, text, err, image.src) from None
+            raise locate(project, source, text, err, image.src) from None
 
     return blocks, look, Typesetter(look, width, resolve)
 
 
-def first_section(blocks: list) -> int:
+def find_first_section(blocks: list) -> int:
     """Index of the first `##` heading: the contents go right before it."""
     return next((i for i, b in enumerate(blocks) if isinstance(b, Heading) and b.level == 2), len(blocks))
 
 
-def document_title(blocks: list, game: Game) -> str:
+def find_title(blocks: list, game: Game) -> str:
     heading = next((b for b in blocks if isinstance(b, Heading) and b.level == 1), None)
     return heading.text if heading else f"{game.title} ルールブック"
 
@@ -119,13 +119,13 @@ def read_source(project: Project, source: Path) -> str:
         return source.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
         raise PnpError(f"cannot read the rulebook ({err}); expected a UTF-8 Markdown file",
-                       Location(shown(project, source))) from None
+                       Location(show_path(project, source))) from None
 
 
 def expand_markdown(project: Project, game: Game, source: Path, text: str) -> str:
     """The Markdown with its {{ … }} expressions evaluated against the game's data (sandboxed, strict)."""
     env = make_environment(project.templates_dir)
-    where = shown(project, source)
+    where = show_path(project, source)
     try:
         return env.from_string(text).render(make_context(game))
     except jinja2.TemplateSyntaxError as err:
@@ -146,7 +146,7 @@ def template_line() -> int:
     return line
 
 
-def located(project: Project, source: Path, text: str, err: PnpError, needle: str | None) -> PnpError:
+def locate(project: Project, source: Path, text: str, err: PnpError, needle: str | None) -> PnpError:
     """Attach the rulebook's file:line to an error: the line holding `needle`, or the line the message names."""
     message = err.problems[0].message
     line = 0
@@ -155,10 +155,10 @@ def located(project: Project, source: Path, text: str, err: PnpError, needle: st
     match = re.match(r"line (\d+): (.*)", message)
     if match:
         line, message = line or int(match.group(1)), match.group(2)
-    return PnpError(message, Location(shown(project, source), line, 1 if line else 0))
+    return PnpError(message, Location(show_path(project, source), line, 1 if line else 0))
 
 
-def shown(project: Project, source: Path) -> str:
+def show_path(project: Project, source: Path) -> str:
     try:
         return str(Path(source).resolve().relative_to(project.root.resolve()))
     except ValueError:

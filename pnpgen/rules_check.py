@@ -35,7 +35,7 @@ def check_rulebook(project: Project, game: Game, sources: list[Path] | None = No
         sources = [Path(p) for p in (game.rulebook, getattr(game, "rules_sheet", None)) if p]
     findings: list[Finding] = []
     for source in sources:
-        where = shown(project, source)
+        where = show_path(project, source)
         try:
             text = Path(source).read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as err:
@@ -61,7 +61,7 @@ def check_counts(game: Game, text: str, where: str) -> list[Finding]:
     findings = []
     for match in pattern.finditer(scan):
         component = by_name[match.group("name")]
-        for number, start in claims(match):
+        for number, start in find_claims(match):
             line = scan.count("\n", 0, start) + 1
             col = start - (scan.rfind("\n", 0, start) + 1) + 1
             snippet = text[match.start():match.end()].strip()
@@ -69,7 +69,7 @@ def check_counts(game: Game, text: str, where: str) -> list[Finding]:
     return findings
 
 
-def claims(match: re.Match) -> list[tuple[int, int]]:
+def find_claims(match: re.Match) -> list[tuple[int, int]]:
     """(number, offset) of each count the match states: with a counter word, in brackets, or in the next table cell."""
     found = []
     if match.group("pre"):
@@ -165,7 +165,7 @@ def parse_number(text: str) -> int:
     return total + digit
 
 
-def shown(project: Project, source: Path) -> str:
+def show_path(project: Project, source: Path) -> str:
     try:
         return str(Path(source).resolve().relative_to(project.root.resolve()))
     except ValueError:

@@ -30,7 +30,7 @@ def describe_component(component: Component) -> ComponentFacts:
                           tuple(card.fields for card in component.cards))
 
 
-def pieces_of(game: Game, component_id: str, where: str | None = None) -> list[Fields]:
+def select_fields(game: Game, component_id: str, where: str | None = None) -> list[Fields]:
     """The fields of every piece of a component (copies included), optionally filtered by an expression."""
     component = game.component(component_id)
     if component is None:
@@ -75,23 +75,23 @@ def make_context(game: Game) -> dict:
 
     def count(component_id: str, where: str | None = None) -> int:
         """Pieces of a component, copies included; `where` filters by an expression over `card`."""
-        return len(pieces_of(game, component_id, where))
+        return len(select_fields(game, component_id, where))
 
     def each(component_id: str, by: str) -> int:
         """Pieces per value of the field `by`, when every value has the same number (e.g. markers per race)."""
-        counts = Counter(str(f.get(by)) for f in pieces_of(game, component_id))
+        counts = Counter(str(f.get(by)) for f in select_fields(game, component_id))
         if len(set(counts.values())) != 1:
             raise PnpError(f"{component_id} by {by}: the counts differ ({dict(counts)}); expected the same count for every {by}")
         return next(iter(counts.values()))
 
     def values(component_id: str, by: str, where: str | None = None) -> list:
         """The distinct values of a field, in data order."""
-        return list(dict.fromkeys(f.get(by) for f in pieces_of(game, component_id, where)))
+        return list(dict.fromkeys(f.get(by) for f in select_fields(game, component_id, where)))
 
     def table(component_id: str, by: str, where: str | None = None, label: str | None = None,
               unit: str = "枚", total: str | None = "計") -> Markup:
         """A one-row Markdown table of piece counts by a field's value (values as columns), with a total."""
-        chosen = pieces_of(game, component_id, where)
+        chosen = select_fields(game, component_id, where)
         counts = Counter(str(f.get(by)) for f in chosen)
         keys = list(dict.fromkeys(str(f.get(by)) for f in chosen))
         header = [label or by] + keys + ([total] if total else [])

@@ -95,7 +95,7 @@ def register_family(look: Look) -> None:
     registerFontFamily(look.bold, normal=look.bold, bold=look.bold, italic=look.bold, boldItalic=look.bold)
 
 
-def plain_width(markup: str, font: str, size: float) -> float:
+def measure_cell(markup: str, font: str, size: float) -> float:
     """Width of a cell's text on one line (tags removed), for column widths."""
     lines = unescape(_TAG.sub("", markup.replace("<br/>", "\n"))).split("\n")
     return max(stringWidth(line, font, size) for line in lines)
@@ -207,7 +207,7 @@ class Typesetter:
         head, cell = self.styles["cell_head"], self.styles["cell"]
         rows = [block.header] + list(block.rows)
         columns = len(block.header)
-        natural = [max(plain_width(row[c] if c < len(row) else "", head.fontName if r == 0 else cell.fontName,
+        natural = [max(measure_cell(row[c] if c < len(row) else "", head.fontName if r == 0 else cell.fontName,
                                    cell.fontSize) for r, row in enumerate(rows)) + 2 * pad + 1
                    for c in range(columns)]
         widths = share_widths(natural, self.width, s * 2.5)

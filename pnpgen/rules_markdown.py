@@ -101,7 +101,7 @@ class Parser:
         kind = node.type
         if kind == "heading":
             inline = node.children[0]
-            return [Heading(int(node.tag[1]), self.inline(inline), plain(inline).strip(), line)]
+            return [Heading(int(node.tag[1]), self.inline(inline), flatten(inline).strip(), line)]
         if kind == "paragraph":
             inline = node.children[0]
             images = [c for c in inline.children if c.type == "image"]
@@ -112,7 +112,7 @@ class Parser:
             if others:
                 raise PnpError(f"line {line}: an image shares its paragraph with text; expected each image "
                                "(or a row of images) in a paragraph of its own")
-            return [Figure(tuple(Image(i.attrs.get("src", ""), plain(i).strip(), str(i.attrs.get("title") or ""), line)
+            return [Figure(tuple(Image(i.attrs.get("src", ""), flatten(i).strip(), str(i.attrs.get("title") or ""), line)
                                  for i in images), line)]
         if kind in ("bullet_list", "ordered_list"):
             items = tuple(tuple(b for child in item.children for b in self.block(child)) for item in node.children)
@@ -147,8 +147,8 @@ class Parser:
             if kind == "text":
                 parts.append(escape(child.content))
             elif kind == "softbreak":
-                before = plain(children[index - 1])[-1:] if index else ""
-                after = plain(children[index + 1])[:1] if index + 1 < len(children) else ""
+                before = flatten(children[index - 1])[-1:] if index else ""
+                after = flatten(children[index + 1])[:1] if index + 1 < len(children) else ""
                 parts.append(" " if before.isascii() and after.isascii() and before and after else "")
             elif kind == "hardbreak":
                 parts.append("<br/>")
@@ -169,13 +169,13 @@ class Parser:
         return "".join(parts)
 
 
-def plain(node: SyntaxTreeNode) -> str:
+def flatten(node: SyntaxTreeNode) -> str:
     """The text of an inline node without markup."""
     if node.type in ("text", "code_inline"):
         return node.content
     if node.type in ("softbreak", "hardbreak"):
         return "\n"
-    return "".join(plain(child) for child in node.children)
+    return "".join(flatten(child) for child in node.children)
 
 
 def parse_markdown(text: str, theme: Theme | None = None) -> list:

@@ -39,7 +39,7 @@ class PageSpec:
         return (self.width - self.frame_width) / 2
 
 
-def page_spec(name: str, size: float | None = None) -> PageSpec:
+def make_page_spec(name: str, size: float | None = None) -> PageSpec:
     """The rulebook's page: a4 (10 pt body) or a5 (9 pt body)."""
     if name == "a4":
         return PageSpec("a4", units.mm(210), units.mm(297), units.mm(20), units.mm(20), units.mm(20), size or 10.0)
@@ -112,7 +112,7 @@ def make_contents(look: Look) -> TableOfContents:
     return TableOfContents(levelStyles=[level0, level1], dotsMinLevel=0, tableStyle=rows)
 
 
-def booklet_order(pages: int) -> list[tuple[int | None, int | None]]:
+def order_booklet(pages: int) -> list[tuple[int | None, int | None]]:
     """Saddle-stitch imposition: (left, right) 1-based page numbers of each sheet side, front then back.
 
     The page count is padded to a multiple of four with blanks (None). Sheet k (from 0) carries on its
@@ -173,7 +173,7 @@ class BookletCanvas(Canvas):
         width, height = self._pagesize
         sheet_width, sheet_height = max(SHEET[0], 2 * width), max(SHEET[1], height)
         x0, y0 = (sheet_width - 2 * width) / 2, (sheet_height - height) / 2  # A5 is 148 mm: 0.5 mm to spare
-        for side, (left, right) in enumerate(booklet_order(len(self.recorded))):
+        for side, (left, right) in enumerate(order_booklet(len(self.recorded))):
             self.setPageSize((sheet_width, sheet_height))
             turned = self.flip == "long" and side % 2 == 1
             if turned:
@@ -196,7 +196,7 @@ class BookletCanvas(Canvas):
         self._doc.SaveToFile(self._filename, self)
 
 
-def booklet_canvas(flip: str):
+def make_booklet_canvas(flip: str):
     """A BookletCanvas class for a duplex flip edge."""
     if flip not in ("short", "long"):
         raise ValueError(f"flip '{flip}' is not a duplex edge; expected short or long")
@@ -212,7 +212,7 @@ def typeset(story: list, spec: PageSpec, look: Look, *, title: str, subject: str
     rl_config.useA85 = 0
     try:
         if booklet:
-            doc.multiBuild(list(story), canvasmaker=booklet_canvas(booklet))
+            doc.multiBuild(list(story), canvasmaker=make_booklet_canvas(booklet))
         else:
             doc.multiBuild(list(story))
     finally:

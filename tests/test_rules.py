@@ -18,7 +18,7 @@ from pnpgen.expand import expand_pieces
 from pnpgen.render import Renderer
 from pnpgen.rules import build_rulebook, build_rules_sheet, expand_markdown
 from pnpgen.rules_markdown import Heading, parse_markdown
-from pnpgen.rules_pages import booklet_order
+from pnpgen.rules_pages import order_booklet
 from pnpgen.text import NO_LINE_END, NO_LINE_START
 from pnpgen.units import mm
 from pnpgen.validate import load_project
@@ -237,11 +237,11 @@ def test_page_sizes(built, which, size):
 
 
 def test_booklet_order_is_saddle_stitch():
-    assert booklet_order(8) == [(8, 1), (2, 7), (6, 3), (4, 5)]
-    assert booklet_order(6) == [(None, 1), (2, None), (6, 3), (4, 5)]
-    assert booklet_order(1) == [(None, 1), (None, None)]
+    assert order_booklet(8) == [(8, 1), (2, 7), (6, 3), (4, 5)]
+    assert order_booklet(6) == [(None, 1), (2, None), (6, 3), (4, 5)]
+    assert order_booklet(1) == [(None, 1), (None, None)]
     for pages in range(1, 30):
-        sides = booklet_order(pages)
+        sides = order_booklet(pages)
         assert len(sides) % 2 == 0
         shown = [n for side in sides for n in side if n is not None]
         assert sorted(shown) == list(range(1, pages + 1))
@@ -261,7 +261,7 @@ def text_in(page: pypdfium2.PdfPage, left: float, bottom: float, right: float, t
 def test_booklet_sheets_carry_the_a5_pages_in_booklet_order(built):
     pages = pypdfium2.PdfDocument(str(built["a5"]))
     sheets = pypdfium2.PdfDocument(str(built["booklet"]))
-    order = booklet_order(len(pages))
+    order = order_booklet(len(pages))
     assert len(sheets) == len(order)
     width, height = sheets[0].get_size()
     a5_width, a5_height = pages[0].get_size()
@@ -424,7 +424,7 @@ def test_a_rules_sheet_that_cannot_fit_one_page_is_refused(kit, tmp_path):
 def test_booklet_outline_points_at_the_sheet_sides_holding_the_pages(built):
     a5 = outline(pypdf.PdfReader(built["a5"]))
     booklet = outline(pypdf.PdfReader(built["booklet"]))
-    order = booklet_order(len(pypdf.PdfReader(built["a5"]).pages))
+    order = order_booklet(len(pypdf.PdfReader(built["a5"]).pages))
     assert [title for title, _ in booklet] == [title for title, _ in a5]
     for (_, page), (_, side) in zip(a5, booklet):
         assert page in order[side - 1]
