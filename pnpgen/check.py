@@ -3,11 +3,10 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 
 from .errors import Location, PnpError, Problem
 from .expand import expand_pieces
-from .model import Component, Expectation, Game, Piece, Project, Source
+from .model import Expectation, Game, Piece, Project, Source
 from .sandbox import compile_expression
 
 PASS, FAIL, WARN = "pass", "fail", "warn"

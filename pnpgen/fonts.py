@@ -4,7 +4,6 @@ from __future__ import annotations
 import atexit
 import hashlib
 import io
-import os
 import re
 import shutil
 import tempfile
@@ -22,6 +21,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from svglib.fonts import FontMap
 
+from .atomic import write_atomically
 from .errors import Location, PnpError
 
 FONT_SUFFIXES = (".ttf", ".otf", ".ttc", ".otc")
@@ -263,16 +263,8 @@ def convert_face(face: Face, cache_dir: Path) -> Path:
     except Exception as exc:  # a font fontTools reads but cannot instance or convert
         raise PnpError(f"cannot convert this font for PDF embedding ({type(exc).__name__}: {exc})",
                        Location(str(face.path))) from None
-    target.parent.mkdir(parents=True, exist_ok=True)
     # Two builds may convert the same font at once: each writes its own temp file, the rename is atomic.
-    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".ttf")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(buffer.getvalue())
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_atomically(target, buffer.getvalue(), "converted font")
     return target
 
 

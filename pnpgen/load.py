@@ -42,7 +42,7 @@ def locate(node: yaml.Node, file: str) -> Location:
 def read_text(path: Path, shown: str) -> str:
     """Read a UTF-8 file (a BOM is fine); say clearly what is wrong when it is not one."""
     if path.is_dir():
-        raise PnpError(f"is a folder; expected a YAML file", Location(shown))
+        raise PnpError("is a folder; expected a YAML file", Location(shown))
     try:
         data = path.read_bytes()
     except FileNotFoundError:

@@ -6,16 +6,15 @@ bundled Noto Sans JP (rules_flowables, rules_paragraph) and paged (rules_pages).
 """
 from __future__ import annotations
 
-import os
 import re
 import sys
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 
 import jinja2
 from jinja2.sandbox import SecurityError
 
+from .atomic import write_atomically
 from .convert import Converter
 from .errors import Location, PnpError
 from .fonts import FontBook
@@ -49,7 +48,7 @@ def build_rulebook(project: Project, game: Game, source: Path, out_path: Path, *
     title = find_title(blocks, game)
     data, _ = typeset(story, spec, look, title=title, subject=f"{game.title} — ルールブック", head=game.title,
                       booklet=flip if booklet else None)
-    write_atomically(Path(out_path), data)
+    write_atomically(Path(out_path), data, "PDF")
     return Path(out_path)
 
 
@@ -67,7 +66,7 @@ def build_rules_sheet(project: Project, game: Game, source: Path, out_path: Path
         data, pages = typeset(story, spec, look, title=find_title(blocks, game),
                               subject=f"{game.title} — ルールシート", head="", numbered=False)
         if pages == 1:
-            write_atomically(Path(out_path), data)
+            write_atomically(Path(out_path), data, "PDF")
             return Path(out_path)
     raise PnpError(f"the rules sheet needs {pages} pages even at {SHEET_SIZES[-1]} pt; expected it to fit one page "
                    "(shorten the text)", Location(show_path(project, source)))
@@ -163,24 +162,3 @@ def show_path(project: Project, source: Path) -> str:
         return str(Path(source).resolve().relative_to(project.root.resolve()))
     except ValueError:
         return str(source)
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace path with data only once all of it is on disk (readers never see half a PDF)."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle = tempfile.NamedTemporaryFile(delete=False, dir=path.parent, prefix="." + path.name, suffix=".tmp")
-    except OSError as err:
-        raise PnpError(f"{path.parent}: cannot write the PDF here ({err.strerror or err}); expected a writable folder") from None
-    try:
-        with handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(handle.name, 0o666 & ~mask)
-        os.replace(handle.name, path)
-    except BaseException:
-        Path(handle.name).unlink(missing_ok=True)
-        raise

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 import re
-import tempfile
 from pathlib import Path
 
 from fontTools import subset
@@ -22,6 +20,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import registerFontFamily
 from reportlab.pdfbase.ttfonts import TTFont
 
+from .atomic import write_atomically
 from .fonts import FontBook, process_cache_dir
 
 CLOSING = "、。，．）」』】〕〉》］｝〙〗"
@@ -76,15 +75,7 @@ def write_half_font(data: bytes, path: Path) -> None:
             record.string = (str(record.toUnicode()) + " HalfPunct").replace(" ", "" if record.nameID == 6 else " ")
     buffer = io.BytesIO()
     font.save(buffer)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".ttf")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(buffer.getvalue())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, buffer.getvalue(), "derived font")
 
 
 def register_half_family(regular: str, bold: str) -> None:

@@ -10,7 +10,7 @@ from .expand import expand_matrix
 from .load import LList, LMap, load_file, resolve_inside
 from .model import Card, Component, Fields, Game, Layout, Project, Size
 from .schema import check_keys
-from .validate_values import read_fields, read_players, read_source, read_value, validate_expectations, validate_notes
+from .validate_values import read_fields, read_players, read_value, validate_expectations, validate_notes
 
 MAX_COPIES = 10_000
 MAX_PIECES = 100_000
@@ -22,7 +22,7 @@ def load_project(path: Path) -> Project:
     source = path / "cards.yaml" if path.is_dir() else path
     root = source.parent.resolve()
     if not source.exists():
-        raise PnpError(f"no project here; expected a folder holding cards.yaml or a path to a YAML file", Location(str(source)))
+        raise PnpError("no project here; expected a folder holding cards.yaml or a path to a YAML file", Location(str(source)))
     problems = Collector()
     files: list[Path] = []
     games_raw: list[tuple[LMap, Path]] = []

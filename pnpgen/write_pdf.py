@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
+import io
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -14,7 +13,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from .errors import PnpError
+from .atomic import write_atomically
 from .impose import Mark, Page, Placement, Rect
 from .units import mm
 
@@ -29,52 +28,19 @@ def write_pdf(pages: Sequence[Page], drawings: Mapping[str, Drawing], path: Path
     bleed: the bleed every face drawing carries on each side; None reads it per placement from the
     drawing's size (for PDFs that mix components with different bleeds).
     """
-    path = Path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle = tempfile.NamedTemporaryFile(delete=False, dir=path.parent, prefix="." + path.name, suffix=".tmp")
-    except OSError as err:
-        raise _unwritable(path, err) from err
     saved_a85 = rl_config.useA85
+    buffer = io.BytesIO()
     try:
-        with handle:
-            rl_config.useA85 = 0  # ASCII85 only slows writing down and grows the file
-            canvas = Canvas(handle, invariant=1, pageCompression=1, initialFontName=initial_font)
-            canvas.setTitle(title)
-            canvas.setAuthor(author)
-            canvas.setCreator("pnpgen")
-            draw_pages(canvas, pages, drawings, bleed, initial_font, margin)
-            canvas.save()
-            handle.flush()
-            os.fsync(handle.fileno())
-            os.chmod(handle.name, 0o666 & ~_umask())  # NamedTemporaryFile creates it private
-        try:
-            os.replace(handle.name, path)
-        except OSError as err:
-            raise _unwritable(path, err) from err
-    except BaseException:
-        _remove(handle.name)
-        raise
+        rl_config.useA85 = 0  # ASCII85 only slows writing down and grows the file
+        canvas = Canvas(buffer, invariant=1, pageCompression=1, initialFontName=initial_font)
+        canvas.setTitle(title)
+        canvas.setAuthor(author)
+        canvas.setCreator("pnpgen")
+        draw_pages(canvas, pages, drawings, bleed, initial_font, margin)
+        canvas.save()
     finally:
         rl_config.useA85 = saved_a85
-
-
-def _unwritable(path: Path, err: OSError) -> PnpError:
-    reason = err.strerror or str(err)
-    return PnpError(f"{path.parent}: cannot write the PDF here ({reason}); expected a writable folder")
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def _remove(name: str) -> None:
-    try:
-        os.unlink(name)
-    except FileNotFoundError:
-        pass
+    write_atomically(Path(path), buffer.getvalue(), "PDF")
 
 
 def form_name(face: str) -> str:

@@ -13,7 +13,6 @@ from fontTools.ttLib import TTFont as ToolsFont
 from fontTools.ttLib.tables.TupleVariation import TupleVariation
 from lxml import etree
 from pypdf import PdfReader
-from reportlab.graphics.shapes import Group, String
 from reportlab.pdfgen.canvas import Canvas
 from svglib.svglib import SvgRenderer
 

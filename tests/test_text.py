@@ -7,7 +7,6 @@ import pytest
 
 from pdfprobe import strings
 from lxml import etree
-from reportlab.graphics.shapes import Group, String
 from reportlab.pdfbase import pdfmetrics
 from svglib.svglib import SvgRenderer
 
