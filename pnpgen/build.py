@@ -72,7 +72,8 @@ def build(path: str | Path = ".", options: Options | None = None, progress: Call
         drawings: dict = {}
         for component, pages, faces in components:
             target = out_dir / game.id / f"{component.id}.pdf"
-            write_pdf(pages, faces, target, title=f"{game.title} — {component.name}", initial_font=initial_font, bleed=component.bleed)
+            write_pdf(pages, faces, target, title=f"{game.title} — {component.name}", initial_font=initial_font, bleed=component.bleed,
+                      subject=project.name)
             report.written.append(target)
             report.notes.extend(note_reduced_bleed(game, component, options))
             game_pages.extend(pages)
@@ -80,7 +81,8 @@ def build(path: str | Path = ".", options: Options | None = None, progress: Call
             if progress:
                 progress(f"{game.id}/{component.id}.pdf")
         target = out_dir / game.id / f"{game.id}-print-and-play.pdf"
-        write_pdf(game_pages, drawings, target, title=game.title, initial_font=initial_font, bleed=None)
+        write_pdf(game_pages, drawings, target, title=game.title, initial_font=initial_font, bleed=None,
+                  subject=project.name)
         report.written.append(target)
     for staged_file, target in staged:
         os.replace(staged_file, target)

@@ -26,11 +26,10 @@ def load_project(path: Path) -> Project:
     problems = Collector()
     files: list[Path] = []
     games_raw: list[tuple[LMap, Path]] = []
-    project_raw = LMap()
-    project_raw.loc, project_raw.key_locs, project_raw.value_locs = Location(source.name), {}, {}
-    read_tree(source.resolve(), root, problems, files, games_raw, [], top=True, project_out=[project_raw])
+    settings: list[LMap] = []
+    read_tree(source.resolve(), root, problems, files, games_raw, [], top=True, project_out=settings)
     problems.raise_if_any()
-    project_raw = games_and_settings(project_raw)
+    project_raw = settings[0] if settings else empty_mapping(Location(source.name))
     check_keys(project_raw, "project", problems)
     name = read_value(project_raw, "name", "text", problems, default=root.name)
     font = read_value(project_raw, "font", "text", problems, default="Noto Sans JP")
@@ -40,8 +39,10 @@ def load_project(path: Path) -> Project:
     return Project(root=root, source=source.resolve(), name=name, games=games, default_font=font, files=tuple(files))
 
 
-def games_and_settings(raw):
-    return raw if isinstance(raw, LMap) else LMap()
+def empty_mapping(location: Location) -> LMap:
+    mapping = LMap()
+    mapping.loc, mapping.key_locs, mapping.value_locs = location, {}, {}
+    return mapping
 
 
 def read_tree(path, root, problems, files, games_raw, stack, top=False, project_out=None):
@@ -63,7 +64,7 @@ def read_tree(path, root, problems, files, games_raw, stack, top=False, project_
         if not top:
             problems.add(data.where_key("project"), "'project:' belongs in the top-level cards.yaml only")
         elif isinstance(data["project"], LMap):
-            project_out[0] = data["project"]
+            project_out.append(data["project"])
         else:
             problems.add(data.where("project"), "expected a mapping of project settings")
     for index, game in enumerate(as_list(data, "games", problems)):
@@ -173,8 +174,7 @@ def resolve_extends(item: LMap, by_id: dict[str, LMap], problems: Collector) -> 
             problems.add(chain[-1].where("extends"), f"'extends: {parent_id}' makes a cycle; expected a chain that ends")
             break
         chain.append(parent)
-    merged = LMap()
-    merged.loc, merged.key_locs, merged.value_locs = item.loc, {}, {}
+    merged = empty_mapping(item.loc)
     for source in reversed(chain):
         for key, value in source.items():
             if source is not item and key in ("id", "extends"):
@@ -265,8 +265,7 @@ def read_layout(raw: LMap, kind: str, shape: str, problems: Collector) -> Layout
     chip = kind == "chip"
     layout = raw.get("layout")
     if layout is None:
-        layout = LMap()
-        layout.loc, layout.key_locs, layout.value_locs = raw.loc, {}, {}
+        layout = empty_mapping(raw.loc)
     elif not isinstance(layout, LMap):
         problems.add(raw.where("layout"), "expected a mapping such as {gap: 2mm, cut_lines: true}")
         return Layout()

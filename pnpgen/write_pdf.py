@@ -22,7 +22,8 @@ LABEL_SIZE = 6  # pt
 
 
 def write_pdf(pages: Sequence[Page], drawings: Mapping[str, Drawing], path: Path, *, title: str,
-              initial_font: str, bleed: float | None, author: str = "pnpgen", margin: float = mm(6)) -> None:
+              initial_font: str, bleed: float | None, author: str = "pnpgen", subject: str = "",
+              margin: float = mm(6)) -> None:
     """Write the pages to path, replacing it only once the whole PDF is on disk.
 
     bleed: the bleed every face drawing carries on each side; None reads it per placement from the
@@ -35,6 +36,7 @@ def write_pdf(pages: Sequence[Page], drawings: Mapping[str, Drawing], path: Path
         canvas = Canvas(buffer, invariant=1, pageCompression=1, initialFontName=initial_font)
         canvas.setTitle(title)
         canvas.setAuthor(author)
+        canvas.setSubject(subject)
         canvas.setCreator("pnpgen")
         draw_pages(canvas, pages, drawings, bleed, initial_font, margin)
         canvas.save()

@@ -186,3 +186,11 @@ def test_a_failed_build_leaves_the_last_good_pdfs_untouched(tmp_path):
     assert "no field 'no_such_field'" in str(caught.value)
     assert {p: p.read_bytes() for p in out.rglob("*.pdf")} == before
     assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_pdf_metadata_names_the_game_and_project(tmp_path):
+    build(FIXTURES / "minimal", tmp_path)
+    info = PdfReader(tmp_path / "tiny" / "deck.pdf").metadata
+    assert info.title == "小さなゲーム — デッキ"
+    assert info.subject == "minimal"  # project: name in cards.yaml
+    assert info.creator == "pnpgen"
