@@ -8,8 +8,11 @@ from pathlib import Path
 from .errors import PnpError
 
 
-def write_atomically(path: Path, data: bytes, what: str = "file") -> None:
-    """Replace path with data once all of it is on disk; a failure leaves the old file and no temp file."""
+def write_atomically(path: Path, data: bytes, what: str = "file", durable: bool = True) -> None:
+    """Replace path with data once all of it is on disk; a failure leaves the old file and no temp file.
+
+    durable=False skips the fsync, for caches whose readers treat a damaged entry as a miss.
+    """
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -19,8 +22,9 @@ def write_atomically(path: Path, data: bytes, what: str = "file") -> None:
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
+            if durable:
+                out.flush()
+                os.fsync(out.fileno())
         os.chmod(temp, 0o666 & ~current_umask())  # mkstemp creates the file private
         os.replace(temp, path)
     except OSError as err:

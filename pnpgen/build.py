@@ -6,19 +6,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import units
+from . import __version__, units
+from .cache import Cache, default_cache_dir, digest, inputs_digest
 from .check import check_project, failures
 from .convert import Converter
 from .errors import PnpError
 from .expand import expand_pieces
-from .fonts import FontBook
+from .fonts import FontBook, font_dirs
 from .impose import Item, Page, SheetSpec, impose, plan_grid
+from .manifest import Manifest
 from .model import Component, Game, Project, Size
-from .render import Renderer, describe_card
+from .render import Face, Renderer
 from .validate import load_project
 from .write_pdf import write_pdf
-
-BUNDLED_FONTS = Path(__file__).resolve().parent.parent / "fonts"
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,8 @@ class Options:
     only: str = "all"  # all | components | rules
     rules_page: str = "a4"  # a4 | a5
     booklet: bool = False  # A5 rulebook pages imposed two-up on A4 in saddle-stitch order
+    cache: bool = True  # reuse rendered faces and converted drawings, skip unchanged PDFs
+    cache_dir: Path | None = None  # default: $PNPGEN_CACHE, else ~/.cache/pnpgen
 
 
 @dataclass
@@ -40,13 +42,32 @@ class Report:
     """What a build wrote and what the user should know about it."""
 
     written: list[Path] = field(default_factory=list)
+    unchanged: list[Path] = field(default_factory=list)
     pieces: int = 0
-    faces: int = 0
-    renders: int = 0
+    faces: int = 0  # faces converted by svglib in this build (the rest came from the cache)
+    renders: int = 0  # faces rendered from templates in this build (the rest came from the cache)
     notes: list[str] = field(default_factory=list)
 
 
-def build(path: str | Path = ".", options: Options | None = None, progress: Callable[[str], None] | None = None) -> Report:
+@dataclass
+class Output:
+    """One file the build is responsible for, and what it takes to write it."""
+
+    target: Path
+    digest: str
+    pages: list[Page] = field(default_factory=list)
+    faces: dict[str, Face] = field(default_factory=dict)
+    title: str = ""
+    bleed: float | None = None
+    typeset: Callable | None = None  # rulebooks: typeset(staging_path)
+
+
+def build(path: str | Path = ".", options: Options | None = None,
+          progress: Callable[[str, int, int, str], None] | None = None) -> Report:
+    """Build every output of the project that is not already up to date; see Options.
+
+    progress(phase, done, total, label) is called as components are rendered and files written.
+    """
     options = options or Options()
     project = load_project(Path(path))
     games = select_games(project, options.game)
@@ -55,62 +76,118 @@ def build(path: str | Path = ".", options: Options | None = None, progress: Call
         if failed:
             raise PnpError([f.as_problem() for f in failed] + [no_check_hint()])
     out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
+    cache = Cache(options.cache_dir or default_cache_dir()) if options.cache else None
     fontbook = open_fontbook(project)
-    renderer = Renderer(project, fontbook)
-    converter = Converter(fontbook, project.root)
+    renderer = Renderer(project, fontbook, cache, inputs_digest(project))
+    converter = Converter(fontbook, project.root, cache)
     report = Report()
-    with_components = options.only in ("all", "components")
-    planned = [(game, [(c, *lay_out(game, c, options, renderer, converter, report)) for c in game.components]
-                if with_components else []) for game in games]
-    # Everything is typeset before anything is written: a build that fails writes nothing.
-    staged = stage_rules(project, games, options, out_dir, fontbook, renderer, converter) if options.only != "components" else []
-    initial_font = fontbook.resolve(None)
-    for game, components in planned:
-        if not components:
-            continue
-        game_pages: list[Page] = []
-        drawings: dict = {}
-        for component, pages, faces in components:
-            target = out_dir / game.id / f"{component.id}.pdf"
-            write_pdf(pages, faces, target, title=f"{game.title} — {component.name}", initial_font=initial_font, bleed=component.bleed,
-                      subject=project.name)
-            report.written.append(target)
-            report.notes.extend(note_reduced_bleed(game, component, options))
-            game_pages.extend(pages)
-            drawings.update(faces)
-            if progress:
-                progress(f"{game.id}/{component.id}.pdf")
-        target = out_dir / game.id / f"{game.id}-print-and-play.pdf"
-        write_pdf(game_pages, drawings, target, title=game.title, initial_font=initial_font, bleed=None,
-                  subject=project.name)
-        report.written.append(target)
-    for staged_file, target in staged:
-        os.replace(staged_file, target)
-        report.written.append(target)
-    report.renders = renderer.renders
-    report.faces = converter.conversions
+    outputs = []
+    tick = counter("rendering", sum(len(g.components) for g in games), progress)
+    for game in games:
+        if options.only != "rules":
+            outputs.extend(plan_components(project, game, options, out_dir, renderer, report, tick))
+        if options.only != "components":
+            outputs.extend(plan_rules(project, game, options, out_dir, fontbook, renderer, converter))
+    manifest = Manifest(out_dir)
+    stale = [o for o in outputs if not (options.cache and manifest.is_current(o.target, o.digest))]
+    report.unchanged = [o.target for o in outputs if o not in stale]
+    # Everything is converted and typeset before anything is written: a build that fails writes nothing.
+    drawings = convert_faces(stale, converter)
+    staged = {o.target: stage(o) for o in stale if o.typeset}
+    initial_font = fontbook.resolve(None) if any(not o.typeset for o in stale) else ""
+    for done, output in enumerate(stale, 1):
+        if output.typeset:
+            os.replace(staged[output.target], output.target)
+        else:
+            write_pdf(output.pages, drawings, output.target, title=output.title, initial_font=initial_font,
+                      bleed=output.bleed, subject=project.name)
+        manifest.record(output.target, output.digest)
+        report.written.append(output.target)
+        if progress:
+            progress("writing", done, len(stale), manifest.key(output.target))
+    if stale:
+        manifest.save()
+    report.renders, report.faces = renderer.renders, converter.conversions
     return report
 
 
-def stage_rules(project, games, options, out_dir, fontbook, renderer, converter) -> list[tuple[Path, Path]]:
-    """Typeset every rulebook and rules sheet into a staging folder; the caller moves them into place."""
+def counter(phase: str, total: int, progress) -> Callable[[str], None]:
+    done = [0]
+
+    def tick(label: str) -> None:
+        done[0] += 1
+        if progress:
+            progress(phase, done[0], total, label)
+    return tick
+
+
+def plan_components(project: Project, game: Game, options: Options, out_dir: Path, renderer: Renderer, report: Report,
+                    tick: Callable[[str], None]) -> list[Output]:
+    """One output per component and the game's print-and-play PDF, each with its pages and faces."""
+    outputs = []
+    for component in game.components:
+        tick(f"{game.id}/{component.id}")
+        pages, faces = lay_out(game, component, options, renderer, report)
+        title = f"{game.title} — {component.name}"
+        outputs.append(Output(out_dir / game.id / f"{component.id}.pdf", pdf_digest(project, title, pages, component.bleed),
+                              pages, faces, title, component.bleed))
+        report.notes.extend(note_reduced_bleed(game, component, options))
+    if outputs:
+        pages = [page for o in outputs for page in o.pages]
+        faces = {key: face for o in outputs for key, face in o.faces.items()}
+        outputs.append(Output(out_dir / game.id / f"{game.id}-print-and-play.pdf",
+                              pdf_digest(project, game.title, pages, None), pages, faces, game.title, None))
+    return outputs
+
+
+def pdf_digest(project: Project, title: str, pages: list[Page], bleed: float | None) -> str:
+    """Pages name their faces by content hash, so equal digests mean byte-identical PDFs."""
+    return digest(__version__, "pdf", project.name, title, bleed, pages)
+
+
+def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -> list[Output]:
+    """The rulebook and rules sheet of a game: their sources, the data and the templates decide their bytes."""
     from .rules import build_rulebook, build_rules_sheet
 
-    staged = []
-    for game in games:
-        targets = []
-        if game.rulebook:
-            targets.append((build_rulebook, game.rulebook, "rulebook.pdf",
-                            {"page": options.rules_page, "booklet": options.booklet}))
-        if game.rules_sheet:
-            targets.append((build_rules_sheet, game.rules_sheet, "rules-sheet.pdf", {}))
-        for typeset, source, name, extra in targets:
-            target = out_dir / game.id / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            staging = target.parent / f".{name}.staged"
+    data = digest(*(p.read_bytes() for p in game_files(project, game)), renderer.inputs)
+    planned = []
+    if game.rulebook:
+        extra = {"page": options.rules_page, "booklet": options.booklet}
+        planned.append((build_rulebook, game.rulebook, "rulebook.pdf", extra))
+    if game.rules_sheet:
+        planned.append((build_rules_sheet, game.rules_sheet, "rules-sheet.pdf", {}))
+    outputs = []
+    for typeset, source, name, extra in planned:
+        def run(staging, typeset=typeset, source=source, extra=extra):
             typeset(project, game, Path(source), staging, fontbook=fontbook, renderer=renderer, converter=converter, **extra)
-            staged.append((staging, target))
-    return staged
+        outputs.append(Output(out_dir / game.id / name, digest(__version__, name, game.id, Path(source).read_bytes(),
+                                                               data, sorted(extra.items())), typeset=run))
+    return outputs
+
+
+def game_files(project: Project, game: Game) -> list[Path]:
+    """The YAML a game's rulebook can read: the top-level file and the file defining the game."""
+    defining = project.root / game.location.file
+    return list(dict.fromkeys([project.source, defining.resolve()]))
+
+
+def stage(output: Output) -> Path:
+    output.target.parent.mkdir(parents=True, exist_ok=True)
+    staging = output.target.parent / f".{output.target.name}.staged"
+    output.typeset(staging)
+    return staging
+
+
+def convert_faces(outputs: list[Output], converter: Converter) -> dict:
+    drawings = {}
+    for output in outputs:
+        for key, face in output.faces.items():
+            if key not in drawings:
+                try:
+                    drawings[key] = converter.convert(key, face.svg, face.template)
+                except PnpError as err:
+                    raise PnpError(f"{face.origin}: {err.problems[0].message}", face.location) from None
+    return drawings
 
 
 def select_games(project: Project, game_id: str | None) -> tuple[Game, ...]:
@@ -124,9 +201,8 @@ def select_games(project: Project, game_id: str | None) -> tuple[Game, ...]:
 
 
 def open_fontbook(project: Project) -> FontBook:
-    dirs = [d for d in (BUNDLED_FONTS, project.root / "fonts") if d.is_dir()]
-    unique = list(dict.fromkeys(d.resolve() for d in dirs))
-    return FontBook(unique, cache_dir=project.root / ".pnpgen-cache" / "fonts", default_family=project.default_font)
+    return FontBook(font_dirs(project.root), cache_dir=project.root / ".pnpgen-cache" / "fonts",
+                    default_family=project.default_font)
 
 
 def sheet_spec(component: Component, options: Options) -> SheetSpec:
@@ -146,8 +222,8 @@ def sheet_spec(component: Component, options: Options) -> SheetSpec:
     )
 
 
-def lay_out(game: Game, component: Component, options: Options, renderer: Renderer, converter: Converter, report: Report):
-    """Render every piece's faces, convert each distinct face once, and impose them on pages."""
+def lay_out(game: Game, component: Component, options: Options, renderer: Renderer, report: Report):
+    """Render every piece's faces (each distinct card once) and impose them on pages."""
     spec = sheet_spec(component, options)
     refuse_oversize(component, spec, options)
     items, faces = [], {}
@@ -155,12 +231,8 @@ def lay_out(game: Game, component: Component, options: Options, renderer: Render
         front = renderer.render(game, component, piece.card, "front")
         back = renderer.render(game, component, piece.card, "back")
         for face in (front, back):
-            if face is not None and face.key not in faces:
-                try:
-                    faces[face.key] = converter.convert(face.key, face.svg, face.template)
-                except PnpError as err:
-                    raise PnpError(f"{component.id} card {describe_card(piece.card)}: {err.problems[0].message}",
-                                   piece.card.location) from None
+            if face is not None:
+                faces.setdefault(face.key, face)
         items.append(Item(front.key, back.key if back else None, component.size, f"{component.id} #{piece.index}"))
         report.pieces += 1
     try:

@@ -50,18 +50,47 @@ def main() -> None:
               help="Build only the components, or only the rulebooks and rules sheets.")
 @click.option("--rules-page", type=click.Choice(["a4", "a5"]), default="a4", show_default=True, help="Rulebook page size.")
 @click.option("--booklet", is_flag=True, help="Rulebook as an A5 saddle-stitch booklet on A4 sheets (print duplex).")
-def build_command(project, out_dir, paper, game, duplex, back_offset, gutterfold, no_check, only, rules_page, booklet) -> None:
+@click.option("--no-cache", is_flag=True, help="Render, convert and write everything again.")
+def build_command(project, out_dir, paper, game, duplex, back_offset, gutterfold, no_check, only, rules_page, booklet,
+                  no_cache) -> None:
     """Build every component of PROJECT (a folder with cards.yaml, or a YAML file) into PDFs."""
     options = Options(out_dir=out_dir, paper=paper.lower(), game=game, duplex=duplex, back_offset=back_offset,
-                      gutterfold=gutterfold, check=not no_check, only=only, rules_page=rules_page, booklet=booklet)
+                      gutterfold=gutterfold, check=not no_check, only=only, rules_page=rules_page, booklet=booklet,
+                      cache=not no_cache)
+    bar = ProgressLine()
     try:
-        report = build(project, options)
+        report = build(project, options, progress=bar.show)
     except PnpError as err:
+        bar.clear()
         fail(err)
+    bar.clear()
     for note in report.notes:
         click.echo(f"note: {note}")
-    click.echo(f"built {len(report.written)} PDFs ({report.pieces} pieces, {report.faces} distinct faces) "
-               f"into {common_folder(report.written)}")
+    written = report.written + report.unchanged
+    unchanged = f", {len(report.unchanged)} unchanged" if report.unchanged else ""
+    click.echo(f"wrote {len(report.written)} PDFs{unchanged} ({report.pieces} pieces; {report.renders} faces rendered, "
+               f"{report.faces} converted, the rest from the cache) into {common_folder(written)}")
+
+
+class ProgressLine:
+    """A one-line progress bar on a terminal; silent when stderr is a file or a pipe."""
+
+    def __init__(self) -> None:
+        self.active = sys.stderr.isatty()
+        self.shown = False
+
+    def show(self, phase: str, done: int, total: int, label: str) -> None:
+        if not self.active or total <= 0:
+            return
+        filled = round(20 * done / total)
+        line = f"{phase:9} [{'#' * filled}{'.' * (20 - filled)}] {done}/{total} {label}"
+        click.echo("\r" + line[:100].ljust(100), nl=False, err=True)
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            click.echo("\r" + " " * 100 + "\r", nl=False, err=True)
+            self.shown = False
 
 
 def common_folder(paths: list[Path]) -> str:

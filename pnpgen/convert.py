@@ -6,8 +6,8 @@ from pathlib import Path
 
 from lxml import etree
 from reportlab.graphics.shapes import Drawing
-from svglib.svglib import SvgRenderer
 
+from .cache import Cache
 from .errors import PnpError
 from .fonts import FontBook
 from .icons import safe_parser
@@ -23,17 +23,26 @@ logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
 class Converter:
     """Converts each distinct face once; the key is the SVG's content hash."""
 
-    def __init__(self, fontbook: FontBook, root: Path):
-        self.font_map = fontbook.svglib_font_map()
+    def __init__(self, fontbook: FontBook, root: Path, cache: Cache | None = None):
+        self.fontbook = fontbook
+        self.font_map = None  # made on the first conversion: a build that converts nothing never loads svglib
         self.root = root
+        self.disk = cache
         self.cache: dict[str, Drawing] = {}
         self.conversions = 0
 
     def convert(self, key: str, svg: str, template: str) -> Drawing:
         drawing = self.cache.get(key)
+        if drawing is None and self.disk:
+            drawing = self.disk.read_drawing(key)
         if drawing is None:
-            drawing = self.cache[key] = convert_svg(svg, template, self.font_map, self.root)
+            if self.font_map is None:
+                self.font_map = self.fontbook.svglib_font_map()
+            drawing = convert_svg(svg, template, self.font_map, self.root)
             self.conversions += 1
+            if self.disk:
+                self.disk.write_drawing(key, drawing)
+        self.cache[key] = drawing
         return drawing
 
 
@@ -44,6 +53,8 @@ def convert_svg(svg: str, template: str, font_map, root: Path) -> Drawing:
         raise PnpError(f"templates/{template} produced invalid SVG: {err.msg}; expected well-formed XML "
                        "(let text() escape data instead of writing it raw)") from None
     lint(tree, template)
+    from svglib.svglib import SvgRenderer  # imported on first use: it is the slowest import of the pipeline
+
     renderer = SvgRenderer(str(root / "templates" / template), font_map=font_map, external_reference_root=str(root))
     return renderer.render(tree)
 

@@ -323,3 +323,12 @@ def convert_to_glyf(font: ToolsFont) -> None:
 def shown_path(path: Path) -> str:
     """fonts/X.ttf for a project font: messages name files as the designer sees them."""
     return f"{path.parent.name}/{path.name}"
+
+
+BUNDLED_FONTS = Path(__file__).resolve().parent.parent / "fonts"
+
+
+def font_dirs(project_root: Path) -> list[Path]:
+    """The folders a project's fonts come from: the bundled family first, then the project's fonts/."""
+    dirs = [d.resolve() for d in (BUNDLED_FONTS, Path(project_root) / "fonts") if d.is_dir()]
+    return list(dict.fromkeys(dirs))

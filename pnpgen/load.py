@@ -7,7 +7,8 @@ import yaml
 
 from .errors import Collector, Location, PnpError
 
-MAX_NODES = 200_000  # bounds alias expansion (a "billion laughs" file stops here)
+MAX_NODES = 200_000
+COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when PyYAML has it: same nodes, faster  # bounds alias expansion (a "billion laughs" file stops here)
 
 
 class LMap(dict):
@@ -63,7 +64,7 @@ def read_text(path: Path, shown: str) -> str:
 def parse_yaml(text: str, shown: str):
     """Parse one YAML document safely into LMap/LList/scalars; None for an empty file."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = compose(text)
     except yaml.MarkedYAMLError as err:
         raise PnpError(describe_yaml_error(err), yaml_error_location(err, shown)) from None
     except yaml.YAMLError as err:
@@ -74,6 +75,16 @@ def parse_yaml(text: str, shown: str):
     value = builder.build(node)
     builder.problems.raise_if_any()
     return value
+
+
+def compose(text: str):
+    """Compose with libyaml; on an error compose again in Python, whose messages say more."""
+    try:
+        return yaml.compose(text, Loader=COMPOSER)
+    except yaml.YAMLError:
+        if COMPOSER is yaml.SafeLoader:
+            raise
+    return yaml.compose(text, Loader=yaml.SafeLoader)
 
 
 def yaml_error_location(err: yaml.MarkedYAMLError, shown: str) -> Location:

@@ -13,7 +13,8 @@ from jinja2.sandbox import SecurityError
 from markupsafe import Markup
 
 from . import units
-from .errors import PnpError
+from .cache import Cache, digest
+from .errors import Location, PnpError
 from .fonts import FontBook
 from .icons import IconSet
 from .model import Card, Component, Game, Project
@@ -30,12 +31,16 @@ class Face:
     key: str
     svg: str
     template: str
+    origin: str = ""  # "deck card (name=剣)", for messages about this face
+    location: Location | None = None
 
 
 class Renderer:
-    def __init__(self, project: Project, fontbook: FontBook):
+    def __init__(self, project: Project, fontbook: FontBook, cache: Cache | None = None, inputs: str = ""):
         self.project = project
         self.fontbook = fontbook
+        self.disk = cache
+        self.inputs = inputs  # digest of templates, icons and fonts: part of every render key
         self.icons = IconSet(project.templates_dir)
         self.env = make_environment(project.templates_dir)
         self.env.globals.update(text=self.text, icon=self.icon)
@@ -49,11 +54,23 @@ class Renderer:
         key = (game.id, component.id, card.fields, side)
         face = self.cache.get(key)
         if face is None:
-            svg = wrap_svg(self.render_content(game, component, card, side, template), component)
-            face = Face(hashlib.sha256(svg.encode()).hexdigest(), svg, template)
+            svg = self.render_svg(game, component, card, side, template)
+            origin = f"{component.id} card {describe_card(card)}"
+            face = Face(hashlib.sha256(svg.encode()).hexdigest(), svg, template, origin, card.location)
             self.cache[key] = face
-            self.renders += 1
         return face
+
+    def render_svg(self, game: Game, component: Component, card: Card, side: str, template: str) -> str:
+        """From the disk cache when every input is the same, else from the template."""
+        geometry = (component.id, component.name, component.kind, component.shape, component.size, component.bleed)
+        render_key = digest(self.inputs, game.id, game.title, geometry, card.fields, side, template)
+        svg = self.disk.read_svg(render_key) if self.disk else None
+        if svg is None:
+            svg = wrap_svg(self.render_content(game, component, card, side, template), component)
+            self.renders += 1
+            if self.disk:
+                self.disk.write_svg(render_key, svg)
+        return svg
 
     def render_content(self, game: Game, component: Component, card: Card, side: str, template: str) -> str:
         context = {

@@ -1,6 +1,7 @@
 """Turn template sources and data expressions into sandboxed, autoescaping, strict Jinja2 objects."""
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import jinja2
@@ -34,6 +35,7 @@ def make_environment(templates_dir: Path | None = None) -> ImmutableSandboxedEnv
 _EXPRESSIONS = make_environment()
 
 
+@functools.lru_cache(maxsize=1024)
 def compile_expression(source: str):
-    """Compile a data expression such as `card.number == 1`; raises jinja2.TemplateSyntaxError."""
+    """Compile a data expression such as `card.number == 1` once; raises jinja2.TemplateSyntaxError."""
     return _EXPRESSIONS.compile_expression(source, undefined_to_none=False)

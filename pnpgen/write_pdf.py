@@ -29,6 +29,14 @@ def write_pdf(pages: Sequence[Page], drawings: Mapping[str, Drawing], path: Path
     bleed: the bleed every face drawing carries on each side; None reads it per placement from the
     drawing's size (for PDFs that mix components with different bleeds).
     """
+    data = pdf_bytes(pages, drawings, title=title, initial_font=initial_font, bleed=bleed, author=author,
+                     subject=subject, margin=margin)
+    write_atomically(Path(path), data, "PDF")
+
+
+def pdf_bytes(pages: Sequence[Page], drawings: Mapping[str, Drawing], *, title: str, initial_font: str,
+              bleed: float | None, author: str = "pnpgen", subject: str = "", margin: float = mm(6)) -> bytes:
+    """Return the PDF of the pages as bytes (what write_pdf writes; exports rasterise it in memory)."""
     saved_a85 = rl_config.useA85
     buffer = io.BytesIO()
     try:
@@ -42,7 +50,7 @@ def write_pdf(pages: Sequence[Page], drawings: Mapping[str, Drawing], path: Path
         canvas.save()
     finally:
         rl_config.useA85 = saved_a85
-    write_atomically(Path(path), buffer.getvalue(), "PDF")
+    return buffer.getvalue()
 
 
 def form_name(face: str) -> str:

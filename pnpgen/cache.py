@@ -1,0 +1,102 @@
+"""Turn rendered faces and converted drawings into files keyed by content hash, shared safely by builds.
+
+The cache lives in the user's own cache folder, never in a project: it holds pickled drawings, and a
+project folder someone shares must not be able to ship code. Entries are written atomically, so two
+builds at once at worst both write the same bytes.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from pathlib import Path
+
+from . import __version__
+from .atomic import write_atomically
+from .fonts import font_dirs
+from .model import Project
+
+PICKLE_PROTOCOL = 5
+
+
+def default_cache_dir() -> Path:
+    explicit = os.environ.get("PNPGEN_CACHE")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "pnpgen"
+
+
+def library_versions() -> str:
+    """Converted drawings depend on the converter: a new svglib or reportlab starts a fresh cache."""
+    import reportlab
+    import svglib
+
+    return f"pnpgen {__version__} svglib {svglib.__version__} reportlab {reportlab.Version}"
+
+
+class Cache:
+    """SVG per render key, drawing per SVG hash; a folder of small files, two levels deep."""
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        self.versions = None
+
+    def path(self, kind: str, key: str, suffix: str) -> Path:
+        return self.folder / kind / key[:2] / f"{key}{suffix}"
+
+    def read_svg(self, key: str) -> str | None:
+        try:
+            svg = self.path("svg", key, ".svg").read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        return svg if svg.endswith("</svg>") else None  # a torn entry (crash before the data hit the disk)
+
+    def write_svg(self, key: str, svg: str) -> None:
+        write_quietly(self.path("svg", key, ".svg"), svg.encode("utf-8"))
+
+    def drawing_key(self, face_key: str) -> str:
+        if self.versions is None:
+            self.versions = library_versions()
+        return digest(self.versions, face_key)
+
+    def read_drawing(self, face_key: str):
+        try:
+            data = self.path("drawing", self.drawing_key(face_key), ".pickle").read_bytes()
+            return pickle.loads(data)
+        except Exception:  # a missing, truncated or stale entry is a miss: convert again
+            return None
+
+    def write_drawing(self, face_key: str, drawing) -> None:
+        write_quietly(self.path("drawing", self.drawing_key(face_key), ".pickle"),
+                      pickle.dumps(drawing, protocol=PICKLE_PROTOCOL))
+
+
+def write_quietly(path: Path, data: bytes) -> None:
+    """A cache that cannot be written (read-only home, full disk) only makes the build slower."""
+    try:
+        write_atomically(path, data, "cache entry", durable=False)
+    except Exception:
+        pass
+
+
+def digest(*parts: object) -> str:
+    hasher = hashlib.sha256()
+    for part in parts:
+        hasher.update(part if isinstance(part, bytes) else repr(part).encode("utf-8"))
+        hasher.update(b"\0")
+    return hasher.hexdigest()
+
+
+def inputs_digest(project: Project) -> str:
+    """Everything besides a card's own data that can change how a face renders: templates, icons, fonts."""
+    hasher = hashlib.sha256(__version__.encode())
+    for folder in (project.templates_dir,):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            hasher.update(str(path.relative_to(folder)).encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
+    for folder in font_dirs(project.root):
+        for path in sorted(p for p in folder.iterdir() if p.is_file()):
+            stat = path.stat()  # fonts are large: their identity is name, size and modification time
+            hasher.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode("utf-8"))
+    hasher.update(project.default_font.encode("utf-8"))
+    return hasher.hexdigest()

@@ -1,0 +1,42 @@
+"""Turn output digests into decisions: which files of a previous build are still exactly right."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .atomic import write_atomically
+
+NAME = ".pnpgen-manifest.json"
+
+
+class Manifest:
+    """output path (relative to the output folder) -> the digest of its inputs and the size written."""
+
+    def __init__(self, out_dir: Path):
+        self.out_dir = Path(out_dir)
+        self.entries: dict[str, dict] = {}
+        try:
+            loaded = json.loads((self.out_dir / NAME).read_text(encoding="utf-8"))
+            if isinstance(loaded, dict):
+                self.entries = {k: v for k, v in loaded.items() if isinstance(v, dict)}
+        except (OSError, ValueError):
+            pass
+
+    def key(self, target: Path) -> str:
+        return Path(target).relative_to(self.out_dir).as_posix()
+
+    def is_current(self, target: Path, digest: str) -> bool:
+        """The file exists, untouched since a build with the same inputs wrote it."""
+        entry = self.entries.get(self.key(target))
+        try:
+            size = Path(target).stat().st_size
+        except OSError:
+            return False
+        return bool(entry) and entry.get("digest") == digest and entry.get("size") == size
+
+    def record(self, target: Path, digest: str) -> None:
+        self.entries[self.key(target)] = {"digest": digest, "size": Path(target).stat().st_size}
+
+    def save(self) -> None:
+        data = json.dumps(self.entries, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8")
+        write_atomically(self.out_dir / NAME, data, "build manifest")

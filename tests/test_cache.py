@@ -1,0 +1,87 @@
+"""The content-hash cache: a rebuild re-renders nothing, a tweak re-renders exactly the changed card."""
+import shutil
+from pathlib import Path
+
+import pytest
+
+import pnpgen
+from pnpgen import Options
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture()
+def project(tmp_path):
+    target = tmp_path / "project"
+    shutil.copytree(FIXTURES / "minimal", target)
+    return target
+
+
+def build(project: Path, out: Path, cache_dir: Path, **options) -> pnpgen.Report:
+    return pnpgen.build(project, Options(out_dir=out, cache_dir=cache_dir, **options))
+
+
+def pdf_bytes(out: Path) -> dict:
+    return {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*.pdf"))}
+
+
+def test_a_second_build_renders_converts_and_writes_nothing(project, tmp_path):
+    first = build(project, tmp_path / "out", tmp_path / "cache")
+    assert first.renders == 6 and first.faces == 4  # 3 cards × front and back; 3 fronts + 1 shared back
+    second = build(project, tmp_path / "out", tmp_path / "cache")
+    assert (second.renders, second.faces, second.written) == (0, 0, [])
+    assert sorted(second.unchanged) == sorted(first.written)
+
+
+def test_a_fresh_output_folder_reuses_the_cache_and_gets_identical_pdfs(project, tmp_path):
+    build(project, tmp_path / "a", tmp_path / "cache")
+    again = build(project, tmp_path / "b", tmp_path / "cache")
+    assert (again.renders, again.faces) == (0, 0) and len(again.written) == 2
+    assert pdf_bytes(tmp_path / "a") == pdf_bytes(tmp_path / "b")
+
+
+def test_a_tweak_re_renders_exactly_the_changed_card(project, tmp_path):
+    build(project, tmp_path / "out", tmp_path / "cache")
+    cards = project / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("name: 盾", "name: 大盾"), encoding="utf-8")
+    tweaked = build(project, tmp_path / "out", tmp_path / "cache")
+    assert tweaked.renders == 2  # the shield's front and back
+    assert tweaked.faces == 1  # its new front; its back looks as before
+    assert {p.name for p in tweaked.written} == {"deck.pdf", "tiny-print-and-play.pdf"}
+    build(project, tmp_path / "clean", tmp_path / "other-cache")
+    assert pdf_bytes(tmp_path / "out") == pdf_bytes(tmp_path / "clean")
+
+
+def test_a_template_change_re_renders_every_face_using_the_templates(project, tmp_path):
+    build(project, tmp_path / "out", tmp_path / "cache")
+    back = project / "templates" / "back.svg.j2"
+    back.write_text(back.read_text(encoding="utf-8").replace("#234", "#432"), encoding="utf-8")
+    changed = build(project, tmp_path / "out", tmp_path / "cache")
+    assert changed.renders == 6 and changed.faces == 1  # fronts render to the same SVG: only the new back converts
+
+
+def test_a_deleted_or_edited_output_is_written_again(project, tmp_path):
+    first = build(project, tmp_path / "out", tmp_path / "cache")
+    deck = tmp_path / "out" / "tiny" / "deck.pdf"
+    good = deck.read_bytes()
+    deck.write_bytes(b"%PDF-1.4 truncated")
+    again = build(project, tmp_path / "out", tmp_path / "cache")
+    assert again.written == [deck] and deck.read_bytes() == good
+    deck.unlink()
+    assert build(project, tmp_path / "out", tmp_path / "cache").written == [deck]
+    assert first.renders == 6
+
+
+def test_without_the_cache_everything_is_rendered_and_written(project, tmp_path):
+    build(project, tmp_path / "out", tmp_path / "cache")
+    uncached = build(project, tmp_path / "out", tmp_path / "cache", cache=False)
+    assert uncached.renders == 6 and len(uncached.written) == 2
+
+
+def test_a_corrupt_cache_entry_is_a_miss_not_an_error(project, tmp_path):
+    build(project, tmp_path / "a", tmp_path / "cache")
+    for entry in (tmp_path / "cache").rglob("*.pickle"):
+        entry.write_bytes(b"not a pickle")
+    again = build(project, tmp_path / "b", tmp_path / "cache")
+    assert again.faces == 4
+    assert pdf_bytes(tmp_path / "a") == pdf_bytes(tmp_path / "b")
