@@ -68,8 +68,11 @@ def build(path: str | Path = ".", options: Options | None = None,
 
     progress(phase, done, total, label) is called as components are rendered and files written.
     """
-    options = options or Options()
-    project = load_project(Path(path))
+    return build_project(load_project(Path(path)), options or Options(), progress)
+
+
+def build_project(project: Project, options: Options, progress=None) -> Report:
+    """build() for a project already loaded (watch reuses the model it compares)."""
     games = select_games(project, options.game)
     if options.check:
         failed = failures(check_project(project, games))

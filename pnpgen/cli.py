@@ -123,3 +123,22 @@ def check_command(project, game, as_json) -> None:
         warned = sum(f.status == "warn" for f in findings)
         click.echo(f"{len(findings) - failed - warned} passed, {failed} failed, {warned} warnings")
     sys.exit(1 if any(f.status == FAIL for f in findings) else 0)
+
+
+@main.command("watch")
+@click.argument("project", default=".", type=click.Path(path_type=Path))
+@click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path), help="Output folder (default: PROJECT/output).")
+@click.option("--paper", type=PAPERS, default="a4", show_default=True, help="Paper size.")
+@click.option("--game", help="Build only this game id.")
+@click.option("--no-check", is_flag=True, help="Build even when checks fail.")
+@click.option("--interval", type=click.FloatRange(0.1, 10), default=0.5, show_default=True, help="Seconds between looks.")
+def watch_command(project, out_dir, paper, game, no_check, interval) -> None:
+    """Rebuild PROJECT whenever cards.yaml, a template, a font or an image changes (Ctrl-C stops)."""
+    from .watch import watch
+
+    options = Options(out_dir=out_dir, paper=paper.lower(), game=game, check=not no_check)
+    click.echo(f"watching {project} — Ctrl-C to stop")
+    try:
+        watch(project, options, click.echo, interval=interval)
+    except KeyboardInterrupt:
+        click.echo("stopped")
