@@ -132,20 +132,20 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
         tick(f"{game.id}/{component.id}")
         pages, faces = lay_out(game, component, options, renderer, report)
         title = f"{game.title} — {component.name}"
-        outputs.append(Output(out_dir / game.id / f"{component.id}.pdf", pdf_digest(project, title, pages, component.bleed),
+        outputs.append(Output(out_dir / game.id / f"{component.id}.pdf", pdf_digest(project, renderer.inputs, title, pages, component.bleed),
                               pages, faces, title, component.bleed))
         report.notes.extend(note_reduced_bleed(game, component, options))
     if outputs:
         pages = [page for o in outputs for page in o.pages]
         faces = {key: face for o in outputs for key, face in o.faces.items()}
         outputs.append(Output(out_dir / game.id / f"{game.id}-print-and-play.pdf",
-                              pdf_digest(project, game.title, pages, None), pages, faces, game.title, None))
+                              pdf_digest(project, renderer.inputs, game.title, pages, None), pages, faces, game.title, None))
     return outputs
 
 
-def pdf_digest(project: Project, title: str, pages: list[Page], bleed: float | None) -> str:
-    """Pages name their faces by content hash, so equal digests mean byte-identical PDFs."""
-    return digest(__version__, "pdf", project.name, title, bleed, pages)
+def pdf_digest(project: Project, inputs: str, title: str, pages: list[Page], bleed: float | None) -> str:
+    """Pages name their faces by content hash; inputs covers what the SVG only names (image and font files)."""
+    return digest(__version__, "pdf", project.name, inputs, title, bleed, pages)
 
 
 def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -> list[Output]:

@@ -91,8 +91,8 @@ def digest(*parts: object) -> str:
 def inputs_digest(project: Project) -> str:
     """Everything besides a card's own data that can change how a face renders: templates, icons, fonts."""
     hasher = hashlib.sha256(__version__.encode())
-    for folder in (project.templates_dir,):
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+    for folder in (project.templates_dir, project.root / "images"):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else ():
             hasher.update(str(path.relative_to(folder)).encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
     for folder in font_dirs(project.root):
         for path in sorted(p for p in folder.iterdir() if p.is_file()):

@@ -1,6 +1,7 @@
 """Turn face SVG into reportlab drawings with svglib, refusing what svglib would silently drop."""
 from __future__ import annotations
 
+import functools
 import logging
 from pathlib import Path
 
@@ -11,9 +12,10 @@ from .cache import Cache
 from .errors import PnpError
 from .fonts import FontBook
 from .icons import safe_parser
+from .images import ImageChecker
 
 # svglib ignores these; a face using them would print differently from what the designer drew.
-UNSUPPORTED_ELEMENTS = {"filter", "mask", "pattern", "foreignObject", "script", "image"}
+UNSUPPORTED_ELEMENTS = {"filter", "mask", "pattern", "foreignObject", "script"}
 UNSUPPORTED_ATTRIBUTES = {"letter-spacing", "dominant-baseline", "filter", "mask"}
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -27,6 +29,7 @@ class Converter:
         self.fontbook = fontbook
         self.font_map = None  # made on the first conversion: a build that converts nothing never loads svglib
         self.root = root
+        self.images = ImageChecker(root)
         self.disk = cache
         self.cache: dict[str, Drawing] = {}
         self.conversions = 0
@@ -38,7 +41,7 @@ class Converter:
         if drawing is None:
             if self.font_map is None:
                 self.font_map = self.fontbook.svglib_font_map()
-            drawing = convert_svg(svg, template, self.font_map, self.root)
+            drawing = convert_svg(svg, template, self.font_map, self.root, self.images)
             self.conversions += 1
             if self.disk:
                 self.disk.write_drawing(key, drawing)
@@ -46,17 +49,33 @@ class Converter:
         return drawing
 
 
-def convert_svg(svg: str, template: str, font_map, root: Path) -> Drawing:
+def convert_svg(svg: str, template: str, font_map, root: Path, images: ImageChecker | None = None) -> Drawing:
     try:
         tree = etree.fromstring(svg.encode("utf-8"), safe_parser())
     except etree.XMLSyntaxError as err:
         raise PnpError(f"templates/{template} produced invalid SVG: {err.msg}; expected well-formed XML "
                        "(let text() escape data instead of writing it raw)") from None
     lint(tree, template)
-    from svglib.svglib import SvgRenderer  # imported on first use: it is the slowest import of the pipeline
-
-    renderer = SvgRenderer(str(root / "templates" / template), font_map=font_map, external_reference_root=str(root))
+    renderer = project_renderer()(str(root / "templates" / template), font_map=font_map, external_reference_root=str(root))
+    renderer.images = images or ImageChecker(root)
     return renderer.render(tree)
+
+
+@functools.lru_cache(maxsize=1)
+def project_renderer():
+    """svglib's renderer with images taken from the project (checked, by path) instead of decoded inline."""
+    from svglib.svglib import SvgRenderer, node_name  # imported on first use: the slowest import of the pipeline
+
+    class ProjectSvgRenderer(SvgRenderer):
+        images: ImageChecker
+
+        def xlink_href_target(self, node, group=None):
+            if node_name(node) != "image":
+                return super().xlink_href_target(node, group)
+            href = node.attrib.get("{http://www.w3.org/1999/xlink}href") or node.attrib.get("href") or ""
+            return self.images.resolve(href)
+
+    return ProjectSvgRenderer
 
 
 def lint(tree, template: str) -> None:

@@ -7,13 +7,13 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from reportlab import rl_config
-from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from .atomic import write_atomically
+from .images import draw_drawing
 from .impose import Mark, Page, Placement, Rect
 from .units import mm
 
@@ -100,7 +100,7 @@ def define_form(canvas: Canvas, name: str, drawing: Drawing, font: str) -> None:
         drawing.initialFontName = font
     try:
         canvas.beginForm(name, 0, 0, float(drawing.width), float(drawing.height))
-        renderPDF.draw(drawing, canvas, 0, 0)
+        draw_drawing(drawing, canvas, 0, 0)
         canvas.endForm()
         declare_form_resources(canvas, name)
     finally:
