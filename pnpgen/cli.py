@@ -142,3 +142,39 @@ def watch_command(project, out_dir, paper, game, no_check, interval) -> None:
         watch(project, options, click.echo, interval=interval)
     except KeyboardInterrupt:
         click.echo("stopped")
+
+
+@main.command("init")
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--name", help="The game's title (default: the folder name).")
+def init_command(folder, name) -> None:
+    """Start a new project in FOLDER: a small deck, its templates and a README."""
+    from .init import init_project
+
+    try:
+        written = init_project(folder, name)
+    except PnpError as err:
+        fail(err)
+    click.echo(f"created {folder} ({len(written)} files). Next: cd {folder} && pnpgen build")
+
+
+@main.command("list")
+@click.argument("project", default=".", type=click.Path(path_type=Path))
+def list_command(project) -> None:
+    """Show the games, components, card counts and sizes of PROJECT."""
+    from .expand import expand_pieces
+    from .validate import load_project
+
+    try:
+        loaded = load_project(project)
+    except PnpError as err:
+        fail(err)
+    for game in loaded.games:
+        players = f"{game.players[0]}–{game.players[-1]} players" if game.players else "players not given"
+        click.echo(f"{game.id}: {game.title} ({players})")
+        for component in game.components:
+            pieces = len(expand_pieces(component))
+            w, h = units.to_mm(component.size.width), units.to_mm(component.size.height)
+            sides = "front and back" if component.back else "front only"
+            click.echo(f"  {component.id:24} {component.kind:5} {pieces:4} pieces ({len(component.cards)} distinct)  "
+                       f"{w:g} × {h:g} mm  {sides}")
