@@ -98,6 +98,24 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
 }
 
 
+TITLES = {  # the README headings of the YAML reference, which messages point to
+    "file": "Top level (`cards.yaml` and included files)",
+    "project": "`project:`",
+    "game": "A game (`games:` item)",
+    "component": "A component (`components:` item)",
+    "layout": "`layout:` of a component",
+    "card": "A card (`cards:` item) — any other key is a field the templates see",
+    "expectation": "An expectation (`expectations:` item) — exactly one of total, distribution, per, setup",
+    "note": "A note (`notes:` item)",
+    "source": "`source:` of an expectation or note",
+}
+
+
+def see_readme(section: str) -> str:
+    heading = TITLES[section].split(" (")[0].split(" —")[0].replace("`", "")
+    return f" (README: YAML reference, “{heading}”)"
+
+
 def known_keys(section: str) -> dict[str, Key]:
     return {key.name: key for key in SECTIONS[section]}
 
@@ -111,10 +129,11 @@ def check_keys(mapping: LMap, section: str, problems: Collector, allow_extra: bo
                 problems.add(mapping.where_key(name), unknown_key_message(name, section, keys))
     for key in keys.values():
         if key.required and key.name not in mapping:
-            problems.add(mapping.loc, f"missing '{key.name}' in {section}; expected {key.name}: {key.doc[0].lower()}{key.doc[1:].rstrip('.')}")
+            problems.add(mapping.loc, f"missing '{key.name}' in {section}; expected {key.name}: "
+                                      f"{key.doc[0].lower()}{key.doc[1:].rstrip('.')}{see_readme(section)}")
 
 
 def unknown_key_message(name: object, section: str, keys: dict[str, Key]) -> str:
     close = difflib.get_close_matches(str(name), list(keys), n=1, cutoff=0.6)
     hint = f"did you mean '{close[0]}'?" if close else "expected one of: " + ", ".join(keys)
-    return f"unknown key '{name}' in {section}; {hint}"
+    return f"unknown key '{name}' in {section}; {hint}{see_readme(section)}"
