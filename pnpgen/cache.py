@@ -61,15 +61,29 @@ class Cache:
         return digest(self.versions, face_key)
 
     def read_drawing(self, face_key: str):
+        """(drawing, names of the fonts it uses) or None: the fonts must be registered before it is drawn."""
         try:
             data = self.path("drawing", self.drawing_key(face_key), ".pickle").read_bytes()
-            return pickle.loads(data)
+            drawing, fonts = pickle.loads(data)
+            return drawing, tuple(fonts)
         except Exception:  # a missing, truncated or stale entry is a miss: convert again
             return None
 
     def write_drawing(self, face_key: str, drawing) -> None:
         write_quietly(self.path("drawing", self.drawing_key(face_key), ".pickle"),
-                      pickle.dumps(drawing, protocol=PICKLE_PROTOCOL))
+                      pickle.dumps((drawing, sorted(fonts_used(drawing))), protocol=PICKLE_PROTOCOL))
+
+
+def fonts_used(drawing) -> set[str]:
+    """The reportlab font names a drawing's strings use."""
+    names, stack = set(), [drawing]
+    while stack:
+        node = stack.pop()
+        name = getattr(node, "fontName", None)
+        if isinstance(name, str):
+            names.add(name)
+        stack.extend(getattr(node, "contents", None) or ())
+    return names
 
 
 def write_quietly(path: Path, data: bytes) -> None:

@@ -178,3 +178,35 @@ def list_command(project) -> None:
             sides = "front and back" if component.back else "front only"
             click.echo(f"  {component.id:24} {component.kind:5} {pieces:4} pieces ({len(component.cards)} distinct)  "
                        f"{w:g} × {h:g} mm  {sides}")
+
+
+@main.command("export")
+@click.argument("kind", type=click.Choice(["png", "tts", "shop", "proof"]))
+@click.argument("project", default=".", type=click.Path(path_type=Path))
+@click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path), help="Output folder (default: PROJECT/output).")
+@click.option("--game", help="Export only this game id.")
+@click.option("--dpi", type=int, help="Resolution, 30–1200 (png and shop: 300; tts: the most that fits 4096 px, ≤ 300).")
+@click.option("--no-bleed", is_flag=True, help="png: crop every image to the trim.")
+@click.option("--preset", help="shop: a print-shop size such as dtpc-poker (default: the one matching each component).")
+@click.option("--workers", type=click.IntRange(1, 64), help="Processes rasterising (default: every core).")
+@click.option("--no-check", is_flag=True, help="Export even when `pnpgen check` finds failures.")
+@click.option("--no-cache", is_flag=True, help="Render and convert every face again.")
+def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers, no_check, no_cache) -> None:
+    """Export PROJECT as a PNG per face (png), Tabletop Simulator decks (tts), print-shop files (shop) or
+    proof sheets (proof), into OUTDIR/<game>/<kind>/."""
+    from .export import ExportOptions, export
+
+    options = ExportOptions(out_dir=out_dir, game=game, dpi=dpi, bleed=not no_bleed, preset=preset,
+                            workers=workers, check=not no_check, cache=not no_cache)
+    bar = ProgressLine()
+    try:
+        report = export(project, kind, options, progress=bar.show)
+    except PnpError as err:
+        bar.clear()
+        fail(err)
+    bar.clear()
+    for note in report.notes:
+        click.echo(f"note: {note}")
+    removed = f", removed {len(report.removed)} stale images" if report.removed else ""
+    click.echo(f"wrote {len(report.written)} files{removed} ({report.pieces} pieces, {report.faces} distinct faces) "
+               f"into {report.out_dir}")

@@ -37,7 +37,10 @@ class Converter:
     def convert(self, key: str, svg: str, template: str) -> Drawing:
         drawing = self.cache.get(key)
         if drawing is None and self.disk:
-            drawing = self.disk.read_drawing(key)
+            cached = self.disk.read_drawing(key)
+            if cached:
+                drawing, fonts = cached
+                self.fontbook.ensure_registered(fonts)
         if drawing is None:
             if self.font_map is None:
                 self.font_map = self.fontbook.svglib_font_map()

@@ -85,3 +85,18 @@ def test_a_corrupt_cache_entry_is_a_miss_not_an_error(project, tmp_path):
     again = build(project, tmp_path / "b", tmp_path / "cache")
     assert again.faces == 4
     assert pdf_bytes(tmp_path / "a") == pdf_bytes(tmp_path / "b")
+
+
+def test_a_warm_cache_works_in_a_fresh_process(tmp_path):
+    """Drawings from the cache name fonts that only the process which converted them had registered."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PNPGEN_CACHE=str(tmp_path / "cache"))
+    for out in ("first", "second"):
+        result = subprocess.run([sys.executable, "-m", "pnpgen", "build", str(FIXTURES / "minimal"), "-o", str(tmp_path / out)],
+                                env=env, capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+    assert "0 converted" in result.stdout
+    assert pdf_bytes(tmp_path / "first") == pdf_bytes(tmp_path / "second")
