@@ -10,6 +10,7 @@ from reportlab import rl_config
 from reportlab.graphics.shapes import Drawing
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase import pdfdoc
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
 from .atomic import write_atomically
@@ -123,15 +124,16 @@ def declare_form_resources(canvas: Canvas, name: str) -> None:
 
 
 def draw_placement(canvas: Canvas, placement: Placement, name: str, bleed: float) -> None:
-    """Show a face's form with its trim at the placement, clipped to the placement's clip."""
-    canvas.saveState()
-    clip = canvas.beginPath()
+    """Show a face's form with its trim at the placement, clipped to the placement's clip.
+
+    Written as literal operators (q, clip rectangle, translation, Do, Q): the same PDF as saveState,
+    clipPath, translate and restoreState would make, at a fraction of their cost per card; nothing
+    between q and Q changes the state reportlab tracks."""
     c = placement.clip
-    clip.rect(c.x0, c.y0, c.x1 - c.x0, c.y1 - c.y0)
-    canvas.clipPath(clip, stroke=0, fill=0)
-    canvas.translate(placement.x - bleed, placement.y - bleed)
+    canvas.addLiteral(f"q {fp_str(c.x0, c.y0, c.x1 - c.x0, c.y1 - c.y0)} re W n "
+                      f"1 0 0 1 {fp_str(placement.x - bleed, placement.y - bleed)} cm")
     canvas.doForm(name)
-    canvas.restoreState()
+    canvas.addLiteral("Q")
 
 
 def draw_crop_marks(canvas: Canvas, lines: list[tuple[float, ...]]) -> None:
