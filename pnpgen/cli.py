@@ -210,3 +210,30 @@ def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers,
     removed = f", removed {len(report.removed)} stale images" if report.removed else ""
     click.echo(f"wrote {len(report.written)} files{removed} ({report.pieces} pieces, {report.faces} distinct faces) "
                f"into {report.out_dir}")
+
+
+@main.command("serve")
+@click.argument("project", default=".", type=click.Path(path_type=Path))
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="Port to listen on; 0 picks a free one.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Loopback address to listen on: 127.0.0.1, ::1 or localhost.")
+@click.option("--game", help="Show only this game id.")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in the default web browser.")
+def serve_command(project, port, host, game, open_browser) -> None:
+    """A live gallery of every face of PROJECT and its checks in your browser, rebuilt on every save (Ctrl-C stops)."""
+    from .serve import serve
+
+    def ready(url: str) -> None:
+        click.echo(f"serving {project} at {url} — Ctrl-C to stop")
+        if open_browser:
+            import webbrowser
+
+            webbrowser.open(url)
+
+    try:
+        serve(project, host=host, port=port, options=Options(game=game), ready=ready)
+    except PnpError as err:
+        fail(err)
+    except KeyboardInterrupt:
+        click.echo("stopped")
