@@ -28,10 +28,11 @@ def render_cli_reference() -> str:
     from .cli import main
 
     parts = [CLI_BEGIN]
-    root = click.Context(main, info_name="pnpgen")
+    root = click.Context(main, info_name="pnpgen", terminal_width=100, max_content_width=100)  # not the terminal's
     for name in sorted(main.commands):
         command = main.commands[name]
-        help_text = command.get_help(click.Context(command, info_name=name, parent=root))
+        help_text = command.get_help(click.Context(command, info_name=name, parent=root, terminal_width=100,
+                                                   max_content_width=100))
         parts.append(f"\n#### `pnpgen {name}`\n\n```\n{help_text}\n```")
     parts.append("\n" + CLI_END)
     return "\n".join(parts)
