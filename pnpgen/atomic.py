@@ -1,9 +1,10 @@
-"""Turn bytes into a file that readers see whole or not at all (temp file in the same folder, then rename)."""
+"""Turn bytes into files that readers see whole or not at all, one file or a set of them together."""
 from __future__ import annotations
 
 import os
-import tempfile
+import secrets
 from pathlib import Path
+from typing import Sequence
 
 from .errors import PnpError
 
@@ -14,12 +15,12 @@ def write_atomically(path: Path, data: bytes, what: str = "file", durable: bool 
     durable=False skips the fsync, for caches whose readers treat a damaged entry as a miss.
     """
     path = Path(path)
+    temp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as err:
-        raise unwritable(path, what, err) from None
-    try:
+        # Named before it exists, so that even a Ctrl-C while it is being created cannot leave it behind.
+        temp = path.parent / f".{path.name}.{secrets.token_hex(8)}.tmp"
+        handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(handle, "wb") as out:
             out.write(data)
             if durable:
@@ -27,12 +28,45 @@ def write_atomically(path: Path, data: bytes, what: str = "file", durable: bool 
                 os.fsync(out.fileno())
         os.chmod(temp, 0o666 & ~current_umask())  # mkstemp creates the file private
         os.replace(temp, path)
+        temp = None
     except OSError as err:
-        Path(temp).unlink(missing_ok=True)
         raise unwritable(path, what, err) from None
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
+    finally:
+        if temp is not None:
+            Path(temp).unlink(missing_ok=True)
+
+
+def staging_path(target: Path) -> Path:
+    """Where a build makes a file before it replaces target; unique, since two builds may run at once."""
+    return Path(target).parent / f".{Path(target).name}.{secrets.token_hex(8)}.staged"
+
+
+def replace_all(pairs: Sequence[tuple[Path, Path]], what: str = "file") -> None:
+    """Move each staged file onto its target, all or none: on any failure (or Ctrl-C) every target is
+    restored to what it was, so a set of outputs never mixes new files with old ones."""
+    moved: list[tuple[Path, Path | None]] = []
+    try:
+        for staged, target in pairs:
+            backup = None
+            if Path(target).exists():
+                backup = Path(target).parent / f".{Path(target).name}.{secrets.token_hex(8)}.previous"
+                os.replace(target, backup)
+            moved.append((Path(target), backup))
+            os.replace(staged, target)
+    except BaseException as err:
+        for target, backup in reversed(moved):
+            if backup is not None:
+                os.replace(backup, target)
+            else:
+                target.unlink(missing_ok=True)
+        for staged, _ in pairs:
+            Path(staged).unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            raise unwritable(Path(pairs[len(moved) - 1][1] if moved else pairs[0][1]), what, err) from None
         raise
+    for _, backup in moved:
+        if backup is not None:
+            backup.unlink(missing_ok=True)
 
 
 def unwritable(path: Path, what: str, err: OSError) -> PnpError:

@@ -1,12 +1,12 @@
 """Turn a project folder into print-ready PDFs: the pipeline from cards.yaml to output/."""
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from . import __version__, units
+from .atomic import replace_all, staging_path
 from .cache import Cache, default_cache_dir, digest, inputs_digest
 from .check import check_project, failures
 from .convert import Converter
@@ -94,20 +94,31 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
     manifest = Manifest(out_dir)
     stale = [o for o in outputs if not (options.cache and manifest.is_current(o.target, o.digest))]
     report.unchanged = [o.target for o in outputs if o not in stale]
-    # Everything is converted and typeset before anything is written: a build that fails writes nothing.
+    # Every output is made in full beside its target first, then all replace their targets together:
+    # a build that fails (or is interrupted) leaves the previous outputs as they were.
     drawings = convert_faces(stale, converter)
-    staged = {o.target: stage(o) for o in stale if o.typeset}
     initial_font = fontbook.resolve(None) if any(not o.typeset for o in stale) else ""
-    for done, output in enumerate(stale, 1):
-        if output.typeset:
-            os.replace(staged[output.target], output.target)
-        else:
-            write_pdf(output.pages, drawings, output.target, title=output.title, initial_font=initial_font,
-                      bleed=output.bleed, subject=project.name)
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for done, output in enumerate(stale, 1):
+            staging = staging_path(output.target)
+            if output.typeset:
+                staging.parent.mkdir(parents=True, exist_ok=True)
+                output.typeset(staging)
+            else:
+                write_pdf(output.pages, drawings, staging, title=output.title, initial_font=initial_font,
+                          bleed=output.bleed, subject=project.name)
+            staged.append((staging, output.target))
+            if progress:
+                progress("writing", done, len(stale), manifest.key(output.target))
+        replace_all(staged, "PDF")
+    except BaseException:
+        for staging, _ in staged:
+            staging.unlink(missing_ok=True)
+        raise
+    for output in stale:
         manifest.record(output.target, output.digest)
         report.written.append(output.target)
-        if progress:
-            progress("writing", done, len(stale), manifest.key(output.target))
     if stale:
         manifest.save()
     report.renders, report.faces = renderer.renders, converter.conversions
@@ -172,13 +183,6 @@ def game_files(project: Project, game: Game) -> list[Path]:
     """The YAML a game's rulebook can read: the top-level file and the file defining the game."""
     defining = project.root / game.location.file
     return list(dict.fromkeys([project.source, defining.resolve()]))
-
-
-def stage(output: Output) -> Path:
-    output.target.parent.mkdir(parents=True, exist_ok=True)
-    staging = output.target.parent / f".{output.target.name}.staged"
-    output.typeset(staging)
-    return staging
 
 
 def convert_faces(outputs: list[Output], converter: Converter) -> dict:

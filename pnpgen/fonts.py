@@ -261,7 +261,8 @@ def convert_face(face: Face, cache_dir: Path) -> Path:
     if target.exists():
         return target
     try:
-        font = ToolsFont(io.BytesIO(data), fontNumber=face.index if face.path.suffix.lower() in (".ttc", ".otc") else -1)
+        font = ToolsFont(io.BytesIO(data), fontNumber=face.index if face.path.suffix.lower() in (".ttc", ".otc") else -1,
+                          recalcTimestamp=False)  # a timestamp would make every conversion, and PDF, differ
         if face.variable:
             font = instance_font(font, face)
         if "glyf" not in font:

@@ -536,9 +536,6 @@ def test_two_builds_at_once_agree_with_one_build(tmp_path: Path, with_cff_font: 
         assert leftovers(out, root, tmp_path / f"cache-{cache}") == []
 
 
-@pytest.mark.xfail(strict=True, reason="reported: fonts.convert_face opens the font with fontTools' default "
-                                       "recalcTimestamp=True, so a CFF or variable font converted in another second "
-                                       "embeds another head.modified: the PDFs are not byte-identical")
 def test_fonts_converted_again_later_and_at_once_give_the_same_pdfs(tmp_path: Path):
     root = concurrent_project(tmp_path, with_cff_font=True)
     [first] = run_builds(root, tmp_path / "first", tmp_path / "cache-first", 1)
@@ -595,28 +592,21 @@ def test_ctrl_c_keeps_the_previous_pdfs_and_leaves_no_temporary_files(tmp_path: 
     assert leftovers(out, root) == []  # the render cache: see the next test
 
 
-@pytest.mark.xfail(strict=True, reason="reported: atomic.write_atomically makes its temp file (mkstemp) before the try "
-                                       "that removes it on BaseException; Ctrl-C in that window leaves "
-                                       ".KEY.svg.XXXX.tmp in the render cache (1 run in 3 of the Ctrl-C test above)")
 def test_an_interrupt_right_after_the_temp_file_is_made_leaves_no_temp_file(tmp_path: Path, monkeypatch):
     from pnpgen import atomic
 
-    make_temp = tempfile.mkstemp
+    real_open = os.open
 
-    def interrupted(*args, **kwargs):
-        handle, _ = make_temp(*args, **kwargs)
-        os.close(handle)
-        raise KeyboardInterrupt  # Ctrl-C as mkstemp returns
+    def interrupted(path, flags, *args, **kwargs):
+        os.close(real_open(path, flags, *args, **kwargs))
+        raise KeyboardInterrupt  # Ctrl-C as the temp file comes into being, before its handle is returned
 
-    monkeypatch.setattr(atomic.tempfile, "mkstemp", interrupted)
+    monkeypatch.setattr(atomic.os, "open", interrupted)
     with pytest.raises(KeyboardInterrupt):
         atomic.write_atomically(tmp_path / "cache" / "entry.svg", b"<svg/>", "cache entry", durable=False)
     assert leftovers(tmp_path) == []
 
 
-@pytest.mark.xfail(strict=True, reason="reported: build.py writes the stale PDFs one rename at a time; an interrupt (or a "
-                                       "write error) after the first leaves a new deck.pdf beside the old "
-                                       "print-and-play PDF")
 def test_an_interrupt_while_writing_keeps_every_previous_pdf(tmp_path: Path, monkeypatch):
     """Ctrl-C between two renames must not leave a new deck.pdf next to an old print-and-play PDF."""
     root = tmp_path / "minimal"
