@@ -28,7 +28,8 @@ def render_cli_reference() -> str:
     from .cli import main
 
     parts = [CLI_BEGIN]
-    root = click.Context(main, info_name="pnpgen", terminal_width=100, max_content_width=100)  # not the terminal's
+    settings = dict(main.context_settings, terminal_width=100, max_content_width=100)  # not the terminal's width
+    root = click.Context(main, info_name="pnpgen", **settings)
     for name in sorted(main.commands):
         command = main.commands[name]
         help_text = command.get_help(click.Context(command, info_name=name, parent=root, terminal_width=100,
