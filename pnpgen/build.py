@@ -209,7 +209,7 @@ def select_games(project: Project, game_id: str | None) -> tuple[Game, ...]:
 
 def open_fontbook(project: Project) -> FontBook:
     return FontBook(font_dirs(project.root), cache_dir=project.root / ".pnpgen-cache" / "fonts",
-                    default_family=project.default_font)
+                    default_family=project.default_font, inside=project.root)
 
 
 def sheet_spec(component: Component, options: Options) -> SheetSpec:

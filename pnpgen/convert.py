@@ -98,6 +98,10 @@ def lint(tree, template: str) -> None:
                 problems.append(f"style {attribute}")
         if name == "g" and ("opacity" in element.attrib or "opacity:" in style.replace(" ", "")):
             problems.append("opacity on <g> (group opacity)")
+        if name == "use":
+            href = element.get("href") or element.get("{http://www.w3.org/1999/xlink}href") or ""
+            if not href.startswith("#"):
+                problems.append(f'<use href="{href[:60]}"> (a <use> shows an element of the same face: href="#id")')
     if problems:
         found = ", ".join(sorted(set(problems)))
         raise PnpError(f"templates/{template} uses SVG features the PDF cannot show: {found}; "

@@ -22,7 +22,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from svglib.fonts import FontMap
 
 from .atomic import write_atomically
-from .errors import Location, PnpError
+from .errors import Location, PnpError, Problem
 
 FONT_SUFFIXES = (".ttf", ".otf", ".ttc", ".otc")
 GENERIC_FAMILIES = frozenset("sans-serif serif monospace system-ui cursive fantasy emoji math fangsong "
@@ -62,7 +62,8 @@ class FontBook:
     """The fonts of one build: the families found in `dirs`, resolved and registered on demand."""
 
     def __init__(self, dirs: Sequence[Path], cache_dir: Path | None = None,
-                 default_family: str = "Noto Sans JP"):
+                 default_family: str = "Noto Sans JP", inside: Path | None = None):
+        """inside: when given, every font outside the bundled folder must really (links resolved) lie in it."""
         self.cache_dir = Path(cache_dir) if cache_dir is not None else None
         self.default_family = default_family
         self._families: dict[str, list[Face]] = {}  # lower-case family -> faces, first dir wins
@@ -71,6 +72,10 @@ class FontBook:
         paths = [p for d in map(Path, dirs) if d.is_dir() for p in sorted(d.iterdir())
                  if p.suffix.lower() in FONT_SUFFIXES]
         for path in paths:
+            if inside is not None and not confined(path, Path(inside)):
+                problems.append(Problem(Location(shown_path(path)), "points outside the project folder; "
+                                                                    "expected a font file inside it"))
+                continue
             try:
                 for face in scan_font(path):
                     faces = self._families.setdefault(face.family.lower(), [])
@@ -339,5 +344,11 @@ BUNDLED_FONTS = Path(__file__).resolve().parent.parent / "fonts"
 
 def font_dirs(project_root: Path) -> list[Path]:
     """The folders a project's fonts come from: the bundled family first, then the project's fonts/."""
-    dirs = [d.resolve() for d in (BUNDLED_FONTS, Path(project_root) / "fonts") if d.is_dir()]
-    return list(dict.fromkeys(dirs))
+    dirs = {d.resolve(): d for d in (Path(project_root) / "fonts", BUNDLED_FONTS) if d.is_dir()}
+    return sorted(dirs.values(), key=lambda d: d != BUNDLED_FONTS)
+
+
+def confined(path: Path, root: Path) -> bool:
+    """A bundled font, or a file that is inside root once links are resolved."""
+    real = path.resolve()
+    return real.is_relative_to(BUNDLED_FONTS.resolve()) or real.is_relative_to(root.resolve())

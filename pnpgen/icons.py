@@ -28,8 +28,12 @@ class IconSet:
         if self._fragments is None:
             self._fragments = {}
             if self.folder.is_dir():
+                root = self.folder.parent.parent.resolve()  # the project folder: templates/icons/..
                 for path in sorted(self.folder.glob("*.svg")):
                     if NAME.match(path.stem):
+                        if not path.resolve().is_relative_to(root):
+                            raise PnpError(f"templates/icons/{path.name} points outside the project folder; "
+                                           "expected an icon inside it")
                         self._fragments[path.stem] = read_icon(path)
         return self._fragments
 

@@ -7,6 +7,7 @@ import yaml
 
 from .errors import Collector, Location, PnpError
 
+MAX_DEPTH = 100  # far deeper than any project; recursion (ours and PyYAML's) stays bounded
 MAX_NODES = 200_000
 COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when PyYAML has it: same nodes, faster  # bounds alias expansion (a "billion laughs" file stops here)
 
@@ -65,6 +66,8 @@ def parse_yaml(text: str, shown: str):
     """Parse one YAML document safely into LMap/LList/scalars; None for an empty file."""
     try:
         node = compose(text)
+    except RecursionError:
+        raise PnpError(f"values nested more than {MAX_DEPTH} levels deep; expected a project file", Location(shown, 1, 1)) from None
     except yaml.MarkedYAMLError as err:
         raise PnpError(describe_yaml_error(err), yaml_error_location(err, shown)) from None
     except yaml.YAMLError as err:
@@ -123,7 +126,10 @@ class _Builder:
         self.problems = Collector()
         self.constructor = yaml.SafeLoader("")  # resolves scalars exactly as safe_load would
 
-    def build(self, node: yaml.Node):
+    def build(self, node: yaml.Node, depth: int = 0):
+        if depth > MAX_DEPTH:
+            raise PnpError(f"values nested more than {MAX_DEPTH} levels deep; expected a project file",
+                           locate(node, self.shown))
         self.count += 1
         if self.count > MAX_NODES:
             raise PnpError(
@@ -137,13 +143,13 @@ class _Builder:
             self.problems.add(locate(node, self.shown), f"the tag {show_tag(node.tag)} is not allowed; expected plain YAML values")
             return None
         if isinstance(node, yaml.MappingNode):
-            return self.build_mapping(node)
+            return self.build_mapping(node, depth)
         if isinstance(node, yaml.SequenceNode):
             out = LList()
             out.loc = locate(node, self.shown)
             out.item_locs = []
             for item in node.value:
-                out.append(self.build(item))
+                out.append(self.build(item, depth + 1))
                 out.item_locs.append(locate(item, self.shown))
             return out
         return self.build_scalar(node)
@@ -157,15 +163,15 @@ class _Builder:
         self.problems.add(locate(node, self.shown), f"the tag {show_tag(node.tag)} is not allowed; expected plain YAML values")
         return None
 
-    def build_mapping(self, node: yaml.MappingNode) -> LMap:
+    def build_mapping(self, node: yaml.MappingNode, depth: int) -> LMap:
         out = LMap()
         out.loc = locate(node, self.shown)
         out.key_locs, out.value_locs = {}, {}
         for key_node, value_node in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
-                self.merge_into(out, value_node)
+                self.merge_into(out, value_node, depth)
                 continue
-            key = self.build(key_node)
+            key = self.build(key_node, depth + 1)
             if not isinstance(key, (str, int, float, bool)) or key is None:
                 self.problems.add(locate(key_node, self.shown), "a key must be a plain word or number")
                 continue
@@ -176,15 +182,15 @@ class _Builder:
                     f"duplicate key '{key}' (first at line {first.line}); expected each key once",
                 )
                 continue
-            out[key] = self.build(value_node)
+            out[key] = self.build(value_node, depth + 1)
             out.key_locs[key] = locate(key_node, self.shown)
             out.value_locs[key] = locate(value_node, self.shown)
         return out
 
-    def merge_into(self, out: LMap, value_node: yaml.Node) -> None:
+    def merge_into(self, out: LMap, value_node: yaml.Node, depth: int) -> None:
         sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
         for source in sources:
-            merged = self.build(source)
+            merged = self.build(source, depth + 1)
             if not isinstance(merged, LMap):
                 self.problems.add(locate(source, self.shown), "'<<' merges a mapping; expected an alias of a mapping")
                 continue

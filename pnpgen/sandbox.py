@@ -5,7 +5,7 @@ import functools
 from pathlib import Path
 
 import jinja2
-from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
 _ZEN = str.maketrans("0123456789-+", "０１２３４５６７８９－＋")
 
@@ -15,9 +15,23 @@ def to_full_width(value: object) -> str:
     return str(value).translate(_ZEN)
 
 
+class ProjectLoader(jinja2.FileSystemLoader):
+    """Loads templates from templates/, refusing any that a link leads outside the project folder."""
+
+    def __init__(self, templates_dir: Path, project_root: Path):
+        super().__init__(str(templates_dir))
+        self.root = Path(project_root).resolve()
+
+    def get_source(self, environment, template):
+        source, filename, uptodate = super().get_source(environment, template)
+        if not Path(filename).resolve().is_relative_to(self.root):
+            raise SecurityError(f"template '{template}' points outside the project folder; expected a template inside it")
+        return source, filename, uptodate
+
+
 def make_environment(templates_dir: Path | None = None) -> ImmutableSandboxedEnvironment:
-    """A Jinja environment that cannot reach Python internals or files outside templates/."""
-    loader = jinja2.FileSystemLoader(str(templates_dir)) if templates_dir else None
+    """A Jinja environment that cannot reach Python internals or files outside the project's templates/."""
+    loader = ProjectLoader(templates_dir, Path(templates_dir).parent) if templates_dir else None
     env = ImmutableSandboxedEnvironment(
         loader=loader,
         autoescape=True,

@@ -251,7 +251,7 @@ def read_template(raw: LMap, key: str, root: Path, problems: Collector) -> str |
         return None
     templates = root / "templates"
     try:
-        target = resolve_inside(templates, templates, value, where, "template")
+        target = resolve_inside(root, templates, value, where, "template")
     except PnpError as err:
         problems.extend(err)
         return None
