@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 from pathlib import Path
 
 from lxml import etree
@@ -18,6 +19,9 @@ from .images import ImageChecker
 UNSUPPORTED_ELEMENTS = {"filter", "mask", "pattern", "foreignObject", "script"}
 UNSUPPORTED_ATTRIBUTES = {"letter-spacing", "dominant-baseline", "filter", "mask"}
 SVG_NS = "{http://www.w3.org/2000/svg}"
+GEOMETRY = {"x", "y", "width", "height", "cx", "cy", "r", "rx", "ry", "x1", "y1", "x2", "y2", "points", "d",
+            "transform", "stroke-width", "font-size", "viewBox", "dx", "dy", "offset", "opacity", "fill-opacity"}
+NON_FINITE = re.compile(r"(?i)(?<![a-z])(nan|inf)(?![a-z])")
 
 logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
 
@@ -98,6 +102,9 @@ def lint(tree, template: str) -> None:
                 problems.append(f"style {attribute}")
         if name == "g" and ("opacity" in element.attrib or "opacity:" in style.replace(" ", "")):
             problems.append("opacity on <g> (group opacity)")
+        for attribute in GEOMETRY & set(element.attrib):
+            if NON_FINITE.search(element.get(attribute)):
+                problems.append(f'{attribute}="{element.get(attribute)[:40]}" (not a finite number)')
         if name == "use":
             href = element.get("href") or element.get("{http://www.w3.org/1999/xlink}href") or ""
             if not href.startswith("#"):

@@ -1,6 +1,7 @@
 """Turn problems found anywhere in the pipeline into located, user-facing errors."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +35,12 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.location}: {self.message}" if self.location else self.message
+        text = f"{self.location}: {self.message}" if self.location else self.message
+        return CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+# Data quoted in a message must not drive the terminal (ESC sequences, carriage returns); \n stays.
+CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 class PnpError(Exception):

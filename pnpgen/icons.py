@@ -52,6 +52,8 @@ def read_icon(path: Path) -> str:
     except etree.XMLSyntaxError as err:
         line, col = err.position if err.position else (0, 0)
         raise PnpError(f"icon is not valid SVG: {err.msg}", Location(shown, line, col)) from None
+    if root.getroottree().docinfo.doctype:
+        raise PnpError("an icon may not declare a DOCTYPE or entities; expected plain SVG", Location(shown, 1, 1))
     box = root.get("viewBox")
     try:
         vx, vy, vw, vh = (float(v) for v in re.split(r"[\s,]+", box.strip()))

@@ -1,12 +1,15 @@
 """Turn YAML files into plain values that remember the file:line:col each came from."""
 from __future__ import annotations
 
+import math
+import re
 from pathlib import Path
 
 import yaml
 
 from .errors import Collector, Location, PnpError
 
+SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_DEPTH = 100  # far deeper than any project; recursion (ours and PyYAML's) stays bounded
 MAX_NODES = 200_000
 COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when PyYAML has it: same nodes, faster  # bounds alias expansion (a "billion laughs" file stops here)
@@ -159,6 +162,13 @@ class _Builder:
             "str", "int", "float", "bool", "null", "timestamp",
         ):
             value = self.constructor.construct_object(node, deep=True)
+            if isinstance(value, float) and not math.isfinite(value):
+                self.problems.add(locate(node, self.shown), f"'{node.value}' is not a finite number; expected an ordinary number")
+                return None
+            if isinstance(value, str) and SURROGATE.search(value):
+                self.problems.add(locate(node, self.shown), "the text holds a lone surrogate escape (such as \\ud800), "
+                                                            "which is no character; expected real characters")
+                return None
             return value.isoformat() if hasattr(value, "isoformat") else value
         self.problems.add(locate(node, self.shown), f"the tag {show_tag(node.tag)} is not allowed; expected plain YAML values")
         return None

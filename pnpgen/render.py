@@ -98,13 +98,19 @@ class Renderer:
         except jinja2.TemplateNotFound as err:
             raise PnpError(f"{where}: template '{err.name}' not found; expected it under templates/", card.location) from None
         except PnpError as err:
-            raise PnpError(f"{where}: {template_line(template)}: {err.problems[0].message}", card.location) from None
+            raise PnpError(f"{where}: {template_line(template)}: {err.problems[0]}", card.location) from None
+        except NameError:  # Jinja folds a literal such as 1e400 to inf and then cannot name it
+            raise PnpError(f"{where}: {template_line(template)}: a number too large to compute with; "
+                           "expected numbers of ordinary size", card.location) from None
         except (TypeError, ValueError, ArithmeticError, LookupError) as err:
             raise PnpError(f"{where}: {template_line(template)}: {err}", card.location) from None
 
     def text(self, content, x, y, w, h, **options) -> Markup:
-        if content is None or isinstance(content, jinja2.Undefined):
-            content = "" if content is None else str(content)
+        for value in (content, x, y, w, h, *options.values()):
+            if isinstance(value, jinja2.Undefined):
+                str(value)  # raises the UndefinedError that names the missing field
+        if content is None:
+            content = ""
         fitted = fit_text(str(content), float(x), float(y), float(w), float(h), fontbook=self.fontbook,
                           icons=self.icons.fragments(), **options)
         return Markup(fitted.to_svg())

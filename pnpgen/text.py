@@ -27,7 +27,8 @@ _ICON_BASE = 0xF0000
 _ICON_CHARS = re.compile("[\U000f0000-\U000fffff]")
 _ICON_RUNS = re.compile("[\U000f0000-\U000fffff]|[^\U000f0000-\U000fffff]+")
 _ICON_TOKEN = re.compile(r":([A-Za-z0-9_-]+):")
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f\ufffe\uffff]")  # what XML cannot hold (and DEL) is dropped
+MIN_SIZE_PT, MAX_SIZE_PT = 1.0, 1000.0
 
 NO_LINE_START = frozenset(
     "、。，．・：；？！ー）」』】〕〉》｝］ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ々ゝゞヽヾ〜…‥"
@@ -126,8 +127,13 @@ def fit_text(content: str, x: float, y: float, w: float, h: float, *, fontbook: 
     for name, value, allowed in (("align", align, ALIGNS), ("valign", valign, VALIGNS)):
         if value not in allowed:
             raise ValueError(f"{name}='{value}' is not an alignment: expected one of {', '.join(allowed)}")
-    if size <= 0 or line_height <= 0:
-        raise ValueError(f"size and line_height must be positive (size={size}, line_height={line_height})")
+    for name, value in (("size", size), ("min_size", min_size)):
+        if not (MIN_SIZE_PT <= value <= MAX_SIZE_PT):  # also false for NaN
+            raise ValueError(f"{name}={value:g} is not a type size: expected {MIN_SIZE_PT:g} to {MAX_SIZE_PT:g} pt")
+    if not (0 < line_height <= 10):
+        raise ValueError(f"line_height={line_height:g} is not a line spacing: expected a factor above 0, at most 10")
+    if not all(math.isfinite(v) for v in (x, y, w, h)):
+        raise ValueError(f"the box ({x:g}, {y:g}, {w:g}, {h:g}) is not made of finite numbers: expected millimetres")
     min_size = min(min_size, size)
     face = fontbook.find_face(family, weight)
     font_name = fontbook.register(face)

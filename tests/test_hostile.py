@@ -224,9 +224,6 @@ def test_icon_entities_are_never_resolved_nor_expanded(tmp_path: Path, outside: 
     assert_nothing_leaked(result, out, SECRET, PASSWD)
 
 
-@pytest.mark.xfail(strict=True, reason="reported: an icon with a DOCTYPE/entities is blamed on the template "
-                                       "('templates/front.svg.j2 produced invalid SVG: Entity ... not defined') or "
-                                       "loses the icon's file name ('icon is not valid SVG: Maximum entity amplification')")
 @pytest.mark.parametrize("name", ["xxe-passwd", "billion-laughs"])
 def test_an_icon_with_entities_is_refused_naming_the_icon(tmp_path: Path, name: str):
     root = make_project(tmp_path, ICON_USES["icon"], files={"templates/icons/x.svg": ENTITY_ICONS[name]})
