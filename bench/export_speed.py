@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 import pypdfium2 as pdfium  # noqa: E402
 
 from pnpgen import write_png  # noqa: E402
-from pnpgen.build import open_fontbook, select_games  # noqa: E402
+from pnpgen.pipeline import open_fontbook, select_games  # noqa: E402
 from pnpgen.convert import Converter  # noqa: E402
 from pnpgen.export import ExportOptions, ExportReport, Job, distinct_document, export  # noqa: E402
 from pnpgen.faces import gather_faces  # noqa: E402

@@ -1,21 +1,35 @@
 """pnpgen: print-and-play components from YAML and SVG templates. The library: build() and check()."""
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
-__version__ = "0.1.0"  # before the imports below: the cache keys its entries by it
+__version__ = "0.1.0"
 
-from .build import Options, Report, build
-from .check import Finding, check_project
-from .errors import Location, PnpError, Problem
-from .validate import load_project
+# The library's names, imported on first use: `import pnpgen` stays cheap (and interruptible).
+_EXPORTS = {
+    "build": "pipeline", "Options": "pipeline", "Report": "pipeline",
+    "Finding": "checker", "check_project": "checker",
+    "Location": "errors", "PnpError": "errors", "Problem": "errors",
+    "load_project": "validate",
+}
 
 __all__ = ["build", "check", "Options", "Report", "Finding", "PnpError", "Problem", "Location", "load_project"]
 
 
-def check(path: str | Path = ".", game: str | None = None) -> list[Finding]:
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'pnpgen' has no attribute '{name}'")
+
+
+def check(path: str | Path = ".", game: str | None = None):
     """Load the project and hold its data to the documents' figures; returns every finding."""
-    from .build import select_games
+    from .pipeline import select_games
+    from .checker import check_project
+    from .validate import load_project
 
     project = load_project(Path(path))
     return check_project(project, select_games(project, game))

@@ -1,4 +1,4 @@
 """Run the command line as `python -m pnpgen`."""
-from .cli import main
+from .entry import run
 
-main()
+run()

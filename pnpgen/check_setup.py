@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .check import FAIL, PASS, Finding, evaluate, key_of
+from .checker import FAIL, PASS, Finding, evaluate, key_of
 from .model import Expectation, Game, Piece
 
 

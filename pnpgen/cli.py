@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 
 from . import units
-from .build import Options, build
-from .check import FAIL, failures
+from .pipeline import Options, build
+from .checker import FAIL, failures
 from .errors import PnpError
 
 PAPERS = click.Choice(["a4", "letter", "a3"], case_sensitive=False)

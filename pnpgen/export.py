@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Callable
 
 from .atomic import write_atomically
-from .build import open_fontbook, select_games
+from .pipeline import open_fontbook, select_games
 from .cache import Cache, default_cache_dir, inputs_digest
-from .check import check_project, failures
+from .checker import check_project, failures
 from .convert import Converter
 from .errors import PnpError, Problem
 from .faces import ComponentFaces, PieceFaces, face_page, face_pdf, gather_faces

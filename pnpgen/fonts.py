@@ -72,6 +72,9 @@ class FontBook:
         paths = [p for d in map(Path, dirs) if d.is_dir() for p in sorted(d.iterdir())
                  if p.suffix.lower() in FONT_SUFFIXES]
         for path in paths:
+            if path.is_dir():
+                problems.append(Problem(Location(shown_path(path)), "is a folder; expected a font file"))
+                continue
             if inside is not None and not confined(path, Path(inside)):
                 problems.append(Problem(Location(shown_path(path)), "points outside the project folder; "
                                                                     "expected a font file inside it"))

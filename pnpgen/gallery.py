@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import units
-from .build import Options, open_fontbook, select_games
+from .pipeline import Options, open_fontbook, select_games
 from .cache import Cache, default_cache_dir, inputs_digest
-from .check import check_project
+from .checker import check_project
 from .convert import Converter
 from .errors import PnpError, Problem
 from .faces import face_page

@@ -10,6 +10,7 @@ import yaml
 from .errors import Collector, Location, PnpError
 
 SURROGATE = re.compile("[\ud800-\udfff]")
+BINARY_SIGNATURES = (b"\x89PNG", b"\xff\xd8\xff", b"%PDF", b"GIF8", b"PK\x03\x04")
 MAX_DEPTH = 100  # far deeper than any project; recursion (ours and PyYAML's) stays bounded
 MAX_NODES = 200_000
 COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when PyYAML has it: same nodes, faster  # bounds alias expansion (a "billion laughs" file stops here)
@@ -54,6 +55,8 @@ def read_text(path: Path, shown: str) -> str:
         raise PnpError("file not found; expected a YAML file at this path", Location(shown)) from None
     except OSError as err:
         raise PnpError(f"cannot read the file ({err.strerror})", Location(shown)) from None
+    if data.startswith(BINARY_SIGNATURES) or data.count(b"\x00") > len(data) // 100 + 1:
+        raise PnpError("is a binary file, not text; expected a YAML file", Location(shown))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -69,6 +72,10 @@ def parse_yaml(text: str, shown: str):
     """Parse one YAML document safely into LMap/LList/scalars; None for an empty file."""
     try:
         node = compose(text)
+    except yaml.reader.ReaderError as err:
+        before = text[: err.position]
+        where = Location(shown, before.count("\n") + 1, err.position - (before.rfind("\n") + 1) + 1)
+        raise PnpError(f"the character U+{err.character:04X} is not allowed in YAML; expected text", where) from None
     except RecursionError:
         raise PnpError(f"values nested more than {MAX_DEPTH} levels deep; expected a project file", Location(shown, 1, 1)) from None
     except yaml.MarkedYAMLError as err:

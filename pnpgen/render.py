@@ -99,6 +99,9 @@ class Renderer:
             raise PnpError(f"{where}: template '{err.name}' not found; expected it under templates/", card.location) from None
         except PnpError as err:
             raise PnpError(f"{where}: {template_line(template)}: {err.problems[0]}", card.location) from None
+        except UnicodeDecodeError:
+            raise PnpError(f"{where}: a template it uses is not UTF-8 text; save the templates as UTF-8",
+                           card.location) from None
         except NameError:  # Jinja folds a literal such as 1e400 to inf and then cannot name it
             raise PnpError(f"{where}: {template_line(template)}: a number too large to compute with; "
                            "expected numbers of ordinary size", card.location) from None

@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from .check import FAIL, PASS, Finding
+from .checker import FAIL, PASS, Finding
 from .errors import Location, PnpError
 from .expand import expand_pieces
 from .model import Component, Game, Project

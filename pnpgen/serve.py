@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import urlsplit
 
-from .build import Options
+from .pipeline import Options
 from .errors import PnpError
 from .fonts import BUNDLED_FONTS
 from .gallery import Gallery

@@ -10,7 +10,7 @@ from .expand import expand_matrix
 from .load import LList, LMap, load_file, resolve_inside
 from .model import Card, Component, Fields, Game, Layout, Project, Size
 from .schema import check_keys
-from .validate_values import read_fields, read_players, read_value, validate_expectations, validate_notes
+from .validate_values import describe, read_fields, read_players, read_value, validate_expectations, validate_notes
 
 MAX_COPIES = 10_000
 MAX_PIECES = 100_000
@@ -45,12 +45,14 @@ def empty_mapping(location: Location) -> LMap:
     return mapping
 
 
-def read_tree(path, root, problems, files, games_raw, stack, top=False, project_out=None):
+def read_tree(path, root, problems, files, games_raw, stack, top=False, project_out=None, included_at=None):
     """Read one YAML file and, depth first, the files it includes."""
     try:
         data, shown = load_file(path, root)
     except PnpError as err:
-        problems.extend(err)
+        for problem in err.problems:
+            suffix = f" (included at {included_at})" if included_at else ""
+            problems.add(problem.location, problem.message + suffix)
         return
     files.append(path)
     if data is None:
@@ -66,7 +68,8 @@ def read_tree(path, root, problems, files, games_raw, stack, top=False, project_
         elif isinstance(data["project"], LMap):
             project_out.append(data["project"])
         else:
-            problems.add(data.where("project"), "expected a mapping of project settings")
+            problems.add(data.where("project"), f"'project' must be a mapping of settings such as {{name: …, font: …}}; "
+                                                f"found {describe(data['project'])}")
     for index, game in enumerate(as_list(data, "games", problems)):
         if isinstance(game, LMap):
             games_raw.append((game, path.parent))
@@ -86,7 +89,7 @@ def read_tree(path, root, problems, files, games_raw, stack, top=False, project_
         if target in stack or target == path:
             problems.add(where, f"'{reference}' includes itself (a cycle); expected each file included once")
             continue
-        read_tree(target, root, problems, files, games_raw, stack + [path])
+        read_tree(target, root, problems, files, games_raw, stack + [path], included_at=where)
 
 
 def as_list(mapping: LMap, key: str, problems: Collector) -> LList:
@@ -110,9 +113,7 @@ def check_unique(pairs: list[tuple[str, Location]], what: str, problems: Collect
 
 def validate_game(raw: LMap, base: Path, root: Path, problems: Collector) -> Game | None:
     check_keys(raw, "game", problems)
-    game_id = read_value(raw, "id", "id", problems)
-    if game_id is None:
-        return None
+    game_id = read_value(raw, "id", "id", problems)  # a bad id is reported; the rest is still checked
     defaults = read_fields(raw, "defaults", problems)
     components_raw = as_list(raw, "components", problems)
     by_id: dict[str, LMap] = {}
@@ -127,13 +128,13 @@ def validate_game(raw: LMap, base: Path, root: Path, problems: Collector) -> Gam
     for item in components_raw:
         if isinstance(item, LMap):
             merged = resolve_extends(item, by_id, problems)
-            component = validate_component(merged, game_id, defaults, root, problems)
+            component = validate_component(merged, game_id or "", defaults, root, problems)
             if component:
                 components.append(component)
     check_unique([(c.id, c.location) for c in components], "component id", problems)
     players = read_players(raw, "players", problems)
-    return Game(
-        id=game_id,
+    game = Game(
+        id=game_id or "",
         title=read_value(raw, "title", "text", problems, default=game_id),
         document=read_value(raw, "document", "text", problems),
         players=players,
@@ -145,6 +146,7 @@ def validate_game(raw: LMap, base: Path, root: Path, problems: Collector) -> Gam
         rulebook=read_rulebook(raw, "rulebook", root, problems),
         rules_sheet=read_rulebook(raw, "rules_sheet", root, problems),
     )
+    return game if game_id else None
 
 
 def read_rulebook(raw: LMap, key: str, root: Path, problems: Collector) -> str | None:
@@ -187,9 +189,7 @@ def resolve_extends(item: LMap, by_id: dict[str, LMap], problems: Collector) -> 
 
 def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Path, problems: Collector) -> Component | None:
     check_keys(raw, "component", problems)
-    cid = read_value(raw, "id", "id", problems)
-    if cid is None:
-        return None
+    cid = read_value(raw, "id", "id", problems)  # a bad id is reported; the rest is still checked
     kind = read_value(raw, "kind", "choice:card,chip,map,sheet", problems, default="card")
     shape = read_value(raw, "shape", "choice:rect,round", problems, default="rect")
     size = read_size(raw, problems)
@@ -199,12 +199,13 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
     defaults = game_defaults.merged(read_fields(raw, "defaults", problems))
     copies = read_value(raw, "copies", "count", problems, default=1)
     cards = read_cards(raw, defaults, copies if copies is not None else 1, problems)
-    if not cards:
+    malformed = ("cards" in raw and not isinstance(raw["cards"], LList)) or ("matrix" in raw and not isinstance(raw["matrix"], LMap))
+    if not cards and not malformed:  # a malformed cards: or matrix: is reported already
         problems.add(raw.loc, f"component '{cid}' has no cards; expected 'cards:' or 'matrix:'")
     elif sum(c.copies for c in cards) > MAX_PIECES:
         problems.add(raw.loc, f"component '{cid}' makes more than {MAX_PIECES} pieces; expected a printable number")
-    return Component(
-        id=cid,
+    component = Component(
+        id=cid or "",
         name=read_value(raw, "name", "text", problems, default=cid),
         kind=kind or "card",
         size=size,
@@ -218,6 +219,7 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
         location=raw.loc,
         game_id=game_id,
     )
+    return component if cid else None
 
 
 def read_size(raw: LMap, problems: Collector) -> Size:
@@ -256,7 +258,8 @@ def read_template(raw: LMap, key: str, root: Path, problems: Collector) -> str |
         problems.extend(err)
         return None
     if not target.is_file():
-        problems.add(where, f"template '{value}' not found; expected a file under templates/")
+        found = "is a folder" if target.is_dir() else "not found"
+        problems.add(where, f"template '{value}' {found}; expected a file under templates/")
         return None
     return target.relative_to(templates.resolve()).as_posix()
 

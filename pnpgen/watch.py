@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from .build import Options, build_project
+from .pipeline import Options, build_project
 from .errors import PnpError
 from .model import Card, Project
 from .validate import load_project

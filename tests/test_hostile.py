@@ -551,7 +551,7 @@ BIG_FRONT = ('<rect x="{{ -B }}" y="{{ -B }}" width="{{ W + 2*B }}" height="{{ H
 
 def import_seconds(env: dict) -> float:
     start = time.monotonic()
-    subprocess.run([sys.executable, "-c", "import pnpgen.cli, pnpgen.build"], cwd=REPO, env=env, check=True)
+    subprocess.run([sys.executable, "-c", "import pnpgen.cli, pnpgen.pipeline"], cwd=REPO, env=env, check=True)
     return time.monotonic() - start
 
 

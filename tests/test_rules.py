@@ -11,7 +11,7 @@ import pypdf
 import pypdfium2
 import pytest
 
-from pnpgen.build import open_fontbook
+from pnpgen.pipeline import open_fontbook
 from pnpgen.convert import Converter
 from pnpgen.errors import PnpError
 from pnpgen.expand import expand_pieces

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from pnpgen.check import FAIL, PASS
+from pnpgen.checker import FAIL, PASS
 from pnpgen.rules_check import blank, check_rulebook, parse_number
 from pnpgen.validate import load_project
 

@@ -8,7 +8,7 @@ from typing import Callable
 from . import __version__, units
 from .atomic import replace_all, staging_path
 from .cache import Cache, default_cache_dir, digest, inputs_digest
-from .check import check_project, failures
+from .checker import check_project, failures
 from .convert import Converter
 from .errors import PnpError
 from .expand import expand_pieces

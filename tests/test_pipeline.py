@@ -7,7 +7,7 @@ from pypdf import PdfReader
 
 import pnpgen
 from pnpgen import Options, PnpError, units
-from pnpgen.build import open_fontbook
+from pnpgen.pipeline import open_fontbook
 from pnpgen.render import Renderer
 from pnpgen.validate import load_project
 from pnpgen.write_pdf import form_name
