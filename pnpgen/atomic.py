@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 from pathlib import Path
 from typing import Sequence
 
@@ -43,15 +44,12 @@ def staging_path(target: Path) -> Path:
 
 def replace_all(pairs: Sequence[tuple[Path, Path]], what: str = "file") -> None:
     """Move each staged file onto its target, all or none: on any failure (or Ctrl-C) every target is
-    restored to what it was, so a set of outputs never mixes new files with old ones."""
+    restored to what it was, so a set of outputs never mixes new files with old ones. Readers never
+    find a target missing: the previous file is kept by a hard link, and os.replace swaps atomically."""
     moved: list[tuple[Path, Path | None]] = []
     try:
         for staged, target in pairs:
-            backup = None
-            if Path(target).exists():
-                backup = Path(target).parent / f".{Path(target).name}.{secrets.token_hex(8)}.previous"
-                os.replace(target, backup)
-            moved.append((Path(target), backup))
+            moved.append((Path(target), keep_previous(Path(target))))
             os.replace(staged, target)
     except BaseException as err:
         for target, backup in reversed(moved):
@@ -67,6 +65,21 @@ def replace_all(pairs: Sequence[tuple[Path, Path]], what: str = "file") -> None:
     for _, backup in moved:
         if backup is not None:
             backup.unlink(missing_ok=True)
+
+
+def keep_previous(target: Path) -> Path | None:
+    """A second name for the current target (None when there is none), to put back if the set fails."""
+    backup = target.parent / f".{target.name}.{secrets.token_hex(8)}.previous"
+    try:
+        os.link(target, backup)
+    except FileNotFoundError:
+        return None
+    except OSError:  # a file system without hard links
+        try:
+            shutil.copy2(target, backup)
+        except FileNotFoundError:
+            return None
+    return backup
 
 
 def unwritable(path: Path, what: str, err: OSError) -> PnpError:

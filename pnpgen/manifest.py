@@ -34,8 +34,9 @@ class Manifest:
             return False
         return bool(entry) and entry.get("digest") == digest and entry.get("size") == size
 
-    def record(self, target: Path, digest: str) -> None:
-        self.entries[self.key(target)] = {"digest": digest, "size": Path(target).stat().st_size}
+    def record(self, target: Path, digest: str, size: int) -> None:
+        """size: of the file as written (another build may be replacing it at this very moment)."""
+        self.entries[self.key(target)] = {"digest": digest, "size": size}
 
     def save(self) -> None:
         data = json.dumps(self.entries, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8")

@@ -1,6 +1,7 @@
 """Turn a project folder into print-ready PDFs: the pipeline from cards.yaml to output/."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -15,6 +16,7 @@ from .expand import expand_pieces
 from .fonts import FontBook, font_dirs
 from .impose import Item, Page, SheetSpec, impose, plan_grid
 from .manifest import Manifest
+from .parallel import Background
 from .model import Component, Game, Project, Size
 from .render import Face, Renderer
 from .validate import load_project
@@ -84,40 +86,51 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
     renderer = Renderer(project, fontbook, cache, inputs_digest(project))
     converter = Converter(fontbook, project.root, cache)
     report = Report()
-    outputs = []
-    tick = counter("rendering", sum(len(g.components) for g in games), progress)
-    for game in games:
-        if options.only != "rules":
-            outputs.extend(plan_components(project, game, options, out_dir, renderer, report, tick))
-        if options.only != "components":
-            outputs.extend(plan_rules(project, game, options, out_dir, fontbook, renderer, converter))
     manifest = Manifest(out_dir)
-    stale = [o for o in outputs if not (options.cache and manifest.is_current(o.target, o.digest))]
-    report.unchanged = [o.target for o in outputs if o not in stale]
+
+    def is_stale(output: Output) -> bool:
+        return not (options.cache and manifest.is_current(output.target, output.digest))
+
+    rules = [o for game in games if options.only != "components"
+             for o in plan_rules(project, game, options, out_dir, fontbook, renderer, converter)]
+    stale_rules = [o for o in rules if is_stale(o)]
+    staged: list[tuple[Path, Path]] = []
+    jobs: list[Background] = []
     # Every output is made in full beside its target first, then all replace their targets together:
     # a build that fails (or is interrupted) leaves the previous outputs as they were.
-    drawings = convert_faces(stale, converter)
-    initial_font = fontbook.resolve(None) if any(not o.typeset for o in stale) else ""
-    staged: list[tuple[Path, Path]] = []
     try:
-        for done, output in enumerate(stale, 1):
+        for output in stale_rules:  # typeset on the other core while this one does the components
             staging = staging_path(output.target)
-            if output.typeset:
-                staging.parent.mkdir(parents=True, exist_ok=True)
-                output.typeset(staging)
-            else:
-                write_pdf(output.pages, drawings, staging, title=output.title, initial_font=initial_font,
-                          bleed=output.bleed, subject=project.name)
+            staging.parent.mkdir(parents=True, exist_ok=True)
+            jobs.append(Background(functools.partial(output.typeset, staging)))
+            staged.append((staging, output.target))
+        tick = counter("rendering", sum(len(g.components) for g in games), progress)
+        components = [o for game in games if options.only != "rules"
+                      for o in plan_components(project, game, options, out_dir, renderer, report, tick)]
+        stale_components = [o for o in components if is_stale(o)]
+        drawings = convert_faces(stale_components, converter)
+        initial_font = fontbook.resolve(None) if stale_components else ""
+        for done, output in enumerate(stale_components, 1):
+            staging = staging_path(output.target)
+            write_pdf(output.pages, drawings, staging, title=output.title, initial_font=initial_font,
+                      bleed=output.bleed, subject=project.name)
             staged.append((staging, output.target))
             if progress:
-                progress("writing", done, len(stale), manifest.key(output.target))
+                progress("writing", done, len(stale_components), manifest.key(output.target))
+        for job in jobs:
+            job.wait()
+        sizes = {target: staging.stat().st_size for staging, target in staged}
         replace_all(staged, "PDF")
     except BaseException:
+        for job in jobs:
+            job.cancel()
         for staging, _ in staged:
             staging.unlink(missing_ok=True)
         raise
+    stale = stale_components + stale_rules
+    report.unchanged = [o.target for o in components + rules if o not in stale]
     for output in stale:
-        manifest.record(output.target, output.digest)
+        manifest.record(output.target, output.digest, sizes[output.target])
         report.written.append(output.target)
     if stale:
         manifest.save()

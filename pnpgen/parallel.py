@@ -1,0 +1,63 @@
+"""Turn a job into work on another core (a forked child) when that is safe, else into work done when awaited."""
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import traceback
+from typing import Callable
+
+from .errors import PnpError
+
+
+def can_fork() -> bool:
+    """fork only where it exists and no other thread could hold a lock across it (serve and watch have threads)."""
+    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+
+
+class Background:
+    """job() running in a forked child; wait() returns when it is done and raises what it raised."""
+
+    def __init__(self, job: Callable[[], None]):
+        self.job = job
+        self.process = None
+        if can_fork():
+            context = multiprocessing.get_context("fork")
+            self.receive, send = context.Pipe(duplex=False)
+            self.process = context.Process(target=run_and_report, args=(job, send), daemon=True)
+            self.process.start()
+            send.close()
+
+    def wait(self) -> None:
+        if self.process is None:
+            self.job()
+            return
+        try:
+            outcome = self.receive.recv()
+        except EOFError:
+            outcome = ("crash", f"the worker process ended with exit code {self.process.exitcode}")
+        self.process.join()
+        if outcome is None:
+            return
+        kind, payload = outcome
+        if kind == "pnp":
+            raise PnpError(payload)
+        if kind == "interrupt":
+            raise KeyboardInterrupt
+        raise RuntimeError(f"a worker process failed:\n{payload}")
+
+    def cancel(self) -> None:
+        if self.process is not None and self.process.is_alive():
+            self.process.terminate()
+            self.process.join()
+
+
+def run_and_report(job: Callable[[], None], send) -> None:
+    try:
+        job()
+        send.send(None)
+    except PnpError as err:
+        send.send(("pnp", err.problems))
+    except KeyboardInterrupt:
+        send.send(("interrupt", None))
+    except BaseException:  # reported to the parent, which raises it there
+        send.send(("crash", traceback.format_exc()))
