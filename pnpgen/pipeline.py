@@ -62,6 +62,7 @@ class Output:
     title: str = ""
     bleed: float | None = None
     typeset: Callable | None = None  # rulebooks: typeset(staging_path)
+    combined: bool = False  # the game's print-and-play PDF, written on the other core
 
 
 def build(path: str | Path = ".", options: Options | None = None,
@@ -112,8 +113,12 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
         initial_font = fontbook.resolve(None) if stale_components else ""
         for done, output in enumerate(stale_components, 1):
             staging = staging_path(output.target)
-            write_pdf(output.pages, drawings, staging, title=output.title, initial_font=initial_font,
-                      bleed=output.bleed, subject=project.name)
+            write = functools.partial(write_pdf, output.pages, drawings, staging, title=output.title,
+                                      initial_font=initial_font, bleed=output.bleed, subject=project.name)
+            if output.combined:
+                jobs.append(Background(write))
+            else:
+                write()
             staged.append((staging, output.target))
             if progress:
                 progress("writing", done, len(stale_components), manifest.key(output.target))
@@ -156,14 +161,16 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
         tick(f"{game.id}/{component.id}")
         pages, faces = lay_out(game, component, options, renderer, report)
         title = f"{game.title} — {component.name}"
-        outputs.append(Output(out_dir / game.id / f"{component.id}.pdf", pdf_digest(project, renderer.inputs, title, pages, component.bleed),
-                              pages, faces, title, component.bleed))
+        # Digests only decide what to skip: without the cache nothing is skipped, so none is computed.
+        found = pdf_digest(project, renderer.inputs, title, pages, component.bleed) if options.cache else ""
+        outputs.append(Output(out_dir / game.id / f"{component.id}.pdf", found, pages, faces, title, component.bleed))
         report.notes.extend(note_reduced_bleed(game, component, options))
     if outputs:
         pages = [page for o in outputs for page in o.pages]
         faces = {key: face for o in outputs for key, face in o.faces.items()}
-        outputs.append(Output(out_dir / game.id / f"{game.id}-print-and-play.pdf",
-                              pdf_digest(project, renderer.inputs, game.title, pages, None), pages, faces, game.title, None))
+        found = digest(__version__, "print-and-play", game.title, [o.digest for o in outputs]) if options.cache else ""
+        outputs.append(Output(out_dir / game.id / f"{game.id}-print-and-play.pdf", found, pages, faces, game.title, None,
+                              combined=True))
     return outputs
 
 
