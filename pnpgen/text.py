@@ -27,7 +27,7 @@ _ICON_BASE = 0xF0000
 _ICON_CHARS = re.compile("[\U000f0000-\U000fffff]")
 _ICON_RUNS = re.compile("[\U000f0000-\U000fffff]|[^\U000f0000-\U000fffff]+")
 _ICON_TOKEN = re.compile(r":([A-Za-z0-9_-]+):")
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f\ufffe\uffff]")  # what XML cannot hold (and DEL) is dropped
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff\ufffe\uffff]")  # what XML cannot hold (and DEL) is dropped
 MIN_SIZE_PT, MAX_SIZE_PT = 1.0, 1000.0
 
 NO_LINE_START = frozenset(
