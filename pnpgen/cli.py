@@ -57,19 +57,25 @@ def build_command(project, out_dir, paper, game, duplex, back_offset, gutterfold
     options = Options(out_dir=out_dir, paper=paper.lower(), game=game, duplex=duplex, back_offset=back_offset,
                       gutterfold=gutterfold, check=not no_check, only=only, rules_page=rules_page, booklet=booklet,
                       cache=not no_cache)
+    report = run_with_progress(lambda progress: build(project, options, progress=progress))
+    written = report.written + report.unchanged
+    unchanged = f", {len(report.unchanged)} unchanged" if report.unchanged else ""
+    click.echo(f"wrote {len(report.written)} PDFs{unchanged} ({report.pieces} pieces; {report.renders} faces rendered, "
+               f"{report.faces} converted, the rest from the cache) into {common_folder(written)}")
+
+
+def run_with_progress(job):
+    """job(progress) with a progress line on terminals; its notes printed; a PnpError ends with exit 1."""
     bar = ProgressLine()
     try:
-        report = build(project, options, progress=bar.show)
+        report = job(bar.show)
     except PnpError as err:
         bar.clear()
         fail(err)
     bar.clear()
     for note in report.notes:
         click.echo(f"note: {note}")
-    written = report.written + report.unchanged
-    unchanged = f", {len(report.unchanged)} unchanged" if report.unchanged else ""
-    click.echo(f"wrote {len(report.written)} PDFs{unchanged} ({report.pieces} pieces; {report.renders} faces rendered, "
-               f"{report.faces} converted, the rest from the cache) into {common_folder(written)}")
+    return report
 
 
 class ProgressLine:
@@ -198,15 +204,7 @@ def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers,
 
     options = ExportOptions(out_dir=out_dir, game=game, dpi=dpi, bleed=not no_bleed, preset=preset,
                             workers=workers, check=not no_check, cache=not no_cache)
-    bar = ProgressLine()
-    try:
-        report = export(project, kind, options, progress=bar.show)
-    except PnpError as err:
-        bar.clear()
-        fail(err)
-    bar.clear()
-    for note in report.notes:
-        click.echo(f"note: {note}")
+    report = run_with_progress(lambda progress: export(project, kind, options, progress=progress))
     removed = f", removed {len(report.removed)} stale images" if report.removed else ""
     click.echo(f"wrote {len(report.written)} files{removed} ({report.pieces} pieces, {report.faces} distinct faces) "
                f"into {report.out_dir}")

@@ -21,7 +21,8 @@ from reportlab.pdfbase.pdfmetrics import registerFontFamily
 from reportlab.pdfbase.ttfonts import TTFont
 
 from .atomic import write_atomically
-from .fonts import FontBook, process_cache_dir
+from .font_convert import process_cache_dir
+from .fonts import FontBook
 
 CLOSING = "、。，．）」』】〕〉》］｝〙〗"
 OPENING = "（「『【〔〈《［｛〘〖"

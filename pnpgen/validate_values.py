@@ -225,3 +225,13 @@ def read_equals(item: LMap, kind: str, problems: Collector):
         return value
     problems.add(where, f"'equals' must be a whole number; found {describe(value)}")
     return None
+
+
+def as_list(mapping: LMap, key: str, problems: Collector) -> LList:
+    value = mapping.get(key)
+    if value is None:
+        return LList()
+    if not isinstance(value, LList):
+        problems.add(mapping.where(key), f"'{key}' must be a list (items starting with '-')")
+        return LList()
+    return value
