@@ -36,3 +36,21 @@ def test_an_unusable_folder_is_a_located_message(tmp_path: Path):
         write_atomically(blocker / "game" / "deck.pdf", b"x", "PDF")
     message = str(caught.value)
     assert "cannot write the PDF here" in message and "expected a writable folder" in message
+
+
+def test_a_folder_without_write_permission_is_a_clear_message(tmp_path: Path, monkeypatch):
+    """What a read-only output folder gives (simulated: as root, permissions do not bind)."""
+    import errno
+    import os
+
+    target = tmp_path / "out" / "deck.pdf"
+    write_atomically(target, b"old")
+
+    def refused(*_args, **_kwargs):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+
+    monkeypatch.setattr("pnpgen.atomic.os.open", refused)
+    with pytest.raises(PnpError) as caught:
+        write_atomically(target, b"new", "PDF")
+    assert str(caught.value) == f"{target.parent}: cannot write the PDF here (Permission denied); expected a writable folder"
+    assert target.read_bytes() == b"old"

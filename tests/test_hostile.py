@@ -9,6 +9,7 @@ import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import sys
 import time
 import traceback
@@ -627,3 +628,39 @@ def test_library_refusals_are_pnperrors_with_located_problems(tmp_path: Path):
         pnpgen.build(root, Options(out_dir=tmp_path / "out"))
     [problem] = caught.value.problems
     assert (problem.location.file, problem.location.line, problem.location.col) == ("cards.yaml", 8, 13)
+
+
+@pytest.mark.skipif(sys.platform == "win32" or os.geteuid() != 0, reason="runs the build as another user, which needs root")
+def test_a_read_only_output_folder_is_a_clear_error_for_a_user_without_rights():
+    """As root permissions do not bind, so the build runs as 'nobody' against a folder it may not write."""
+    import pwd
+
+    try:
+        nobody = pwd.getpwnam("nobody")
+    except KeyError:
+        pytest.skip("no 'nobody' user on this machine")
+    work = Path(tempfile.mkdtemp(prefix="pnpgen-readonly-"))
+    try:
+        work.chmod(0o755)
+        shutil.copytree(MINIMAL, work / "project")
+        out, cache = work / "out", work / "cache"
+        out.mkdir(mode=0o555)
+        cache.mkdir(mode=0o777)
+        for folder in (work / "project", *(p for p in (work / "project").rglob("*") if p.is_dir())):
+            folder.chmod(0o755)
+        env = dict(os.environ, PNPGEN_CACHE=str(cache), HOME=str(cache))
+        try:
+            result = subprocess.run([sys.executable, "-m", "pnpgen", "build", str(work / "project"), "-o", str(out)],
+                                    cwd=work, env=env, capture_output=True, text=True, timeout=120,
+                                    preexec_fn=lambda: (os.setgid(nobody.pw_gid), os.setuid(nobody.pw_uid)))
+        except PermissionError:
+            pytest.skip(f"'nobody' may not run {sys.executable} (Python installed in a private folder)")
+        if "No module named" in result.stderr or "Permission denied: '/root" in result.stderr:
+            pytest.skip("'nobody' cannot read the Python installation or pnpgen here")
+        assert "Traceback" not in result.stderr, result.stderr
+        assert result.returncode == 1
+        assert result.stderr == (f"error: {out / 'tiny'}: cannot write the PDF here (Permission denied); "
+                                 "expected a writable folder\n")
+        assert list(out.iterdir()) == []
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
