@@ -1,6 +1,7 @@
 """Turn bytes into files that readers see whole or not at all, one file or a set of them together."""
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import shutil
@@ -34,7 +35,8 @@ def write_atomically(path: Path, data: bytes, what: str = "file", durable: bool 
         raise unwritable(path, what, err) from None
     finally:
         if temp is not None:
-            Path(temp).unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                Path(temp).unlink(missing_ok=True)
 
 
 def staging_path(target: Path) -> Path:
@@ -58,7 +60,8 @@ def replace_all(pairs: Sequence[tuple[Path, Path]], what: str = "file") -> None:
             else:
                 target.unlink(missing_ok=True)
         for staged, _ in pairs:
-            Path(staged).unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                Path(staged).unlink(missing_ok=True)
         if isinstance(err, OSError):
             raise unwritable(Path(pairs[len(moved) - 1][1] if moved else pairs[0][1]), what, err) from None
         raise

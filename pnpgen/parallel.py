@@ -46,9 +46,13 @@ class Background:
         raise RuntimeError(f"a worker process failed:\n{payload}")
 
     def cancel(self) -> None:
-        if self.process is not None and self.process.is_alive():
-            self.process.terminate()
-            self.process.join()
+        """Let the job end by itself (it cleans up after itself; Ctrl-C reaches it too), its outcome unread;
+        only a job that hangs is terminated."""
+        if self.process is not None:
+            self.process.join(timeout=60)
+            if self.process.is_alive():
+                self.process.terminate()
+                self.process.join()
 
 
 def run_and_report(job: Callable[[], None], send) -> None:

@@ -1,6 +1,7 @@
 """Turn a project folder into print-ready PDFs: the pipeline from cards.yaml to output/."""
 from __future__ import annotations
 
+import contextlib
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,7 +112,8 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
         stale_components = [o for o in components if is_stale(o)]
         drawings = convert_faces(stale_components, converter)
         initial_font = fontbook.resolve(None) if stale_components else ""
-        for done, output in enumerate(stale_components, 1):
+        # The print-and-play PDFs go first: they start on the other core while this one writes the rest.
+        for done, output in enumerate(sorted(stale_components, key=lambda o: not o.combined), 1):
             staging = staging_path(output.target)
             write = functools.partial(write_pdf, output.pages, drawings, staging, title=output.title,
                                       initial_font=initial_font, bleed=output.bleed, subject=project.name)
@@ -130,7 +132,8 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
         for job in jobs:
             job.cancel()
         for staging, _ in staged:
-            staging.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # e.g. its folder could not be made: nothing to remove
+                staging.unlink(missing_ok=True)
         raise
     stale = stale_components + stale_rules
     report.unchanged = [o.target for o in components + rules if o not in stale]
@@ -253,10 +256,11 @@ def lay_out(game: Game, component: Component, options: Options, renderer: Render
     """Render every piece's faces (each distinct card once) and impose them on pages."""
     spec = sheet_spec(component, options)
     refuse_oversize(component, spec, options)
-    items, faces = [], {}
+    items, faces, by_card = [], {}, {}
     for piece in expand_pieces(component):
-        front = renderer.render(game, component, piece.card, "front")
-        back = renderer.render(game, component, piece.card, "back")
+        if id(piece.card) not in by_card:  # copies share their card's faces: render and hash once
+            by_card[id(piece.card)] = tuple(renderer.render(game, component, piece.card, side) for side in ("front", "back"))
+        front, back = by_card[id(piece.card)]
         for face in (front, back):
             if face is not None:
                 faces.setdefault(face.key, face)
