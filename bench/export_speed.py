@@ -19,13 +19,13 @@ sys.path.insert(0, str(ROOT))
 
 import pypdfium2 as pdfium  # noqa: E402
 
-from pnpgen import write_png  # noqa: E402
+from pnpgen.press import write_png  # noqa: E402
 from pnpgen.pipeline import open_fontbook, select_games  # noqa: E402
-from pnpgen.convert import Converter  # noqa: E402
-from pnpgen.export import ExportOptions, ExportReport, Job, distinct_document, export  # noqa: E402
-from pnpgen.faces import gather_faces  # noqa: E402
-from pnpgen.render import Renderer  # noqa: E402
-from pnpgen.validate import load_project  # noqa: E402
+from pnpgen.faces.convert import Converter  # noqa: E402
+from pnpgen.export.run import ExportOptions, ExportReport, Job, distinct_document, export  # noqa: E402
+from pnpgen.export.pieces import gather_faces  # noqa: E402
+from pnpgen.faces.render import Renderer  # noqa: E402
+from pnpgen.project.validate import load_project  # noqa: E402
 
 DPI = 300
 TARGET = 40.0  # cards/s, every piece counted, on the machine's cores

@@ -9,9 +9,9 @@ __version__ = "0.1.0"
 # The library's names, imported on first use: `import pnpgen` stays cheap (and interruptible).
 _EXPORTS = {
     "build": "pipeline", "Options": "pipeline", "Report": "pipeline",
-    "Finding": "checker", "check_project": "checker",
+    "Finding": "checks.findings", "check_project": "checks.checker",
     "Location": "errors", "PnpError": "errors", "Problem": "errors",
-    "load_project": "validate",
+    "load_project": "project.validate",
 }
 
 __all__ = ["build", "check", "Options", "Report", "Finding", "PnpError", "Problem", "Location", "load_project"]
@@ -28,8 +28,8 @@ def __getattr__(name: str):
 def check(path: str | Path = ".", game: str | None = None):
     """Load the project and hold its data to the documents' figures; returns every finding."""
     from .pipeline import select_games
-    from .checker import check_project
-    from .validate import load_project
+    from .checks.checker import check_project
+    from .project.validate import load_project
 
     project = load_project(Path(path))
     return check_project(project, select_games(project, game))

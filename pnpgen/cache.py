@@ -13,8 +13,6 @@ from pathlib import Path
 
 from . import __version__
 from .atomic import write_atomically
-from .fonts import font_dirs
-from .model import Project
 
 PICKLE_PROTOCOL = 5
 
@@ -99,18 +97,4 @@ def digest(*parts: object) -> str:
     for part in parts:
         hasher.update(part if isinstance(part, bytes) else repr(part).encode("utf-8"))
         hasher.update(b"\0")
-    return hasher.hexdigest()
-
-
-def inputs_digest(project: Project) -> str:
-    """Everything besides a card's own data that can change how a face renders: templates, icons, fonts."""
-    hasher = hashlib.sha256(__version__.encode())
-    for folder in (project.templates_dir, project.root / "images"):
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else ():
-            hasher.update(str(path.relative_to(folder)).encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
-    for folder in font_dirs(project.root):
-        for path in sorted(p for p in folder.iterdir() if p.is_file()):
-            stat = path.stat()  # fonts are large: their identity is name, size and modification time
-            hasher.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode("utf-8"))
-    hasher.update(project.default_font.encode("utf-8"))
     return hasher.hexdigest()

@@ -9,7 +9,7 @@ import click
 
 from . import units
 from .pipeline import Options, build
-from .checker import FAIL, failures
+from .checks.findings import FAIL, failures
 from .errors import PnpError
 
 PAPERS = click.Choice(["a4", "letter", "a3"], case_sensitive=False)
@@ -140,7 +140,7 @@ def check_command(project, game, as_json) -> None:
 @click.option("--interval", type=click.FloatRange(0.1, 10), default=0.5, show_default=True, help="Seconds between looks.")
 def watch_command(project, out_dir, paper, game, no_check, interval) -> None:
     """Rebuild PROJECT whenever cards.yaml, a template, a font or an image changes (Ctrl-C stops)."""
-    from .watch import watch
+    from .live.watch import watch
 
     options = Options(out_dir=out_dir, paper=paper.lower(), game=game, check=not no_check)
     click.echo(f"watching {project} — Ctrl-C to stop")
@@ -155,7 +155,7 @@ def watch_command(project, out_dir, paper, game, no_check, interval) -> None:
 @click.option("--name", help="The game's title (default: the folder name).")
 def init_command(folder, name) -> None:
     """Start a new project in FOLDER: a small deck, its templates and a README."""
-    from .init import init_project
+    from .project.init import init_project
 
     try:
         written = init_project(folder, name)
@@ -168,8 +168,8 @@ def init_command(folder, name) -> None:
 @click.argument("project", default=".", type=click.Path(path_type=Path))
 def list_command(project) -> None:
     """Show the games, components, card counts and sizes of PROJECT."""
-    from .expand import expand_pieces
-    from .validate import load_project
+    from .project.expand import expand_pieces
+    from .project.validate import load_project
 
     try:
         loaded = load_project(project)
@@ -200,7 +200,7 @@ def list_command(project) -> None:
 def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers, no_check, no_cache) -> None:
     """Export PROJECT as a PNG per face (png), Tabletop Simulator decks (tts), print-shop files (shop) or
     proof sheets (proof), into OUTDIR/<game>/<kind>/."""
-    from .export import ExportOptions, export
+    from .export.run import ExportOptions, export
 
     options = ExportOptions(out_dir=out_dir, game=game, dpi=dpi, bleed=not no_bleed, preset=preset,
                             workers=workers, check=not no_check, cache=not no_cache)
@@ -220,7 +220,7 @@ def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers,
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default web browser.")
 def serve_command(project, port, host, game, open_browser) -> None:
     """A live gallery of every face of PROJECT and its checks in your browser, rebuilt on every save (Ctrl-C stops)."""
-    from .serve import serve
+    from .live.serve import serve
 
     def ready(url: str) -> None:
         click.echo(f"serving {project} at {url} — Ctrl-C to stop")

@@ -7,21 +7,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import __version__, units
+from . import __version__
 from .atomic import replace_all, staging_path
-from .cache import Cache, default_cache_dir, digest, inputs_digest
-from .checker import check_project, failures
-from .convert import Converter
+from .cache import Cache, default_cache_dir, digest
+from .faces.inputs import inputs_digest
+from .checks.checker import check_project
+from .checks.findings import failures
+from .faces.convert import Converter
 from .errors import PnpError
-from .expand import expand_pieces
-from .fonts import FontBook, font_dirs
-from .impose import Item, Page, SheetSpec, impose, plan_grid
+from .faces.fonts import FontBook, font_dirs
+from .press.impose import Page
+from .press.layout import lay_out, note_reduced_bleed
 from .manifest import Manifest
 from .parallel import Background
-from .model import Component, Game, Project, Size
-from .render import Face, Renderer
-from .validate import load_project
-from .write_pdf import write_pdf
+from .project.model import Game, Project
+from .faces.render import Face, Renderer
+from .project.validate import load_project
+from .press.write_pdf import write_pdf
 
 
 @dataclass(frozen=True)
@@ -184,7 +186,7 @@ def pdf_digest(project: Project, inputs: str, title: str, pages: list[Page], ble
 
 def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -> list[Output]:
     """The rulebook and rules sheet of a game: their sources, the data and the templates decide their bytes."""
-    from .rules import build_rulebook, build_rules_sheet
+    from .rules.typeset import build_rulebook, build_rules_sheet
 
     data = digest(*(p.read_bytes() for p in game_files(project, game)), renderer.inputs)
     planned = []
@@ -233,72 +235,6 @@ def select_games(project: Project, game_id: str | None) -> tuple[Game, ...]:
 def open_fontbook(project: Project) -> FontBook:
     return FontBook(font_dirs(project.root), cache_dir=project.root / ".pnpgen-cache" / "fonts",
                     default_family=project.default_font, inside=project.root)
-
-
-def sheet_spec(component: Component, options: Options) -> SheetSpec:
-    paper_name = component.layout.paper or options.paper
-    width, height = units.PAPER_SIZES_MM[paper_name]
-    has_back = component.back is not None
-    return SheetSpec(
-        paper=Size(units.mm(width), units.mm(height)),
-        bleed=component.bleed,
-        gap=component.layout.gap,
-        crop_marks=component.layout.crop_marks,
-        cut_lines=component.layout.cut_lines,
-        shape=component.shape,
-        duplex=options.duplex if has_back else "none",
-        back_offset=options.back_offset,
-        gutterfold=options.gutterfold and has_back,
-    )
-
-
-def lay_out(game: Game, component: Component, options: Options, renderer: Renderer, report: Report):
-    """Render every piece's faces (each distinct card once) and impose them on pages."""
-    spec = sheet_spec(component, options)
-    refuse_oversize(component, spec, options)
-    items, faces, by_card = [], {}, {}
-    for piece in expand_pieces(component):
-        if id(piece.card) not in by_card:  # copies share their card's faces: render and hash once
-            by_card[id(piece.card)] = tuple(renderer.render(game, component, piece.card, side) for side in ("front", "back"))
-        front, back = by_card[id(piece.card)]
-        for face in (front, back):
-            if face is not None:
-                faces.setdefault(face.key, face)
-        items.append(Item(front.key, back.key if back else None, component.size, f"{component.id} #{piece.index}"))
-        report.pieces += 1
-    try:
-        pages = impose(items, spec)
-    except ValueError as err:
-        raise PnpError(f"component '{component.id}': {err}", component.location) from None
-    return pages, faces
-
-
-def refuse_oversize(component: Component, spec: SheetSpec, options: Options) -> None:
-    """Maps and sheets larger than the paper are tiled; a card or chip that large is a mistake."""
-    if component.kind in ("map", "sheet"):
-        return
-    try:
-        plan_grid(component.size, spec)
-    except ValueError:
-        w, h = units.to_mm(component.size.width), units.to_mm(component.size.height)
-        paper = component.layout.paper or options.paper
-        raise PnpError(f"component '{component.id}' ({w:g} × {h:g} mm) does not fit on {paper.upper()} with 6 mm margins; "
-                       "expected a smaller size, a larger paper, or kind: map to tile it across sheets",
-                       component.location) from None
-
-
-def note_reduced_bleed(game: Game, component: Component, options: Options) -> list[str]:
-    """Tell the user when the 6 mm margin left less outer bleed than the component asks for."""
-    try:
-        used = plan_grid(component.size, sheet_spec(component, options)).bleed
-    except ValueError:  # tiled maps keep their full bleed
-        return []
-    smallest = min(used.left, used.bottom, used.right, used.top)
-    if component.bleed <= 0 or smallest >= component.bleed - 0.01:
-        return []
-    paper = (component.layout.paper or options.paper).upper()
-    return [f"{game.id}/{component.id}: on {paper} the outer bleed is {units.to_mm(smallest):.1f} mm on some edges "
-            f"(asked {units.to_mm(component.bleed):g} mm) to keep the 6 mm margin home printers cannot print"]
 
 
 def no_check_hint():

@@ -8,9 +8,9 @@ from pypdf import PdfReader
 import pnpgen
 from pnpgen import Options, PnpError, units
 from pnpgen.pipeline import open_fontbook
-from pnpgen.render import Renderer
-from pnpgen.validate import load_project
-from pnpgen.write_pdf import form_name
+from pnpgen.faces.render import Renderer
+from pnpgen.project.validate import load_project
+from pnpgen.press.write_pdf import form_name
 
 from pdfprobe import drawn_forms, font_is_embedded_subset, fonts, segments
 

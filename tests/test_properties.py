@@ -25,8 +25,9 @@ from pypdf import PdfReader
 
 import pnpgen
 from pnpgen import Options, PnpError
-from pnpgen.fonts import FontBook
-from pnpgen.text import _UNIT, NO_LINE_END, NO_LINE_START, TextDoesNotFit, break_lines, em_measure, fit_text
+from pnpgen.faces.fonts import FontBook
+from pnpgen.faces.linebreak import _UNIT, NO_LINE_END, NO_LINE_START, break_lines
+from pnpgen.faces.text import TextDoesNotFit, em_measure, fit_text
 
 REPO = Path(__file__).resolve().parents[1]
 STAR = (REPO / "tests" / "fixtures" / "minimal" / "templates" / "icons" / "star.svg").read_text(encoding="utf-8")

@@ -1,0 +1,118 @@
+"""Turn gathered component faces into written files: the job every kind of export shares (options, report, PNGs per piece)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ..atomic import write_atomically
+from ..press.write_png import Raster, rasterise_as_done
+from ..project.model import Project
+from .pieces import ComponentFaces, PieceFaces, face_page, face_pdf
+
+DEFAULT_DPI = 300
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    out_dir: Path | None = None  # default: PROJECT/output
+    game: str | None = None
+    dpi: int | None = None  # png and shop: 300; tts: the most that fits 4096 px, at most 300
+    bleed: bool = True  # png: False crops every image to the trim
+    preset: str | None = None  # shop: a preset name; None picks the preset matching each component's size
+    workers: int | None = None  # processes rasterising; None: every core
+    check: bool = True  # refuse to export when `pnpgen check` fails, like build
+    cache: bool = True  # reuse the faces `pnpgen build` rendered and converted (the same cache as build)
+    cache_dir: Path | None = None  # default: $PNPGEN_CACHE, else ~/.cache/pnpgen
+
+
+@dataclass
+class ExportReport:
+    """What an export wrote and what the user should know about it."""
+
+    out_dir: Path | None = None  # OUTDIR: files go to OUTDIR/<game>/<kind>/
+    written: list[Path] = field(default_factory=list)
+    removed: list[Path] = field(default_factory=list)  # stale images of pieces that no longer exist
+    pieces: int = 0
+    faces: int = 0  # distinct faces rasterised (or drawn, for proofs)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Job:
+    """What every kind of export needs: the project, where to write, the options, the report."""
+
+    project: Project
+    out_dir: Path
+    options: ExportOptions
+    report: ExportReport
+    initial_font: str
+    progress: Callable[[str, int, int, str], None] | None = None
+
+    def folder(self, faces: ComponentFaces, kind: str) -> Path:
+        return self.out_dir / faces.game.id / kind
+
+    def write(self, path: Path, data: bytes, what: str) -> None:
+        write_atomically(path, data, what)
+        self.report.written.append(path)
+
+    def pdf(self, faces: ComponentFaces, pages: list) -> bytes:
+        return face_pdf(faces, pages, initial_font=self.initial_font, subject=self.project.name)
+
+    def tell(self, phase: str, done: int, total: int, label: str) -> None:
+        if self.progress:
+            self.progress(phase, done, total, label)
+
+
+def piece_name(faces: ComponentFaces, piece: PieceFaces, side: str) -> str:
+    """<component>-<index>-<side>.png, the index zero-padded so an uploader's name order is print order."""
+    digits = max(3, len(str(len(faces.pieces))))
+    return f"{faces.component.id}-{piece.index:0{digits}d}-{side}.png"
+
+
+def distinct_document(job: Job, faces: ComponentFaces) -> tuple[bytes, dict[str, int]]:
+    """The single-face PDF of a component's distinct faces, and each face key's page index in it."""
+    distinct = faces.distinct()
+    pages = [face_page(faces.component, key, side) for key, side in distinct]
+    return job.pdf(faces, pages), {key: index for index, (key, _) in enumerate(distinct)}
+
+
+def write_piece_images(job: Job, components: list[ComponentFaces], folder_of: Callable[[ComponentFaces], Path],
+                       raster_of: Callable[[ComponentFaces, int, int], Raster], dpi: float) -> None:
+    """Rasterise every distinct face of every component once, on every core, and write its PNG under
+    the name of every piece (and side) that shows it; then remove images of pieces that are gone."""
+    documents, rasters, targets = [], [], []
+    for faces in components:
+        document, page_of = distinct_document(job, faces)
+        documents.append(document)
+        names: dict[str, list[str]] = {}
+        for piece in faces.pieces:
+            names.setdefault(piece.front, []).append(piece_name(faces, piece, "front"))
+            if piece.back is not None:
+                names.setdefault(piece.back, []).append(piece_name(faces, piece, "back"))
+        folder = folder_of(faces)
+        for key, page in page_of.items():
+            rasters.append(raster_of(faces, len(documents) - 1, page))
+            targets.append([folder / name for name in names[key]])
+    job.report.faces += len(rasters)
+    done = 0
+    for index, png in rasterise_as_done(documents, rasters, workers=job.options.workers, dpi=dpi):
+        for target in targets[index]:
+            job.write(target, png, "PNG")
+        done += 1
+        job.tell("writing", done, len(rasters), targets[index][0].name)
+    for faces in components:
+        remove_stale(job, folder_of(faces), faces.component.id)
+
+
+def remove_stale(job: Job, folder: Path, component_id: str) -> None:
+    """Delete <component>-NNN-front/back.png left from an export when the component had more pieces."""
+    if not folder.is_dir():
+        return
+    pattern = re.compile(re.escape(component_id) + r"-\d{3,}-(front|back)\.png")
+    written = set(job.report.written)
+    for path in sorted(folder.iterdir()):
+        if pattern.fullmatch(path.name) and path not in written:
+            path.unlink()
+            job.report.removed.append(path)

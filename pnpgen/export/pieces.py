@@ -1,0 +1,96 @@
+"""Turn a component's pieces into its distinct faces and one-face-per-page PDFs, the source of every export."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from reportlab.graphics.shapes import Drawing
+
+from ..faces.convert import Converter
+from ..errors import PnpError
+from ..project.expand import expand_pieces
+from ..press.impose import Page, Placement, Rect
+from ..project.model import Card, Component, Game, Size
+from ..faces.render import Renderer, describe_card, shorten
+from ..press.write_pdf import pdf_bytes
+
+
+@dataclass(frozen=True)
+class PieceFaces:
+    """One physical piece: its 1-based index over the component (copies included) and its face keys."""
+
+    index: int
+    card: Card
+    front: str
+    back: str | None
+
+
+@dataclass
+class ComponentFaces:
+    """Every piece of a component with its faces rendered and each distinct face converted once."""
+
+    game: Game
+    component: Component
+    pieces: list[PieceFaces] = field(default_factory=list)
+    drawings: dict[str, Drawing] = field(default_factory=dict)
+
+    def distinct(self) -> list[tuple[str, str]]:
+        """(face key, side) of every distinct face: all fronts first, then backs, in piece order."""
+        seen: dict[str, str] = {}
+        for side in ("front", "back"):
+            for piece in self.pieces:
+                key = piece.front if side == "front" else piece.back
+                if key is not None and key not in seen:
+                    seen[key] = side
+        return list(seen.items())
+
+    @property
+    def has_back(self) -> bool:
+        return any(piece.back is not None for piece in self.pieces)
+
+    @property
+    def shared_back(self) -> str | None:
+        """The one back every piece shows, or None when there is none or backs differ per piece."""
+        backs = {piece.back for piece in self.pieces}
+        return backs.pop() if len(backs) == 1 else None
+
+
+def gather_faces(game: Game, component: Component, renderer: Renderer, converter: Converter) -> ComponentFaces:
+    """Render both faces of every piece and convert each distinct face once."""
+    gathered = ComponentFaces(game, component)
+    for piece in expand_pieces(component):
+        front = renderer.render(game, component, piece.card, "front")
+        back = renderer.render(game, component, piece.card, "back")
+        for face in (front, back):
+            if face is not None and face.key not in gathered.drawings:
+                try:
+                    gathered.drawings[face.key] = converter.convert(face.key, face.svg, face.template)
+                except PnpError as err:
+                    raise PnpError(f"{component.id} card {describe_card(piece.card)}: {err.problems[0].message}",
+                                   piece.card.location) from None
+        gathered.pieces.append(PieceFaces(piece.index, piece.card, front.key, back.key if back else None))
+    return gathered
+
+
+def face_page(component: Component, key: str, side: str) -> Page:
+    """A page the size of the face's bleed box holding that face alone: TrimBox the trim, BleedBox the page."""
+    w, h, b = component.size.width, component.size.height, component.bleed
+    page = Rect(0, 0, w + 2 * b, h + 2 * b)
+    placement = Placement(key, x=b, y=b, width=w, height=h, clip=page)
+    return Page(Size(page.width, page.height), side, (placement,), (), Rect(b, b, b + w, b + h), page)
+
+
+def face_pdf(faces: ComponentFaces, pages: list[Page], *, initial_font: str, subject: str = "") -> bytes:
+    """The PDF of single-face pages of one component, as bytes."""
+    title = f"{faces.game.title} — {faces.component.name}"
+    return pdf_bytes(pages, faces.drawings, title=title, initial_font=initial_font, bleed=faces.component.bleed,
+                     subject=subject)
+
+
+def card_caption(card: Card, component: Component, limit: int = 3) -> str:
+    """The fields that tell this card from the others of its component, for captions and descriptions:
+    "number=2, ron=True" (every card shares the game's and component's defaults, so those say nothing)."""
+    cards = component.cards
+    values = {name: len({repr(c.fields.get(name)) for c in cards}) for name in card.fields}
+    varying = sorted((name for name in card.fields if values[name] > 1), key=lambda name: -values[name])
+    shown = [f"{name}={shorten(card.fields[name])}" for name in varying[:limit]]
+    return ", ".join(shown) if shown else describe_card(card).strip("()")

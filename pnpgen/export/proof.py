@@ -1,0 +1,155 @@
+"""Turn a component's distinct faces into a proof sheet: every face at half size on A4 with its bleed edge,
+trim and safe zone drawn over it and a caption, for checking a deck at a glance."""
+from __future__ import annotations
+
+import io
+import math
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
+
+from .job import Job
+from .pieces import ComponentFaces, card_caption
+from ..faces.render import SAFE_MM
+from ..units import PAPER_SIZES_MM, mm
+from ..press.write_pdf import define_form, form_name
+
+SCALE = 0.5  # faces at half size; smaller only when one would not fit the page
+MARGIN, GAP, HEADER = mm(10), mm(4), mm(10)
+CAPTION_SIZE = 5.5  # pt
+CAPTION = 2 * CAPTION_SIZE * 1.25 + mm(1)  # two caption lines under each face
+BLEED_EDGE, TRIM, SAFE = (0.6, 0.6, 0.6), (0.85, 0.1, 0.1), (0.1, 0.35, 0.85)
+
+
+def write_proofs(job: Job, components: list[ComponentFaces]) -> None:
+    """OUTDIR/<game>/proof/<component>.pdf for every component."""
+    for done, faces in enumerate(components, 1):
+        job.write(job.folder(faces, "proof") / f"{faces.component.id}.pdf", proof_pdf(job, faces), "PDF")
+        job.tell("writing", done, len(components), f"{faces.game.id}/{faces.component.id}.pdf")
+        job.report.faces += len(faces.distinct())
+
+
+def plan_cells(faces: ComponentFaces) -> tuple[float, int, int]:
+    """(scale, columns, rows) of the grid of faces on an A4 page."""
+    c = faces.component
+    page_w, page_h = (mm(v) for v in PAPER_SIZES_MM["a4"])
+    room_w, room_h = page_w - 2 * MARGIN, page_h - 2 * MARGIN - HEADER - CAPTION
+    face_w, face_h = c.size.width + 2 * c.bleed, c.size.height + 2 * c.bleed
+    scale = min(SCALE, room_w / face_w, room_h / face_h)
+    cols = max(1, int((room_w + GAP) // (face_w * scale + GAP)))
+    rows = max(1, int((room_h + CAPTION + GAP) // (face_h * scale + CAPTION + GAP)))
+    return scale, cols, rows
+
+
+def proof_pdf(job: Job, faces: ComponentFaces) -> bytes:
+    c = faces.component
+    page_w, page_h = (mm(v) for v in PAPER_SIZES_MM["a4"])
+    scale, cols, rows = plan_cells(faces)
+    distinct = faces.distinct()
+    shows = pieces_showing(faces)
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(page_w, page_h), invariant=1, pageCompression=1, initialFontName=job.initial_font)
+    canvas.setTitle(f"{faces.game.title} — {c.name} (proof)")
+    canvas.setAuthor("pnpgen")
+    canvas.setSubject(job.project.name)
+    canvas.setCreator("pnpgen")
+    for key, _ in distinct:
+        define_form(canvas, form_name(key), faces.drawings[key], job.initial_font)
+    per_page = cols * rows
+    pages = math.ceil(len(distinct) / per_page)
+    cell_w, cell_h = (c.size.width + 2 * c.bleed) * scale, (c.size.height + 2 * c.bleed) * scale
+    for number in range(pages):
+        draw_header(canvas, job, faces, number + 1, pages, page_w, page_h)
+        for slot, (key, side) in enumerate(distinct[number * per_page:(number + 1) * per_page]):
+            row, col = divmod(slot, cols)
+            x = MARGIN + col * (cell_w + GAP)
+            y = page_h - MARGIN - HEADER - row * (cell_h + CAPTION + GAP) - cell_h
+            draw_face(canvas, faces, key, x, y, scale)
+            pieces = shows[key]
+            cards = len({id(p.card) for p in pieces})
+            about = card_caption(pieces[0].card, c) if cards == 1 else f"shared by {cards} different cards"
+            caption = [f"{side} #{ranges([p.index for p in pieces])} ({len(pieces)}×)", about]
+            draw_caption(canvas, job.initial_font, caption, x, y, cell_w)
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def pieces_showing(faces: ComponentFaces) -> dict[str, list]:
+    shows: dict[str, list] = {}
+    for piece in faces.pieces:
+        for key in (piece.front, piece.back):
+            if key is not None and piece not in shows.setdefault(key, []):
+                shows[key].append(piece)
+    return shows
+
+
+def ranges(indices: list[int]) -> str:
+    """1, 2, 3, 5 → "1–3, 5"."""
+    runs: list[list[int]] = []
+    for i in sorted(indices):
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in runs)
+
+
+def draw_header(canvas: Canvas, job: Job, faces: ComponentFaces, number: int, pages: int, page_w: float,
+                page_h: float) -> None:
+    c = faces.component
+    canvas.setFillColorRGB(0, 0, 0)
+    canvas.setFont(job.initial_font, 9)
+    text = (f"{faces.game.title} — {c.name} ({c.id}): {len(faces.distinct())} distinct faces, "
+            f"{len(faces.pieces)} pieces — page {number}/{pages}")
+    canvas.drawString(MARGIN, page_h - MARGIN - 9, fit(text, job.initial_font, 9, page_w - 2 * MARGIN))
+    canvas.setFont(job.initial_font, 6)
+    canvas.setFillColorRGB(0.35, 0.35, 0.35)
+    legend = (f"grey: bleed edge · red: trim · blue dashed: safe zone ({SAFE_MM:g} mm inside the trim) · "
+              f"faces at {plan_cells(faces)[0]:.0%}")
+    canvas.drawString(MARGIN, page_h - MARGIN - 17, legend)
+
+
+def draw_face(canvas: Canvas, faces: ComponentFaces, key: str, x: float, y: float, scale: float) -> None:
+    """The face's form at scale with its bleed box at (x, y), then the bleed edge, trim and safe zone over it."""
+    c = faces.component
+    b, w, h = c.bleed * scale, c.size.width * scale, c.size.height * scale
+    canvas.saveState()
+    canvas.translate(x, y)
+    canvas.scale(scale, scale)
+    canvas.doForm(form_name(key))
+    canvas.restoreState()
+    canvas.saveState()
+    outline(canvas, BLEED_EDGE, 0.3, (x, y, w + 2 * b, h + 2 * b), "rect")
+    outline(canvas, TRIM, 0.4, (x + b, y + b, w, h), c.shape)
+    safe = mm(SAFE_MM) * scale
+    canvas.setDash(2, 1.5)
+    outline(canvas, SAFE, 0.3, (x + b + safe, y + b + safe, w - 2 * safe, h - 2 * safe), c.shape)
+    canvas.restoreState()
+
+
+def outline(canvas: Canvas, colour, width: float, box: tuple[float, float, float, float], shape: str) -> None:
+    x, y, w, h = box
+    canvas.setStrokeColorRGB(*colour)
+    canvas.setLineWidth(width)
+    if shape == "round":
+        canvas.ellipse(x, y, x + w, y + h, stroke=1, fill=0)
+    else:
+        canvas.rect(x, y, w, h, stroke=1, fill=0)
+
+
+def draw_caption(canvas: Canvas, font: str, lines: list[str], x: float, y: float, width: float) -> None:
+    canvas.setFillColorRGB(0, 0, 0)
+    canvas.setFont(font, CAPTION_SIZE)
+    for n, line in enumerate(lines):
+        canvas.drawString(x, y - (n + 1) * CAPTION_SIZE * 1.25, fit(line, font, CAPTION_SIZE, width))
+
+
+def fit(text: str, font: str, size: float, width: float) -> str:
+    """The text, cut with an ellipsis to fit width."""
+    text = text.replace("\n", " ")
+    if pdfmetrics.stringWidth(text, font, size) <= width:
+        return text
+    while text and pdfmetrics.stringWidth(text + "…", font, size) > width:
+        text = text[:-1]
+    return text + "…"

@@ -1,0 +1,82 @@
+"""Turn a project's components into export files: a PNG per face, Tabletop Simulator decks, print-shop files, proofs."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from ..pipeline import open_fontbook, select_games
+from ..cache import Cache, default_cache_dir
+from ..faces.inputs import inputs_digest
+from ..checks.checker import check_project
+from ..checks.findings import failures
+from ..faces.convert import Converter
+from ..errors import PnpError, Problem
+from .job import ExportOptions, ExportReport, Job
+from .pieces import gather_faces
+from .png import export_png
+from .proof import write_proofs
+from .shop import export_shop, find_preset
+from .tts import export_tts
+from ..faces.render import Renderer
+from ..project.validate import load_project
+
+KINDS = ("png", "tts", "shop", "proof")
+DPI_RANGE = (30, 1200)
+
+
+def export(path: str | Path = ".", kind: str = "png", options: ExportOptions | None = None,
+           progress: Callable[[str, int, int, str], None] | None = None) -> ExportReport:
+    """Export every component of the project (or of options.game) as kind: png, tts, shop or proof.
+
+    progress(phase, done, total, label) is called as components are rendered and files written, as by build().
+    """
+    options = options or ExportOptions()
+    refuse_bad_options(kind, options)
+    project = load_project(Path(path))
+    games = select_games(project, options.game)
+    if options.check:
+        failed = failures(check_project(project, games))
+        if failed:
+            raise PnpError([f.as_problem() for f in failed] + [Problem(None, no_check_hint())])
+    cache = Cache(options.cache_dir or default_cache_dir()) if options.cache else None
+    fontbook = open_fontbook(project)
+    renderer = Renderer(project, fontbook, cache, inputs_digest(project))
+    converter = Converter(fontbook, project.root, cache)
+    out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
+    job = Job(project, out_dir, options, ExportReport(out_dir), fontbook.resolve(None), progress)
+    # Every face is rendered and converted before anything is written: a template error writes nothing.
+    planned = [(game, component) for game in games for component in game.components]
+    components = []
+    for done, (game, component) in enumerate(planned, 1):
+        components.append(gather_faces(game, component, renderer, converter))
+        job.tell("rendering", done, len(planned), f"{game.id}/{component.id}")
+    job.report.pieces = sum(len(c.pieces) for c in components)
+    if kind == "png":
+        export_png(job, components)
+    elif kind == "tts":
+        export_tts(job, components)
+    elif kind == "shop":
+        export_shop(job, components)
+    else:
+        write_proofs(job, components)
+    return job.report
+
+
+def refuse_bad_options(kind: str, options: ExportOptions) -> None:
+    if kind not in KINDS:
+        raise PnpError(f"export '{kind}': expected one of {', '.join(KINDS)}")
+    low, high = DPI_RANGE
+    if options.dpi is not None and not low <= options.dpi <= high:
+        raise PnpError(f"--dpi {options.dpi}: expected a resolution from {low} to {high} dpi")
+    if not options.bleed and kind in ("shop", "proof"):
+        raise PnpError(f"--no-bleed: {kind} files always show the bleed (print shops cut it off); "
+                       "expected it only with png (tts images never have bleed)")
+    if options.preset is not None and kind != "shop":
+        raise PnpError(f"--preset {options.preset}: presets are print-shop sizes; expected it only with shop")
+    if options.preset is not None:
+        find_preset(options.preset)  # an unknown name fails before any work
+
+
+def no_check_hint() -> str:
+    return ("the export stopped because checks failed; fix the data or run `pnpgen check` for details "
+            "(`pnpgen export --no-check` exports anyway)")

@@ -1,0 +1,109 @@
+"""Turn CFF-outline and variable fonts into static TrueType files reportlab can embed, cached by content."""
+from __future__ import annotations
+
+import atexit
+import hashlib
+import io
+import shutil
+import tempfile
+import threading
+from pathlib import Path
+
+from fontTools.pens.cu2quPen import Cu2QuPen
+from fontTools.pens.ttGlyphPen import TTGlyphPen
+from fontTools.ttLib import newTable
+from fontTools.ttLib import TTFont as ToolsFont
+from fontTools.varLib import instancer
+
+from ..atomic import write_atomically
+from ..errors import Location, PnpError
+
+from .typeface import WEIGHT_NAMES, Face
+_CONVERTER_VERSION = b"pnpgen-fonts-1"  # bump when the conversion changes, to refresh caches
+_lock = threading.Lock()
+_process_cache: Path | None = None
+
+
+def process_cache_dir() -> Path:
+    global _process_cache
+    with _lock:
+        if _process_cache is None:
+            _process_cache = Path(tempfile.mkdtemp(prefix="pnpgen-fonts-"))
+            atexit.register(shutil.rmtree, _process_cache, True)
+        return _process_cache
+
+
+def convert_face(face: Face, cache_dir: Path) -> Path:
+    """A static TrueType-outline file for the face, made once and kept in the cache dir."""
+    data = face.path.read_bytes()
+    variant = f"|{face.index}|{face.weight if face.variable else ''}".encode()
+    target = Path(cache_dir) / (hashlib.sha256(_CONVERTER_VERSION + variant + data).hexdigest() + ".ttf")
+    if target.exists():
+        return target
+    try:
+        font = ToolsFont(io.BytesIO(data), fontNumber=face.index if face.path.suffix.lower() in (".ttc", ".otc") else -1,
+                          recalcTimestamp=False)  # a timestamp would make every conversion, and PDF, differ
+        if face.variable:
+            font = instance_font(font, face)
+        if "glyf" not in font:
+            convert_to_glyf(font)
+        buffer = io.BytesIO()
+        font.save(buffer)
+    except Exception as exc:  # a font fontTools reads but cannot instance or convert
+        raise PnpError(f"cannot convert this font for PDF embedding ({type(exc).__name__}: {exc})",
+                       Location(str(face.path))) from None
+    # Two builds may convert the same font at once: each writes its own temp file, the rename is atomic.
+    write_atomically(target, buffer.getvalue(), "converted font")
+    return target
+
+
+def instance_font(font: ToolsFont, face: Face) -> ToolsFont:
+    """Pin every axis (wght at the face's weight, others at default) and name the result."""
+    limits = {a.axisTag: (face.weight if a.axisTag == "wght" else a.defaultValue) for a in font["fvar"].axes}
+    font = instancer.instantiateVariableFont(font, limits)
+    style = WEIGHT_NAMES.get(face.weight, str(face.weight)) + (" Italic" if face.italic else "")
+    names = font["name"]
+    for name_id, value in ((1, face.family), (2, style), (4, f"{face.family} {style}"),
+                           (6, face.base_name), (16, face.family), (17, style)):
+        names.removeNames(nameID=name_id)
+        names.setName(value, name_id, 3, 1, 0x409)
+    if "OS/2" in font:
+        font["OS/2"].usWeightClass = face.weight
+    return font
+
+
+def convert_to_glyf(font: ToolsFont) -> None:
+    """Replace CFF/CFF2 outlines by quadratic glyf outlines, as reportlab can only embed TrueType."""
+    order = font.getGlyphOrder()
+    glyph_set = font.getGlyphSet()
+    glyphs = {}
+    for name in order:
+        tt_pen = TTGlyphPen(glyph_set)
+        # PostScript contours run counter-clockwise, TrueType ones clockwise: reverse them.
+        glyph_set[name].draw(Cu2QuPen(tt_pen, max_err=1.0, reverse_direction=True))
+        glyphs[name] = tt_pen.glyph()
+    font["loca"] = newTable("loca")
+    font["glyf"] = glyf = newTable("glyf")
+    glyf.glyphOrder = order
+    glyf.glyphs = glyphs
+    for tag in ("CFF ", "CFF2", "VORG"):
+        if tag in font:
+            del font[tag]
+    glyf.compile(font)
+    hmtx = font["hmtx"]
+    for name, glyph in glyphs.items():
+        if hasattr(glyph, "xMin"):  # left side bearings must match the new outlines
+            hmtx[name] = (hmtx[name][0], glyph.xMin)
+    font["maxp"] = maxp = newTable("maxp")
+    maxp.tableVersion, maxp.maxZones, maxp.numGlyphs = 0x00010000, 1, len(order)
+    for field in ("maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
+                  "maxStackElements", "maxSizeOfInstructions", "maxComponentElements"):
+        setattr(maxp, field, 0)  # no hinting; the point and contour maxima are recalculated on save
+    post = font["post"]
+    post.formatType, post.extraNames, post.mapping, post.glyphOrder = 2.0, [], {}, order
+    try:
+        post.compile(font)
+    except OverflowError:  # too many glyph names for format 2
+        post.formatType = 3.0
+    font["head"].glyphDataFormat = 0
+    font.sfntVersion = "\x00\x01\x00\x00"

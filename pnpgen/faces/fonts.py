@@ -1,0 +1,242 @@
+"""Turn font files (TTF, CFF OTF, variable, TTC) into registered reportlab fonts that SVG families map to."""
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from pathlib import Path
+from typing import Sequence
+
+from fontTools.ttLib import TTCollection
+from fontTools.ttLib import TTFont as ToolsFont
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from svglib.fonts import FontMap
+
+from ..errors import Location, PnpError, Problem
+from .font_convert import convert_face, process_cache_dir
+from .typeface import Face
+
+FONT_SUFFIXES = (".ttf", ".otf", ".ttc", ".otc")
+GENERIC_FAMILIES = frozenset("sans-serif serif monospace system-ui cursive fantasy emoji math fangsong "
+                             "ui-sans-serif ui-serif ui-monospace ui-rounded".split())
+_KEYWORD_WEIGHTS = {"normal": 400, "regular": 400, "lighter": 300, "bold": 700, "bolder": 700}
+
+_lock = threading.RLock()
+_scanned: dict[tuple, list["Face"]] = {}  # (path, mtime_ns, size) -> faces found in the file
+_names_by_key: dict[tuple, str] = {}  # identity of a face's file -> reportlab font name
+_keys_by_name: dict[str, tuple] = {}
+
+
+class FontBook:
+    """The fonts of one build: the families found in `dirs`, resolved and registered on demand."""
+
+    def __init__(self, dirs: Sequence[Path], cache_dir: Path | None = None,
+                 default_family: str = "Noto Sans JP", inside: Path | None = None):
+        """inside: when given, every font outside the bundled folder must really (links resolved) lie in it."""
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else None
+        self.default_family = default_family
+        self._families: dict[str, list[Face]] = {}  # lower-case family -> faces, first dir wins
+        self._registered: dict[Face, str] = {}
+        problems = []
+        paths = [p for d in map(Path, dirs) if d.is_dir() for p in sorted(d.iterdir())
+                 if p.suffix.lower() in FONT_SUFFIXES]
+        for path in paths:
+            if path.is_dir():
+                problems.append(Problem(Location(shown_path(path)), "is a folder; expected a font file"))
+                continue
+            if inside is not None and not confined(path, Path(inside)):
+                problems.append(Problem(Location(shown_path(path)), "points outside the project folder; "
+                                                                    "expected a font file inside it"))
+                continue
+            try:
+                for face in scan_font(path):
+                    faces = self._families.setdefault(face.family.lower(), [])
+                    if not any(f.weight == face.weight and f.italic == face.italic for f in faces):
+                        faces.append(face)
+            except PnpError as error:
+                problems.extend(error.problems)
+        if problems:
+            raise PnpError(problems)
+
+    def families(self) -> dict[str, list[int]]:
+        return {faces[0].family: sorted({f.weight for f in faces}) for faces in self._families.values()}
+
+    def find_family(self, family: str | None) -> str | None:
+        """The family a font-family value maps to (generic names map to the default), or None."""
+        for entry in ([] if family is None else family.split(",")):
+            name = entry.strip().strip("'\"").strip()
+            if name.lower() in GENERIC_FAMILIES:
+                name = self.default_family
+            if name.lower() in self._families:
+                return self._families[name.lower()][0].family
+        return None
+
+    def find_face(self, family: str | None, weight: str | int = "normal", style: str = "normal") -> Face:
+        """The face for an SVG/CSS family, weight and style, without registering it."""
+        target = parse_weight(weight)
+        if family is None or not family.strip():
+            family = self.default_family
+        found = self.find_family(family)
+        if found is None:
+            known = ", ".join(sorted(f[0].family for f in self._families.values())) or "(no fonts found)"
+            entries = [e.strip().strip("'\"").lower() for e in family.split(",")]
+            if any(e in GENERIC_FAMILIES for e in entries):
+                raise PnpError(f"the default font family '{self.default_family}' is not among the fonts "
+                               f"found: expected one of {known}")
+            raise PnpError(f"unknown font family '{family}': expected one of {known}, "
+                           "or a generic family (sans-serif, serif, monospace, system-ui)")
+        faces = self._families[found.lower()]
+        italic = style.strip().lower() in ("italic", "oblique")
+        faces = [f for f in faces if f.italic == italic] or faces
+        bold = target >= 600
+        faces = [f for f in faces if (f.weight >= 600) == bold] or faces
+        return min(faces, key=lambda f: (abs(f.weight - target), -f.weight if bold else f.weight))
+
+    def resolve(self, family: str | None, weight: str | int = "normal", style: str = "normal") -> str:
+        """reportlab font name for an SVG/CSS family+weight+style, registering the font on first use.
+
+        None and generic families (sans-serif, serif, monospace, system-ui) map to the default family;
+        in a comma list the first known entry wins. 'bold', 'bolder' and numbers >= 600 are bold; the
+        nearest available weight on the same side of 600 is picked. Unknown family -> PnpError."""
+        return self.register(self.find_face(family, weight, style))
+
+    def register(self, face: Face) -> str:
+        """Register the face with reportlab (once per process) and return its font name."""
+        if face not in self._registered:
+            self._registered[face] = register_face(face, self.cache_dir)
+        return self._registered[face]
+
+    def svglib_font_map(self) -> "BookFontMap":
+        return BookFontMap(self)
+
+    def ensure_registered(self, names) -> None:
+        """Register the faces behind reportlab font names, e.g. those a cached drawing from another process uses."""
+        missing = set(names) - set(pdfmetrics.getRegisteredFontNames()) - set(pdfmetrics.standardFonts)
+        for faces in self._families.values():
+            for face in faces:
+                if face.base_name in missing:
+                    missing.discard(self.register(face))
+
+
+def register_face(face: Face, cache_dir: Path | None) -> str:
+    """Register a face with reportlab once per process, converting it first if it needs to be."""
+    stat = face.path.stat()
+    key = (str(face.path.resolve()), stat.st_mtime_ns, stat.st_size, face.index,
+           face.weight if face.variable else None)
+    with _lock:
+        if key in _names_by_key:
+            return _names_by_key[key]
+        path, index = face.path, face.index
+        if face.cff or face.variable:
+            path, index = convert_face(face, cache_dir or process_cache_dir()), 0
+        name = face.base_name
+        if name in _keys_by_name:  # another file with the same family and weight: keep both apart
+            name += "-" + hashlib.sha256(face.path.read_bytes()).hexdigest()[:8]
+        try:
+            pdfmetrics.registerFont(TTFont(name, str(path), subfontIndex=index))
+        except Exception as exc:  # reportlab raises TTFError, struct.error, KeyError... on odd fonts
+            raise PnpError(f"reportlab cannot use this font ({exc})", Location(str(face.path))) from None
+        _names_by_key[key] = name
+        _keys_by_name[name] = key
+        return name
+
+
+class BookFontMap(FontMap):
+    """An svglib FontMap that resolves through a FontBook: never fc-match, never Helvetica.
+
+    svglib tries each name of a font-family list (and each of its words) in turn and keeps the first
+    exact match, else the first inexact one: unknown names answer the default family inexactly and
+    are remembered in `misses` so that a caller can warn about them."""
+
+    def __init__(self, book: FontBook):
+        super().__init__()
+        self.book = book
+        self.misses: set[str] = set()
+
+    def find_font(self, font_name: str, weight: str = "normal", style: str = "normal") -> tuple[str, bool]:
+        if self.book.find_family(font_name) is None:
+            self.misses.add(font_name)
+            return self.book.resolve(None, weight, style), False
+        return self.book.resolve(font_name, weight, style), True
+
+
+def parse_weight(weight: str | int) -> int:
+    """A CSS font-weight (normal, bold, bolder, lighter, 1-1000) as a number."""
+    text = str(weight).strip().lower()
+    if text in _KEYWORD_WEIGHTS and not isinstance(weight, bool):
+        return _KEYWORD_WEIGHTS[text]
+    number = float(text) if re.fullmatch(r"\d+(\.\d*)?", text) and not isinstance(weight, bool) else -1.0
+    if not 1 <= number <= 1000:
+        raise PnpError(f"font-weight '{weight}' is not a weight: expected normal, bold or a number 1-1000")
+    return round(number)
+
+
+def scan_font(path: Path) -> list[Face]:
+    """The faces a font file offers, read once per file version."""
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    with _lock:
+        if key in _scanned:
+            return _scanned[key]
+        fonts: list[ToolsFont] = []
+        try:
+            collection = path.suffix.lower() in (".ttc", ".otc")
+            fonts = list(TTCollection(str(path), lazy=True).fonts) if collection else [ToolsFont(str(path), lazy=True)]
+            _scanned[key] = [face for index, font in enumerate(fonts) for face in describe_font(font, path, index)]
+        except PnpError:
+            raise
+        except Exception as exc:  # fontTools raises many kinds of error on a damaged file
+            raise PnpError(f"not a font file I can read ({type(exc).__name__}: {exc}); expected a TTF or OTF font, "
+                           "or remove the file from fonts/", Location(shown_path(path))) from None
+        finally:
+            for font in fonts:
+                font.close()
+        return _scanned[key]
+
+
+def describe_font(font: ToolsFont, path: Path, index: int) -> list[Face]:
+    names = font["name"]
+    family = names.getDebugName(16) or names.getDebugName(1)
+    if not family:
+        raise PnpError("the font has no family name (name table IDs 16 and 1 are empty)", Location(str(path)))
+    cff = "glyf" not in font
+    if cff and "CFF " not in font and "CFF2" not in font:
+        raise PnpError("the font has no outlines (neither a glyf nor a CFF table)", Location(str(path)))
+    os2 = font["OS/2"] if "OS/2" in font else None
+    weight = os2.usWeightClass if os2 else (700 if font["head"].macStyle & 1 else 400)
+    weight = weight * 100 if 1 <= weight <= 9 else min(max(weight, 1), 1000)  # old fonts use 1-9
+    italic = bool(os2.fsSelection & 1) if os2 else bool(font["head"].macStyle & 2)
+    if "fvar" not in font:
+        return [Face(family, weight, italic, path, index, cff)]
+    return [Face(family, w, italic, path, index, cff, variable=True) for w in variable_weights(font, weight)]
+
+
+def variable_weights(font: ToolsFont, default: int) -> list[int]:
+    """Weights to offer from a variable font: its named instances, else 400 and 700 within range."""
+    axis = next((a for a in font["fvar"].axes if a.axisTag == "wght"), None)
+    if axis is None:
+        return [default]
+    named = {round(i.coordinates["wght"]) for i in font["fvar"].instances if "wght" in i.coordinates}
+    wanted = named or {round(axis.defaultValue)} | {min(max(w, axis.minValue), axis.maxValue) for w in (400, 700)}
+    return sorted({round(w) for w in wanted})
+
+
+def shown_path(path: Path) -> str:
+    """fonts/X.ttf for a project font: messages name files as the designer sees them."""
+    return f"{path.parent.name}/{path.name}"
+
+
+BUNDLED_FONTS = Path(__file__).resolve().parents[2] / "fonts"
+
+
+def font_dirs(project_root: Path) -> list[Path]:
+    """The folders a project's fonts come from: the bundled family first, then the project's fonts/."""
+    dirs = {d.resolve(): d for d in (Path(project_root) / "fonts", BUNDLED_FONTS) if d.is_dir()}
+    return sorted(dirs.values(), key=lambda d: d != BUNDLED_FONTS)
+
+
+def confined(path: Path, root: Path) -> bool:
+    """A bundled font, or a file that is inside root once links are resolved."""
+    real = path.resolve()
+    return real.is_relative_to(BUNDLED_FONTS.resolve()) or real.is_relative_to(root.resolve())

@@ -1,0 +1,93 @@
+"""Turn <image> references in face SVG into checked project files that PDFs embed once, with alpha."""
+from __future__ import annotations
+
+import re
+import warnings
+from pathlib import Path
+
+from PIL import Image as PILImage
+from reportlab import rl_config
+from reportlab.graphics import renderPDF
+
+from ..errors import PnpError
+
+MAX_PIXELS = 60_000_000  # ~7,700 × 7,700: far above any card at 1,200 dpi, far below a decompression bomb
+FORMATS = {"PNG", "JPEG", "GIF", "WEBP", "TIFF", "BMP"}
+URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+
+
+class ImageFile(str):
+    """An image's absolute path that also carries its pixel size (svglib asks for .size)."""
+
+    size: tuple[int, int]
+
+    def __new__(cls, path: str, size: tuple[int, int]):
+        value = super().__new__(cls, path)
+        value.size = size
+        return value
+
+    def __reduce__(self):
+        return (ImageFile, (str(self), self.size))
+
+
+class ImageChecker:
+    """Resolves hrefs inside the project and checks each file once (header only: it is fast)."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root).resolve()
+        self.checked: dict[tuple[str, int, int], ImageFile] = {}
+
+    def resolve(self, href: str) -> ImageFile:
+        if not href:
+            raise PnpError("an <image> needs href=\"images/NAME.png\"; expected a path inside the project")
+        if URL.match(href):
+            raise PnpError(f"<image href=\"{href[:60]}\">: images must be files in the project, not URLs or data; "
+                           "expected a path such as images/ron.png")
+        path = (self.root / href).resolve()
+        try:
+            path.relative_to(self.root)
+        except ValueError:
+            raise PnpError(f"<image href=\"{href}\"> points outside the project folder; expected a path inside it") from None
+        try:
+            stat = path.stat()
+        except OSError:
+            raise PnpError(f"image '{href}' not found; expected a file relative to the project folder") from None
+        key = (str(path), stat.st_mtime_ns, stat.st_size)
+        if key not in self.checked:
+            self.checked[key] = ImageFile(str(path), read_size(path, href))
+        return self.checked[key]
+
+
+def read_size(path: Path, shown: str) -> tuple[int, int]:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", PILImage.DecompressionBombWarning)
+            with PILImage.open(path) as image:
+                size, kind = image.size, image.format
+    except (PILImage.DecompressionBombError, PILImage.DecompressionBombWarning):
+        raise PnpError(f"image '{shown}' is too large to be a picture (a decompression bomb?); "
+                       f"expected at most {MAX_PIXELS:,} pixels") from None
+    except PILImage.UnidentifiedImageError:
+        raise PnpError(f"image '{shown}' is not an image file; expected a PNG or JPEG file") from None
+    except (OSError, SyntaxError, ValueError) as err:
+        raise PnpError(f"image '{shown}' cannot be read ({type(err).__name__}); expected a PNG or JPEG file") from None
+    if kind not in FORMATS:
+        raise PnpError(f"image '{shown}' is {kind}; expected one of {', '.join(sorted(FORMATS))}")
+    if size[0] * size[1] > MAX_PIXELS:
+        raise PnpError(f"image '{shown}' has {size[0]} × {size[1]} pixels; expected at most {MAX_PIXELS:,}")
+    return size
+
+
+class XObjectRenderer(renderPDF._PDFRenderer):
+    """renderPDF, but images become shared XObjects with their alpha kept (renderPDF inlines them)."""
+
+    def drawImage(self, image):
+        self._canvas.drawImage(str(image.path), image.x, image.y, image.width, image.height, mask="auto")
+
+
+def draw_drawing(drawing, canvas, x: float, y: float) -> None:
+    """renderPDF.draw with XObjectRenderer."""
+    XObjectRenderer().draw(renderPDF.renderScaledDrawing(drawing), canvas, x, y, showBoundary=rl_config._unset_)
+
+
+PILImage.MAX_IMAGE_PIXELS = MAX_PIXELS  # Pillow then refuses bombs itself, before decoding anything

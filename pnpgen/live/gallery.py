@@ -1,0 +1,163 @@
+"""Turn a project into the live preview's model: games, findings and PNG thumbnails of every face."""
+from __future__ import annotations
+
+import hashlib
+import io
+import math
+import threading
+from pathlib import Path
+
+from .. import units
+from ..pipeline import Options, open_fontbook, select_games
+from ..cache import Cache, default_cache_dir
+from ..faces.inputs import inputs_digest
+from ..checks.checker import check_project
+from ..faces.convert import Converter
+from ..errors import PnpError, Problem
+from ..export.pieces import face_page
+from ..project.model import Card, Component, Project
+from ..faces.render import Renderer
+from ..project.validate import load_project
+from .state import Live
+from .watch import describe_changes
+from ..press.write_pdf import pdf_bytes
+
+THUMB_PX = 320  # the longer side of a thumbnail's trim, in pixels
+PIPELINE = threading.Lock()  # reportlab's settings and pdfium are process-wide: one rebuild at a time
+
+
+class Gallery:
+    """Render every component's faces and rasterise the ones not seen before into thumbnails."""
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+        self.previous: Project | None = None
+
+    def rebuild(self, path: Path, live: Live, files: list[str]) -> Project | None:
+        changes = [f"{', '.join(files)} changed"] if files else []
+        try:
+            with PIPELINE:
+                project = load_project(path)
+                changes += describe_changes(self.previous, project)
+                games, findings, thumbs = self.model(project, live.thumbs)
+        except PnpError as err:
+            live.publish(error=[str(p) for p in err.problems], changes=changes)
+            return None
+        except Exception as err:  # noqa: BLE001 - a long-running preview reports even a bug and keeps going
+            live.publish(error=[f"unexpected {type(err).__name__}: {err} (a bug in pnpgen; please report it)"], changes=changes)
+            return None
+        live.thumbs = {**live.thumbs, **thumbs}
+        live.publish(project=project.name, games=games, findings=findings, error=None, changes=changes)
+        keep = {key for game in games for c in game["components"] for card in c["cards"] for key in (card["front"], card["back"])}
+        live.thumbs = {key: png for key, png in live.thumbs.items() if key in keep}
+        self.previous = project
+        return project
+
+    def model(self, project: Project, known: dict[str, bytes]) -> tuple[list, list, dict[str, bytes]]:
+        """The games as the page shows them, the checker's findings, and the thumbnails still to add."""
+        games = select_games(project, self.options.game)
+        findings = [dict(f.as_dict(), message=f.line().split(": ", 1)[1]) for f in check_project(project, games)]
+        cache = Cache(self.options.cache_dir or default_cache_dir()) if self.options.cache else None
+        fontbook = open_fontbook(project)
+        renderer = Renderer(project, fontbook, cache, inputs_digest(project))
+        converter = Converter(fontbook, project.root, cache)
+        problems: list[Problem] = []
+        shown, missing = [], {}
+        for game in games:
+            components = []
+            for component in game.components:
+                cards = []
+                for index, card in enumerate(component.cards, 1):
+                    try:
+                        faces = [renderer.render(game, component, card, side) for side in ("front", "back")]
+                    except PnpError as err:
+                        problems.extend(err.problems)
+                        continue
+                    keys = [thumb_key(face.key, renderer.inputs) if face else None for face in faces]
+                    for key, face in zip(keys, faces):
+                        if face and key not in known:
+                            missing.setdefault((game.id, component.id), (component, {}))[1][key] = face
+                    cards.append(card_state(index, card, component, *keys))
+                components.append(component_state(component, cards))
+            shown.append({"id": game.id, "title": game.title, "components": components})
+        if problems:
+            raise PnpError(problems)
+        initial_font = fontbook.resolve(None)
+        thumbs = {}
+        for component, faces in missing.values():
+            thumbs.update(thumbnails(component, faces, converter, initial_font))
+        return shown, findings, thumbs
+
+
+def thumb_key(face_key: str, inputs: str) -> str:
+    """A face's SVG names images and fonts but does not hold them: the inputs digest covers their bytes."""
+    return hashlib.sha256(f"{face_key}\0{inputs}".encode()).hexdigest()
+
+
+def thumbnails(component: Component, faces: dict, converter: Converter, initial_font: str) -> dict[str, bytes]:
+    """PNG thumbnails of the trim of each face: one single-face page per face, rasterised with pdfium."""
+    import pypdfium2 as pdfium
+
+    drawings, pages = {}, []
+    for key, face in faces.items():
+        try:
+            drawings[face.key] = converter.convert(face.key, face.svg, face.template)
+        except PnpError as err:
+            raise PnpError(f"{face.origin}: {err.problems[0].message}", face.location) from None
+        pages.append(face_page(component, face.key, "front"))
+    data = pdf_bytes(pages, drawings, title=component.name, initial_font=initial_font, bleed=component.bleed)
+    w, h, b = component.size.width, component.size.height, component.bleed
+    scale = THUMB_PX / max(w, h)
+    document = pdfium.PdfDocument(data)
+    thumbs = {}
+    try:
+        for number, key in enumerate(faces):
+            page = document[number]
+            try:
+                image = page.render(scale=scale, crop=(b, b, b, b)).to_pil()
+            finally:
+                page.close()
+            buffer = io.BytesIO()
+            image.save(buffer, "PNG", compress_level=3)
+            thumbs[key] = buffer.getvalue()
+    finally:
+        document.close()
+    return thumbs
+
+
+def component_state(component: Component, cards: list[dict]) -> dict:
+    return {"id": component.id, "name": component.name, "kind": component.kind, "shape": component.shape,
+            "size_mm": [round(units.to_mm(component.size.width), 1), round(units.to_mm(component.size.height), 1)],
+            "pieces": sum(c.copies for c in component.cards), "cards": cards}
+
+
+def card_state(index: int, card: Card, component: Component, front: str, back: str | None) -> dict:
+    return {"index": index, "caption": caption(card, component), "fields": plain(card.fields), "copies": card.copies,
+            "tbd": list(card.tbd), "location": f"{card.location.file}:{card.location.line}", "front": front, "back": back}
+
+
+def caption(card: Card, component: Component) -> str:
+    """The card's name or title, else the short fields that tell it from the other cards of its component."""
+    for name in ("name", "title"):
+        if isinstance(card.fields.get(name), (str, int)) and str(card.fields[name]).strip():
+            return str(card.fields[name])
+    spread = {k: len({repr(c.fields.get(k)) for c in component.cards}) for k in card.fields}
+    shown = []
+    for k in sorted((k for k, n in spread.items() if n > 1), key=lambda k: -spread[k]):
+        value = card.fields[k]
+        if value is True:
+            shown.append(k)
+        elif isinstance(value, (str, int, float)) and not isinstance(value, bool) and 0 < len(str(value)) <= 20:
+            shown.append(str(value))
+    return " · ".join(shown[:3]) or component.name
+
+
+def plain(value):
+    """Card fields as JSON: mappings and tuples as objects and lists, non-finite numbers as text."""
+    if isinstance(value, dict) or hasattr(value, "items"):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [plain(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value

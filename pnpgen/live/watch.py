@@ -1,0 +1,121 @@
+"""Turn edits in a project folder into rebuilds, and rebuilds into a summary of which cards changed."""
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+from ..pipeline import Options, build_project
+from ..errors import PnpError
+from ..project.model import Card, Project
+from ..project.validate import load_project
+
+WATCHED = ("templates", "fonts", "rules", "images", "documents")
+IGNORED_PARTS = {"output", ".pnpgen-cache", "__pycache__", ".git"}
+
+
+def snapshot(root: Path) -> dict[str, tuple[int, int]]:
+    """relative path -> (mtime_ns, size) of every file a build can read."""
+    root = Path(root)
+    files = [p for p in root.glob("*.y*ml")]
+    files += [p for p in root.glob("games/**/*.y*ml")]
+    for folder in WATCHED:
+        if (root / folder).is_dir():
+            files += [p for p in (root / folder).rglob("*") if p.is_file()]
+    state = {}
+    for path in files:
+        if IGNORED_PARTS & set(path.relative_to(root).parts) or path.name.startswith("."):
+            continue
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        state[path.relative_to(root).as_posix()] = (stat.st_mtime_ns, stat.st_size)
+    return state
+
+
+def changed_files(before: dict, after: dict) -> list[str]:
+    return sorted(name for name in set(before) | set(after) if before.get(name) != after.get(name))
+
+
+def describe_changes(old: Project | None, new: Project) -> list[str]:
+    """Cards added, removed and changed, component by component (cards are matched by position)."""
+    if old is None:
+        return []
+    lines = []
+    for game in new.games:
+        before_game = old.game(game.id)
+        for component in game.components:
+            before = before_game.component(component.id) if before_game else None
+            lines.extend(compare_cards(f"{game.id}/{component.id}", before.cards if before else (), component.cards))
+        if before_game:
+            gone = {c.id for c in before_game.components} - {c.id for c in game.components}
+            lines.extend(f"{game.id}/{cid}: component removed" for cid in sorted(gone))
+    return lines
+
+
+def compare_cards(where: str, before: tuple[Card, ...], after: tuple[Card, ...]) -> list[str]:
+    lines = []
+    for index, (old, new) in enumerate(zip(before, after), 1):
+        if old.fields != new.fields or old.copies != new.copies:
+            lines.append(f"{where} card {index} changed: {field_changes(old, new)}")
+    lines.extend(f"{where} card {i} added: {summary(c)}" for i, c in enumerate(after[len(before):], len(before) + 1))
+    lines.extend(f"{where} card {i} removed: {summary(c)}" for i, c in enumerate(before[len(after):], len(after) + 1))
+    return lines
+
+
+def field_changes(old: Card, new: Card) -> str:
+    parts = [f"{k}: {short(old.fields.get(k))} → {short(new.fields.get(k))}"
+             for k in dict.fromkeys([*old.fields, *new.fields]) if old.fields.get(k) != new.fields.get(k)]
+    if old.copies != new.copies:
+        parts.append(f"copies: {old.copies} → {new.copies}")
+    return "; ".join(parts)
+
+
+def summary(card: Card) -> str:
+    return ", ".join(f"{k}={short(v)}" for k, v in list(card.fields.items())[:3]) + f" ×{card.copies}"
+
+
+def short(value, limit: int = 24) -> str:
+    text = str(value).replace("\n", " ")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def watch(path: str | Path, options: Options, echo: Callable[[str], None], *, interval: float = 0.5,
+          stop: threading.Event | None = None) -> None:
+    """Build now and again after every change, until stop is set (or Ctrl-C). Errors are shown, not fatal."""
+    path = Path(path)
+    root = path if path.is_dir() else path.parent
+    stop = stop or threading.Event()
+    state = snapshot(root)
+    model = rebuild(path, options, None, echo)
+    while not stop.wait(interval):
+        current = snapshot(root)
+        if current == state:
+            continue
+        while not stop.wait(interval):  # let an editor finish writing: wait until the files stay still
+            settled = snapshot(root)
+            if settled == current:
+                break
+            current = settled
+        echo("changed: " + ", ".join(changed_files(state, current)))
+        state = current
+        model = rebuild(path, options, model, echo) or model
+
+
+def rebuild(path: Path, options: Options, previous: Project | None, echo: Callable[[str], None]) -> Project | None:
+    started = time.perf_counter()
+    try:
+        project = load_project(path)
+        for line in describe_changes(previous, project):
+            echo(line)
+        report = build_project(project, options)
+    except PnpError as err:
+        for problem in err.problems:
+            echo(str(problem))
+        echo("build failed; the last good PDFs are untouched — fix the problem and save again")
+        return None
+    echo(f"built in {time.perf_counter() - started:.2f} s: {len(report.written)} PDFs written, "
+         f"{len(report.unchanged)} unchanged, {report.renders} faces rendered")
+    return project

@@ -1,0 +1,302 @@
+"""Turn same-sized items (faces with a trim size) into pages of placements and marks: pure geometry."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+from .marks import (EPS, Mark, Rect, align_windows, bound, crop_trims, intersect, mirror_mark,
+                    mirror_rect, outline_trims, shift_mark, shift_rect)
+from ..project.model import Size
+from ..units import mm
+
+__all__ = ["SheetSpec", "Item", "Rect", "Placement", "Mark", "Page", "Sides", "Grid",
+           "impose", "plan_grid"]
+
+LABEL_BAND = mm(4)  # kept free above the bottom margin of tile pages for the page label
+
+
+@dataclass(frozen=True)
+class SheetSpec:
+    paper: Size  # portrait as given
+    margin: float = mm(6)  # nothing printed closer than this to the page edge
+    bleed: float = mm(3)
+    gap: float = 0.0  # between neighbouring trims
+    crop_marks: bool = True
+    cut_lines: bool = False  # draw the trim outline (chips)
+    shape: str = "rect"  # rect | round (round: ellipse cut line, no crop marks)
+    duplex: str = "long"  # long | short | none (none: no back pages at all)
+    back_offset: tuple[float, float] = (0.0, 0.0)  # added to every back placement and mark
+    gutterfold: bool = False  # fronts and backs on one page, mirrored about a fold line
+    tile_overlap: float = mm(10)  # for items larger than the paper
+
+
+@dataclass(frozen=True)
+class Item:
+    front: str  # face keys (opaque strings)
+    back: str | None
+    size: Size
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A face on a page: (x, y) is the bottom-left of the trim; the face is drawn with its origin at
+    (x - bleed, y - bleed); only the part inside clip shows."""
+
+    face: str
+    x: float
+    y: float
+    width: float
+    height: float
+    clip: Rect
+    rotate: int = 0  # always 0: items are never rotated
+
+
+@dataclass(frozen=True)
+class Sides:
+    left: float
+    bottom: float
+    right: float
+    top: float
+
+
+@dataclass(frozen=True)
+class Page:
+    size: Size
+    side: str  # front | back
+    placements: tuple[Placement, ...]
+    marks: tuple[Mark, ...]
+    trim_box: Rect
+    bleed_box: Rect
+    label: str = ""
+
+    @property
+    def bleed_used(self) -> Sides:
+        """The bleed printed beyond the page's trim box on each side (clamped by the margin)."""
+        t, b = self.trim_box, self.bleed_box
+        return Sides(t.x0 - b.x0, t.y0 - b.y0, b.x1 - t.x1, b.y1 - t.y1)
+
+
+@dataclass(frozen=True)
+class Grid:
+    """How same-sized items sit on one sheet: cols x rows trims, centred; bleed is the outer bleed
+    actually used on each side (less than the spec's bleed where the margin leaves less room)."""
+
+    paper: Size  # the orientation used
+    cols: int
+    rows: int
+    x0: float  # bottom-left corner of the bottom-left trim
+    y0: float
+    bleed: Sides
+
+    @property
+    def capacity(self) -> int:
+        return self.cols * self.rows
+
+
+def impose(items: Sequence[Item], spec: SheetSpec) -> list[Page]:
+    """Lay the items out on pages: grids, gutterfold sheets, or tiles for items larger than the paper."""
+    _validate(items, spec)
+    if not items:
+        return []
+    size = items[0].size
+    if _fit_grid(size, spec.paper, spec) is None and _fit_grid(size, _landscape(spec.paper), spec) is None:
+        fronts = [page for item in items for page in _tile_item(item, spec)]
+    elif spec.gutterfold and _plan_gutterfold(size, spec) is not None:
+        return _impose_gutterfold(items, spec)
+    else:
+        grid = plan_grid(size, spec)
+        fronts = [_fill_grid(items[i:i + grid.capacity], grid, spec)
+                  for i in range(0, len(items), grid.capacity)]
+    if spec.duplex == "none" or all(item.back is None for item in items):
+        return [page for page, _ in fronts]
+    return [page for front in fronts for page in (front[0], _back_page(*front, spec))]
+
+
+def plan_grid(size: Size, spec: SheetSpec) -> Grid:
+    """Return the grid holding the most items of this size: portrait as given, else landscape."""
+    portrait = _fit_grid(size, spec.paper, spec)
+    landscape = _fit_grid(size, _landscape(spec.paper), spec)
+    if portrait is None and landscape is None:
+        raise ValueError("the item is larger than the printable area of the paper: it is tiled")
+    if portrait is None or (landscape is not None and landscape.capacity > portrait.capacity):
+        return landscape
+    return portrait
+
+
+def _validate(items: Sequence[Item], spec: SheetSpec) -> None:
+    if spec.shape not in ("rect", "round"):
+        raise ValueError(f"shape '{spec.shape}': expected rect or round")
+    if spec.duplex not in ("long", "short", "none"):
+        raise ValueError(f"duplex '{spec.duplex}': expected long, short or none")
+    if min(spec.margin, spec.bleed, spec.gap, spec.tile_overlap) < 0:
+        raise ValueError("margin, bleed, gap and tile_overlap must not be negative")
+    if min(spec.paper.width, spec.paper.height) <= 2 * spec.margin + LABEL_BAND + spec.tile_overlap:
+        raise ValueError("the paper is too small for its margins")
+    sizes = {item.size for item in items}
+    if len(sizes) > 1:
+        raise ValueError(f"items of one impose() call must share one size; got {len(sizes)} sizes")
+    if any(s.width <= 0 or s.height <= 0 for s in sizes):
+        raise ValueError("item sizes must be positive")
+
+
+def _landscape(paper: Size) -> Size:
+    return Size(max(paper.width, paper.height), min(paper.width, paper.height))
+
+
+def _count(usable: float, length: float, gap: float) -> int:
+    return int(math.floor((usable + gap) / (length + gap) + EPS))
+
+
+def _fit_grid(size: Size, paper: Size, spec: SheetSpec) -> Grid | None:
+    usable_w, usable_h = paper.width - 2 * spec.margin, paper.height - 2 * spec.margin
+    cols, rows = _count(usable_w, size.width, spec.gap), _count(usable_h, size.height, spec.gap)
+    if cols < 1 or rows < 1:
+        return None
+    grid_w = cols * size.width + (cols - 1) * spec.gap
+    grid_h = rows * size.height + (rows - 1) * spec.gap
+    side_x = min(spec.bleed, max(0.0, (usable_w - grid_w) / 2))
+    side_y = min(spec.bleed, max(0.0, (usable_h - grid_h) / 2))
+    return Grid(paper, cols, rows, (paper.width - grid_w) / 2, (paper.height - grid_h) / 2,
+                Sides(side_x, side_y, side_x, side_y))
+
+
+def _cells(grid: Grid, size: Size, spec: SheetSpec) -> list[tuple[Rect, Rect]]:
+    """Return (trim, clip) per cell in reading order: top row first, left to right."""
+    inner = min(spec.bleed, spec.gap / 2)
+    cells = []
+    for r in range(grid.rows):
+        for c in range(grid.cols):
+            x = grid.x0 + c * (size.width + spec.gap)
+            y = grid.y0 + (grid.rows - 1 - r) * (size.height + spec.gap)
+            trim = Rect(x, y, x + size.width, y + size.height)
+            clip = Rect(x - (grid.bleed.left if c == 0 else inner),
+                        y - (grid.bleed.bottom if r == grid.rows - 1 else inner),
+                        trim.x1 + (grid.bleed.right if c == grid.cols - 1 else inner),
+                        trim.y1 + (grid.bleed.top if r == 0 else inner))
+            cells.append((trim, clip))
+    return cells
+
+
+def _printable(paper: Size, margin: float) -> Rect:
+    return Rect(margin, margin, paper.width - margin, paper.height - margin)
+
+
+def _mark_trims(trims: list[Rect], limit: Rect, spec: SheetSpec) -> list[Mark]:
+    marks = []
+    if spec.crop_marks and spec.shape == "rect":
+        marks += crop_trims(trims, limit)
+    if spec.cut_lines or spec.shape == "round":
+        marks += outline_trims(trims, spec.shape)
+    return marks
+
+
+def _fill_grid(items: Sequence[Item], grid: Grid, spec: SheetSpec) -> tuple[Page, list[Item]]:
+    cells = _cells(grid, items[0].size, spec)[:len(items)]
+    placements = [Placement(item.front, t.x0, t.y0, t.width, t.height, clip)
+                  for item, (t, clip) in zip(items, cells)]
+    marks = _mark_trims([t for t, _ in cells], _printable(grid.paper, spec.margin), spec)
+    return _make_page(grid.paper, "front", placements, marks), list(items)
+
+
+def _make_page(paper: Size, side: str, placements: list[Placement], marks: list[Mark],
+               label: str = "", fallback: tuple[Rect, Rect] | None = None) -> Page:
+    trims = [intersect(Rect(p.x, p.y, p.x + p.width, p.y + p.height), p.clip) for p in placements]
+    trim_box = bound(t for t in trims if t is not None)
+    bleed_box = bound(p.clip for p in placements)
+    if trim_box is None or bleed_box is None:
+        trim_box, bleed_box = fallback or (Rect(0, 0, paper.width, paper.height),) * 2
+    return Page(paper, side, tuple(placements), tuple(marks), trim_box, bleed_box, label)
+
+
+def _mirror_axes(paper: Size, duplex: str) -> dict:
+    # Duplex flips the sheet about its long (or short) edge; on a landscape page the long edge is
+    # the horizontal one, so a long-edge flip mirrors y there.
+    flip_x = (duplex == "long") == (paper.height >= paper.width)
+    return {"width": paper.width} if flip_x else {"height": paper.height}
+
+
+def _back_page(front: Page, items: list[Item], spec: SheetSpec) -> Page:
+    axes = _mirror_axes(front.size, spec.duplex)
+    dx, dy = spec.back_offset
+    placements = []
+    for item, p in zip(items, front.placements):
+        if item.back is None:
+            continue
+        trim = shift_rect(mirror_rect(Rect(p.x, p.y, p.x + p.width, p.y + p.height), **axes), dx, dy)
+        clip = shift_rect(mirror_rect(p.clip, **axes), dx, dy)
+        placements.append(Placement(item.back, trim.x0, trim.y0, p.width, p.height, clip))
+    marks = [shift_mark(mirror_mark(m, **axes), dx, dy) for m in front.marks]
+    fallback = tuple(shift_rect(mirror_rect(r, **axes), dx, dy) for r in (front.trim_box, front.bleed_box))
+    label = f"{front.label} back" if front.label else ""
+    return _make_page(front.size, "back", placements, marks, label, fallback)
+
+
+def _plan_gutterfold(size: Size, spec: SheetSpec) -> tuple[Size, Grid, bool] | None:
+    """Return (page size, grid on the front half, fold is vertical) holding the most pairs."""
+    land, port = _landscape(spec.paper), Size(*sorted((spec.paper.width, spec.paper.height)))
+    options = [(port, _fit_grid(size, Size(port.width, port.height / 2), spec), False),
+               (land, _fit_grid(size, Size(land.width / 2, land.height), spec), True)]
+    options = [o for o in options if o[1] is not None]
+    if not options:
+        return None
+    return max(options, key=lambda o: (o[1].capacity, o[2]))
+
+
+def _impose_gutterfold(items: Sequence[Item], spec: SheetSpec) -> list[Page]:
+    paper, grid, vertical = _plan_gutterfold(items[0].size, spec)
+    shift_y = 0.0 if vertical else paper.height / 2  # fronts on the left half, or the top half
+    axes = {"width": paper.width} if vertical else {"height": paper.height}
+    fold = (paper.width / 2, spec.margin, paper.width / 2, paper.height - spec.margin) if vertical \
+        else (spec.margin, paper.height / 2, paper.width - spec.margin, paper.height / 2)
+    cells = _cells(grid, items[0].size, spec)
+    pages = []
+    for start in range(0, len(items), grid.capacity):
+        chunk = items[start:start + grid.capacity]
+        used = [(shift_rect(t, 0, shift_y), shift_rect(c, 0, shift_y)) for t, c in cells[:len(chunk)]]
+        half_marks = _mark_trims([t for t, _ in cells[:len(chunk)]], _printable(grid.paper, spec.margin), spec)
+        marks = [shift_mark(m, 0, shift_y) for m in half_marks]
+        marks += [mirror_mark(m, **axes) for m in marks] + [Mark("fold", fold)]
+        placements = [Placement(i.front, t.x0, t.y0, t.width, t.height, c) for i, (t, c) in zip(chunk, used)]
+        for item, (t, c) in zip(chunk, used):
+            if item.back is not None:
+                mt = mirror_rect(t, **axes)
+                placements.append(Placement(item.back, mt.x0, mt.y0, t.width, t.height, mirror_rect(c, **axes)))
+        pages.append(_make_page(paper, "front", placements, marks))
+    return pages
+
+
+def _tile_count(extent: float, usable: float, overlap: float) -> int:
+    return 1 if extent <= usable + EPS else math.ceil((extent - overlap) / (usable - overlap) - EPS)
+
+
+def _tile_item(item: Item, spec: SheetSpec) -> list[tuple[Page, list[Item]]]:
+    """Split one oversized item into overlapping tiles, one page each, in reading order."""
+    b, ov = spec.bleed, spec.tile_overlap
+    ext_w, ext_h = item.size.width + 2 * b, item.size.height + 2 * b
+
+    def plan(paper: Size) -> tuple[int, int, Size, Rect]:
+        usable = Rect(spec.margin, spec.margin + LABEL_BAND, paper.width - spec.margin, paper.height - spec.margin)
+        return _tile_count(ext_w, usable.width, ov), _tile_count(ext_h, usable.height, ov), paper, usable
+
+    cols, rows, paper, usable = min(plan(spec.paper), plan(_landscape(spec.paper)), key=lambda p: p[0] * p[1])
+    step_x, step_y = usable.width - ov, usable.height - ov
+    # Centre the item on the mosaic: the spare length is shared by the first and last tile.
+    start_x = -(usable.width + (cols - 1) * step_x - ext_w) / 2
+    start_y = -(usable.height + (rows - 1) * step_y - ext_h) / 2  # measured down from the top
+    origins = {(r, c): (usable.x0 - (start_x + c * step_x), usable.y1 - (ext_h - (start_y + r * step_y)))
+               for r in range(rows) for c in range(cols)}  # page position of the item's bleed origin
+    windows = {key: shift_rect(intersect(usable, Rect(ox, oy, ox + ext_w, oy + ext_h)), -ox, -oy)
+               for key, (ox, oy) in origins.items()}  # the part of the item each tile shows
+    align = align_windows(windows, min(mm(6), 0.8 * ov))
+    pages = []
+    for (r, c), (ox, oy) in origins.items():
+        trim = Rect(ox + b, oy + b, ox + b + item.size.width, oy + b + item.size.height)
+        marks = crop_trims([trim], usable) if spec.crop_marks and spec.shape == "rect" else []
+        marks += [shift_mark(m, ox, oy) for m in align[r, c]]
+        label = f"{item.label or item.front} {r * cols + c + 1}/{rows * cols} (row {r + 1}, col {c + 1})"
+        placement = Placement(item.front, trim.x0, trim.y0, trim.width, trim.height,
+                              shift_rect(windows[r, c], ox, oy))
+        pages.append((_make_page(paper, "front", [placement], marks, label), [item]))
+    return pages

@@ -1,0 +1,78 @@
+"""Turn a component into its sheet spec and imposed pages: every piece's faces rendered once, placed on paper.
+
+`options` is the build's Options (paper, duplex, back_offset, gutterfold); `report` counts the pieces.
+"""
+from __future__ import annotations
+
+from .. import units
+from ..errors import PnpError
+from ..faces.render import Renderer
+from ..project.expand import expand_pieces
+from ..project.model import Component, Game, Size
+from .impose import Item, SheetSpec, impose, plan_grid
+
+
+def sheet_spec(component: Component, options) -> SheetSpec:
+    paper_name = component.layout.paper or options.paper
+    width, height = units.PAPER_SIZES_MM[paper_name]
+    has_back = component.back is not None
+    return SheetSpec(
+        paper=Size(units.mm(width), units.mm(height)),
+        bleed=component.bleed,
+        gap=component.layout.gap,
+        crop_marks=component.layout.crop_marks,
+        cut_lines=component.layout.cut_lines,
+        shape=component.shape,
+        duplex=options.duplex if has_back else "none",
+        back_offset=options.back_offset,
+        gutterfold=options.gutterfold and has_back,
+    )
+
+
+def lay_out(game: Game, component: Component, options, renderer: Renderer, report):
+    """Render every piece's faces (each distinct card once) and impose them on pages."""
+    spec = sheet_spec(component, options)
+    refuse_oversize(component, spec, options)
+    items, faces, by_card = [], {}, {}
+    for piece in expand_pieces(component):
+        if id(piece.card) not in by_card:  # copies share their card's faces: render and hash once
+            by_card[id(piece.card)] = tuple(renderer.render(game, component, piece.card, side) for side in ("front", "back"))
+        front, back = by_card[id(piece.card)]
+        for face in (front, back):
+            if face is not None:
+                faces.setdefault(face.key, face)
+        items.append(Item(front.key, back.key if back else None, component.size, f"{component.id} #{piece.index}"))
+        report.pieces += 1
+    try:
+        pages = impose(items, spec)
+    except ValueError as err:
+        raise PnpError(f"component '{component.id}': {err}", component.location) from None
+    return pages, faces
+
+
+def refuse_oversize(component: Component, spec: SheetSpec, options) -> None:
+    """Maps and sheets larger than the paper are tiled; a card or chip that large is a mistake."""
+    if component.kind in ("map", "sheet"):
+        return
+    try:
+        plan_grid(component.size, spec)
+    except ValueError:
+        w, h = units.to_mm(component.size.width), units.to_mm(component.size.height)
+        paper = component.layout.paper or options.paper
+        raise PnpError(f"component '{component.id}' ({w:g} × {h:g} mm) does not fit on {paper.upper()} with 6 mm margins; "
+                       "expected a smaller size, a larger paper, or kind: map to tile it across sheets",
+                       component.location) from None
+
+
+def note_reduced_bleed(game: Game, component: Component, options) -> list[str]:
+    """Tell the user when the 6 mm margin left less outer bleed than the component asks for."""
+    try:
+        used = plan_grid(component.size, sheet_spec(component, options)).bleed
+    except ValueError:  # tiled maps keep their full bleed
+        return []
+    smallest = min(used.left, used.bottom, used.right, used.top)
+    if component.bleed <= 0 or smallest >= component.bleed - 0.01:
+        return []
+    paper = (component.layout.paper or options.paper).upper()
+    return [f"{game.id}/{component.id}: on {paper} the outer bleed is {units.to_mm(smallest):.1f} mm on some edges "
+            f"(asked {units.to_mm(component.bleed):g} mm) to keep the 6 mm margin home printers cannot print"]

@@ -1,0 +1,158 @@
+"""Turn the trims laid out on a page into cutting marks (crop, cut, circle), and move marks with them."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from ..units import mm
+
+EPS = 1e-6
+MARK_START = mm(1)  # gap between the trim and the start of a crop mark
+MARK_LENGTH = mm(5)
+MIN_ROOM = mm(1)  # less room than this between trim and margin: no crop mark
+
+
+@dataclass(frozen=True)
+class Rect:
+    """An axis-aligned rectangle in points, PDF coordinates."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def width(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def height(self) -> float:
+        return self.y1 - self.y0
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A printed guide. kind: crop (line x0,y0,x1,y1), cut (rect x0,y0,x1,y1), circle (cx,cy,rx,ry),
+    align (cross-hair cx,cy,size), fold (dashed line x0,y0,x1,y1)."""
+
+    kind: str
+    points: tuple[float, ...]
+
+
+def intersect(a: Rect, b: Rect) -> Rect | None:
+    """Return the overlap of two rects, or None when they do not overlap."""
+    r = Rect(max(a.x0, b.x0), max(a.y0, b.y0), min(a.x1, b.x1), min(a.y1, b.y1))
+    return r if r.x0 < r.x1 and r.y0 < r.y1 else None
+
+
+def bound(rects: Iterable[Rect]) -> Rect | None:
+    """Return the bounding box of rects, or None for none."""
+    rects = list(rects)
+    if not rects:
+        return None
+    return Rect(min(r.x0 for r in rects), min(r.y0 for r in rects),
+                max(r.x1 for r in rects), max(r.y1 for r in rects))
+
+
+def outline_trims(trims: Sequence[Rect], shape: str) -> list[Mark]:
+    """Return the trim outline of each rect: an ellipse for round pieces, a rectangle otherwise."""
+    if shape == "round":
+        return [Mark("circle", ((t.x0 + t.x1) / 2, (t.y0 + t.y1) / 2, t.width / 2, t.height / 2))
+                for t in trims]
+    return [Mark("cut", (t.x0, t.y0, t.x1, t.y1)) for t in trims]
+
+
+def crop_trims(trims: Sequence[Rect], limit: Rect) -> list[Mark]:
+    """Return crop marks on the extension of every distinct trim edge, beyond the trims, within limit.
+
+    limit is the printable area (page minus margins); marks never enter a trim and never leave limit.
+    """
+    marks: list[Mark] = []
+    for vertical in (True, False):
+        lines: dict[float, tuple[float, list[Rect]]] = {}  # keyed by rounded position: float noise
+        for t in trims:
+            for pos in ((t.x0, t.x1) if vertical else (t.y0, t.y1)):
+                lines.setdefault(round(pos, 6), (pos, []))[1].append(t)
+        for key in sorted(lines):
+            marks.extend(_crop_line(*lines[key], trims, limit, vertical))
+    return marks
+
+
+def _crop_line(pos: float, touching: list[Rect], trims: Sequence[Rect], limit: Rect,
+               vertical: bool) -> list[Mark]:
+    # Work along the line: "along" is y for a vertical line, x for a horizontal one.
+    lo_lim, hi_lim = (limit.y0, limit.y1) if vertical else (limit.x0, limit.x1)
+    across_lo, across_hi = (limit.x0, limit.x1) if vertical else (limit.y0, limit.y1)
+    if not across_lo - EPS <= pos <= across_hi + EPS:
+        return []
+    span = [(t.y0, t.y1) if vertical else (t.x0, t.x1) for t in touching]
+    lo, hi = min(s[0] for s in span), max(s[1] for s in span)
+    crossing = [((t.y0, t.y1) if vertical else (t.x0, t.x1)) for t in trims
+                if ((t.x0 if vertical else t.y0) + EPS < pos < (t.x1 if vertical else t.y1) - EPS)]
+    up_limit = min([hi_lim] + [a for a, _ in crossing if a >= hi - EPS])
+    down_limit = max([lo_lim] + [b for _, b in crossing if b <= lo + EPS])
+    marks = []
+    for edge, room, sign in ((hi, up_limit - hi, 1), (lo, lo - down_limit, -1)):
+        if room < MIN_ROOM - EPS:
+            continue
+        start = min(MARK_START, 0.4 * room)  # little room (Letter): start nearer so the mark keeps some length
+        a, b = edge + sign * start, edge + sign * min(room, start + MARK_LENGTH)
+        marks.append(Mark("crop", (pos, a, pos, b) if vertical else (a, pos, b, pos)))
+    return marks
+
+
+def align_windows(windows: dict[tuple[int, int], Rect], size: float) -> dict[tuple[int, int], list[Mark]]:
+    """Return cross-hairs for tiles keyed (row, col): two on the middle line of each overlap with a
+    neighbour, at the same item coordinates (those of windows) on both tiles."""
+    marks: dict[tuple[int, int], list[Mark]] = {key: [] for key in windows}
+    for (r, c), window in sorted(windows.items()):
+        for other, vertical in (((r, c + 1), True), ((r + 1, c), False)):
+            shared = intersect(window, windows[other]) if other in windows else None
+            if shared is None:
+                continue
+            if vertical:
+                x = (shared.x0 + shared.x1) / 2
+                points = [(x, shared.y0 + f * shared.height) for f in (0.25, 0.75)]
+            else:
+                y = (shared.y0 + shared.y1) / 2
+                points = [(shared.x0 + f * shared.width, y) for f in (0.25, 0.75)]
+            for key in ((r, c), other):
+                marks[key] += [Mark("align", (x, y, size)) for x, y in points]
+    return marks
+
+
+def mirror_mark(mark: Mark, width: float | None = None, height: float | None = None) -> Mark:
+    """Mirror a mark about x = width/2 (when width is given) or y = height/2 (when height is given)."""
+    p = list(mark.points)
+    fx = (lambda x: width - x) if width is not None else (lambda x: x)
+    fy = (lambda y: height - y) if height is not None else (lambda y: y)
+    if mark.kind in ("crop", "fold", "cut"):
+        p = [fx(p[0]), fy(p[1]), fx(p[2]), fy(p[3])]
+        if mark.kind == "cut":  # keep the rect normalised: x0 < x1, y0 < y1
+            p = [min(p[0], p[2]), min(p[1], p[3]), max(p[0], p[2]), max(p[1], p[3])]
+    else:  # circle, align: a centre then sizes
+        p[0], p[1] = fx(p[0]), fy(p[1])
+    return Mark(mark.kind, tuple(p))
+
+
+def shift_mark(mark: Mark, dx: float, dy: float) -> Mark:
+    """Move a mark by (dx, dy)."""
+    p = list(mark.points)
+    coords = 4 if mark.kind in ("crop", "fold", "cut") else 2
+    for i in range(coords):
+        p[i] += dx if i % 2 == 0 else dy
+    return Mark(mark.kind, tuple(p))
+
+
+def mirror_rect(r: Rect, width: float | None = None, height: float | None = None) -> Rect:
+    """Mirror a rect like mirror_mark."""
+    if width is not None:
+        r = Rect(width - r.x1, r.y0, width - r.x0, r.y1)
+    if height is not None:
+        r = Rect(r.x0, height - r.y1, r.x1, height - r.y0)
+    return r
+
+
+def shift_rect(r: Rect, dx: float, dy: float) -> Rect:
+    """Move a rect by (dx, dy)."""
+    return Rect(r.x0 + dx, r.y0 + dy, r.x1 + dx, r.y1 + dy)

@@ -1,0 +1,193 @@
+"""Define the validated model: frozen dataclasses every stage after `validate` reads."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, Mapping, Union
+
+from ..errors import Location
+
+Scalar = Union[str, int, float, bool, None]
+Value = Union[Scalar, tuple, "Fields"]
+
+
+class Fields(Mapping[str, Value]):
+    """An immutable, hashable mapping of a card's data, as templates and the checker see it."""
+
+    __slots__ = ("_items", "_index")
+
+    def __init__(self, items: Mapping[str, Value] | tuple = ()):
+        pairs = tuple(items.items()) if isinstance(items, Mapping) else tuple(items)
+        self._items: tuple[tuple[str, Value], ...] = pairs
+        self._index = dict(pairs)
+
+    def __getitem__(self, key: str) -> Value:
+        return self._index[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._index)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def __hash__(self) -> int:
+        return hash(self._items)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mapping) and dict(self.items()) == dict(other.items())
+
+    def __getattr__(self, name: str) -> Value:
+        # Templates write card.number; a missing field is an undefined-variable error upstream.
+        try:
+            return self._index[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __repr__(self) -> str:
+        return f"Fields({dict(self._items)!r})"
+
+    def merged(self, other: Mapping[str, Value]) -> "Fields":
+        combined = dict(self._items)
+        combined.update(other)
+        return Fields(combined)
+
+
+@dataclass(frozen=True)
+class Size:
+    """A trim size in points."""
+
+    width: float
+    height: float
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a component's faces are laid out on sheets (Squib's 'sheet spec' as data)."""
+
+    gap: float = 0.0  # points between neighbouring trims
+    crop_marks: bool = True
+    cut_lines: bool = False  # draw the trim outline itself (chips)
+    paper: str | None = None  # overrides the build's paper (a map on "a3")
+
+
+@dataclass(frozen=True)
+class Card:
+    """One distinct card (or chip, sheet) of a component, before copies are made."""
+
+    fields: Fields
+    copies: int
+    location: Location
+    tbd: tuple[str, ...] = ()  # names of fields still holding placeholder text
+
+
+@dataclass(frozen=True)
+class Component:
+    """A set of same-sized, same-templated pieces: a deck, a chip sheet, a map."""
+
+    id: str
+    name: str
+    kind: str  # card | chip | map | sheet
+    size: Size
+    shape: str  # rect | round
+    bleed: float  # points
+    front: str  # template path relative to the templates folder
+    back: str | None
+    double_sided: bool  # the back differs per piece and must line up (chips with a hidden side)
+    layout: Layout
+    cards: tuple[Card, ...]
+    location: Location
+    game_id: str = ""
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a figure comes from: a design document and the phrase quoted from it."""
+
+    document: str
+    quote: str
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """One figure the data must match, citing the document that states it."""
+
+    kind: str  # total | distribution | per_owner | setup
+    component: str
+    source: Source | None
+    location: Location
+    by: str | None = None
+    where: str | None = None  # a sandboxed Jinja expression over a card's fields
+    equals: Value = None  # an int, or a Fields of value -> count
+    each: int | None = None
+    owners: int | None = None
+    players: tuple[int, ...] = ()
+    setup: "Setup | None" = None
+    known: str | None = None  # a documented contradiction: a failure is reported as a warning
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Card arithmetic for one player count: what is removed, dealt, set aside and drawn."""
+
+    remove: str | None  # expression: which pieces leave the game at this count
+    use: str | None  # expression: which pieces are used (the complement of remove)
+    deal: int = 0  # per player
+    set_aside: int = 0  # e.g. the dead wall (王牌)
+    turns: int = 0  # draws per player over the whole hand
+    stated_needed: int | None = None  # what the document's own formula says is needed
+    stated_used: int | None = None  # how many pieces the document says are used
+
+
+@dataclass(frozen=True)
+class Note:
+    """An assumption made where a document is silent, or a gap it leaves: reported as a warning."""
+
+    kind: str  # assumption | gap
+    text: str
+    location: Location
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class Game:
+    id: str
+    title: str
+    document: str | None
+    players: tuple[int, ...]
+    components: tuple[Component, ...]
+    expectations: tuple[Expectation, ...]
+    notes: tuple[Note, ...]
+    defaults: Fields
+    location: Location
+    rulebook: str | None = None
+    rules_sheet: str | None = None
+
+    def component(self, component_id: str) -> Component | None:
+        return next((c for c in self.components if c.id == component_id), None)
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+    source: Path  # the cards.yaml that was loaded
+    name: str
+    games: tuple[Game, ...]
+    default_font: str = "Noto Sans JP"
+    files: tuple[Path, ...] = field(default=())  # every YAML file read, for watch and the cache
+
+    @property
+    def templates_dir(self) -> Path:
+        return self.root / "templates"
+
+    def game(self, game_id: str) -> Game | None:
+        return next((g for g in self.games if g.id == game_id), None)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One physical piece after expansion: a card instance with its index within the component."""
+
+    component: Component
+    card: Card
+    index: int  # 1-based position within the component, copies included
+    copy: int  # 1-based copy number of this card

@@ -1,0 +1,139 @@
+"""Declare every YAML key pnpgen accepts, with its type and meaning (the validator and the docs read this)."""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+from ..errors import Collector
+from .load import LMap
+
+
+@dataclass(frozen=True)
+class Key:
+    name: str
+    kind: str  # how the value is read; see validate.read_value
+    doc: str
+    required: bool = False
+    default: str = ""  # as shown in the docs
+
+
+SECTIONS: dict[str, tuple[Key, ...]] = {
+    "file": (
+        Key("project", "mapping", "Project-wide settings (only in the top-level `cards.yaml`)."),
+        Key("include", "list of paths", "Further YAML files with the same top-level keys, relative to this file."),
+        Key("games", "list of games", "The games of the project."),
+    ),
+    "project": (
+        Key("name", "text", "The project's name, shown in PDF metadata.", default="the folder name"),
+        Key("font", "text", "Default font family for `text()`.", default="Noto Sans JP"),
+    ),
+    "game": (
+        Key("id", "id", "Unique id: lower-case letters, digits and `-`; names the output folder.", required=True),
+        Key("title", "text", "The game's title.", required=True),
+        Key("document", "text", "The design document the data comes from."),
+        Key("players", "players", "Supported player counts: `{min: 3, max: 4}` or a list `[3, 4]`."),
+        Key("defaults", "fields", "Template variables for every component of the game."),
+        Key("components", "list of components", "Decks, chip sheets, maps.", required=True),
+        Key("expectations", "list of expectations", "Figures the data must match (`pnpgen check`)."),
+        Key("notes", "list of notes", "Assumptions and gaps in the documents, reported as warnings."),
+        Key("rulebook", "path", "Markdown rulebook source, relative to the project; built as `rulebook.pdf`."),
+        Key("rules_sheet", "path", "Markdown source of a one-page rules sheet (player aid); built as `rules-sheet.pdf`."),
+    ),
+    "component": (
+        Key("id", "id", "Unique within the game; names the PDF.", required=True),
+        Key("name", "text", "Display name.", default="the id"),
+        Key("extends", "id", "Another component of the game whose keys this one inherits."),
+        Key("kind", "choice:card,chip,map,sheet", "What it is; chips are laid out with a gap and cut lines.", default="card"),
+        Key("size", "size", "A preset (poker, bridge, mini, euro, tarot, square) or `{width: 63mm, height: 88mm}`.", default="poker"),
+        Key("shape", "choice:rect,round", "Round pieces get circular cut lines.", default="rect"),
+        Key("bleed", "length", "Background beyond the trim.", default="3mm"),
+        Key("front", "template", "Front template, relative to `templates/`.", required=True),
+        Key("back", "template", "Back template; rendered per piece with the same `card`."),
+        Key("double_sided", "bool", "Backs carry information and must line up (mirrored back pages).", default="false"),
+        Key("layout", "layout", "How pieces sit on the sheet."),
+        Key("defaults", "fields", "Template variables for every card of the component."),
+        Key("copies", "count", "Default copies of each card.", default="1"),
+        Key("cards", "list of cards", "The cards, each a mapping of fields plus `copies` and `tbd`."),
+        Key("matrix", "matrix", "Generate cards as the product of axes: `{suit: [a, b], number: {from: 1, to: 11}}`."),
+    ),
+    "layout": (
+        Key("gap", "length", "Space between neighbouring trims.", default="0mm for cards, 3mm for chips"),
+        Key("crop_marks", "bool", "Crop marks outside the grid.", default="true for rect, false for round"),
+        Key("cut_lines", "bool", "Outline every trim.", default="true for chips"),
+        Key("paper", "choice:a4,letter,a3,a5,tabloid", "Paper for this component, overriding `--paper`."),
+    ),
+    "card": (
+        Key("copies", "count", "How many of this card.", default="the component's copies"),
+        Key("tbd", "tbd", "Fields still holding placeholder text (`true` for all text fields)."),
+    ),
+    "expectation": (
+        Key("total", "id", "Component whose piece count must equal `equals`."),
+        Key("distribution", "id", "Component whose counts by the field `by` must equal the mapping `equals`."),
+        Key("per", "id", "Component whose every owner (the field `by`) has exactly `each` pieces."),
+        Key("setup", "id", "Component whose use at each player count is checked."),
+        Key("by", "text", "The field to group by."),
+        Key("where", "expression", "Only pieces for which this expression over `card` is true."),
+        Key("equals", "figure", "The expected figure: a count, a mapping of value to count, or (setup) an expression of `players`."),
+        Key("each", "count", "Pieces each owner has (with `per`)."),
+        Key("owners", "count", "How many owners there are (with `per`)."),
+        Key("players", "players", "Player counts a setup applies to.", default="the game's"),
+        Key("remove", "expression", "Pieces removed at this player count (expression over `card`, `players`)."),
+        Key("use", "expression", "Pieces used at this player count (instead of `remove`)."),
+        Key("deal", "count", "Pieces dealt to each player."),
+        Key("set_aside", "count", "Pieces set aside before play (e.g. the dead wall, 王牌)."),
+        Key("turns", "count", "Pieces each player draws over the game."),
+        Key("stated_needed", "count", "The total the document's own formula states (hands + draws)."),
+        Key("source", "source", "The document and the quoted phrase that state the figure."),
+        Key("known", "text", "A known contradiction in the document: a failure is reported as a warning."),
+    ),
+    "note": (
+        Key("assumption", "text", "What was assumed where the document is silent."),
+        Key("gap", "text", "What the document leaves blank."),
+        Key("source", "source", "The document and the quoted phrase."),
+    ),
+    "source": (
+        Key("document", "text", "The design document's file name.", required=True),
+        Key("quote", "text", "The exact phrase, as written in the document.", required=True),
+    ),
+}
+
+
+TITLES = {  # the README headings of the YAML reference, which messages point to
+    "file": "Top level (`cards.yaml` and included files)",
+    "project": "`project:`",
+    "game": "A game (`games:` item)",
+    "component": "A component (`components:` item)",
+    "layout": "`layout:` of a component",
+    "card": "A card (`cards:` item) — any other key is a field the templates see",
+    "expectation": "An expectation (`expectations:` item) — exactly one of total, distribution, per, setup",
+    "note": "A note (`notes:` item)",
+    "source": "`source:` of an expectation or note",
+}
+
+
+def see_readme(section: str) -> str:
+    heading = TITLES[section].split(" (")[0].split(" —")[0].replace("`", "")
+    return f" (README: YAML reference, “{heading}”)"
+
+
+def known_keys(section: str) -> dict[str, Key]:
+    return {key.name: key for key in SECTIONS[section]}
+
+
+def check_keys(mapping: LMap, section: str, problems: Collector, allow_extra: bool = False) -> None:
+    """Report unknown keys (with a suggestion) and missing required keys of one mapping."""
+    keys = known_keys(section)
+    if not allow_extra:
+        for name in mapping:
+            if name not in keys:
+                problems.add(mapping.where_key(name), unknown_key_message(name, section, keys))
+    for key in keys.values():
+        if key.required and key.name not in mapping:
+            problems.add(mapping.loc, f"missing '{key.name}' in {section}; expected {key.name}: "
+                                      f"{key.doc[0].lower()}{key.doc[1:].rstrip('.')}{see_readme(section)}")
+
+
+def unknown_key_message(name: object, section: str, keys: dict[str, Key]) -> str:
+    close = difflib.get_close_matches(str(name), list(keys), n=1, cutoff=0.6)
+    hint = f"did you mean '{close[0]}'?" if close else "expected one of: " + ", ".join(keys)
+    return f"unknown key '{name}' in {section}; {hint}{see_readme(section)}"

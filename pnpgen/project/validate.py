@@ -1,0 +1,269 @@
+"""Turn loaded YAML values into the frozen model, reporting every problem at once."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import units
+from ..errors import Collector, Location, PnpError
+from .load import LList, LMap, load_file, resolve_inside
+from .model import Component, Fields, Game, Layout, Project, Size
+from .schema import check_keys
+from .validate_cards import read_cards
+from .validate_values import (as_list, describe, read_fields, read_players, read_value, validate_expectations,
+                              validate_notes)
+
+MAX_PIECES = 100_000
+
+
+def load_project(path: Path) -> Project:
+    """Load cards.yaml (a folder holding it, or the file itself) and every file it includes."""
+    source = path / "cards.yaml" if path.is_dir() else path
+    root = source.parent.resolve()
+    if not source.exists():
+        raise PnpError("no project here; expected a folder holding cards.yaml or a path to a YAML file", Location(str(source)))
+    problems = Collector()
+    files: list[Path] = []
+    games_raw: list[tuple[LMap, Path]] = []
+    settings: list[LMap] = []
+    read_tree(source.resolve(), root, problems, files, games_raw, [], top=True, project_out=settings)
+    problems.raise_if_any()
+    project_raw = settings[0] if settings else empty_mapping(Location(source.name))
+    check_keys(project_raw, "project", problems)
+    name = read_value(project_raw, "name", "text", problems, default=root.name)
+    font = read_value(project_raw, "font", "text", problems, default="Noto Sans JP")
+    games = tuple(g for g in (validate_game(raw, base, root, problems) for raw, base in games_raw) if g)
+    check_unique([(g.id, g.location) for g in games], "game id", problems)
+    problems.raise_if_any()
+    return Project(root=root, source=source.resolve(), name=name, games=games, default_font=font, files=tuple(files))
+
+
+def empty_mapping(location: Location) -> LMap:
+    mapping = LMap()
+    mapping.loc, mapping.key_locs, mapping.value_locs = location, {}, {}
+    return mapping
+
+
+def read_tree(path, root, problems, files, games_raw, stack, top=False, project_out=None, included_at=None):
+    """Read one YAML file and, depth first, the files it includes."""
+    try:
+        data, shown = load_file(path, root)
+    except PnpError as err:
+        for problem in err.problems:
+            suffix = f" (included at {included_at})" if included_at else ""
+            problems.add(problem.location, problem.message + suffix)
+        return
+    files.append(path)
+    if data is None:
+        problems.add(Location(shown), "the file is empty; expected a mapping with 'games:' (and 'include:')")
+        return
+    if not isinstance(data, LMap):
+        problems.add(getattr(data, "loc", Location(shown)), "expected a mapping with 'games:' (and 'include:') at the top of the file")
+        return
+    check_keys(data, "file", problems)
+    if "project" in data:
+        if not top:
+            problems.add(data.where_key("project"), "'project:' belongs in the top-level cards.yaml only")
+        elif isinstance(data["project"], LMap):
+            project_out.append(data["project"])
+        else:
+            problems.add(data.where("project"), f"'project' must be a mapping of settings such as {{name: …, font: …}}; "
+                                                f"found {describe(data['project'])}")
+    for index, game in enumerate(as_list(data, "games", problems)):
+        if isinstance(game, LMap):
+            games_raw.append((game, path.parent))
+        else:
+            problems.add(data["games"].where(index), "expected a game: a mapping with id, title and components")
+    for index, reference in enumerate(as_list(data, "include", problems)):
+        where = data["include"].where(index)
+        try:
+            target = resolve_inside(root, path.parent, reference, where, "YAML file")
+        except PnpError as err:
+            problems.extend(err)
+            continue
+        if not target.is_file():
+            what = "is a folder" if target.is_dir() else "not found"
+            problems.add(where, f"included file '{reference}' {what}; expected a YAML file inside the project")
+            continue
+        if target in stack or target == path:
+            problems.add(where, f"'{reference}' includes itself (a cycle); expected each file included once")
+            continue
+        read_tree(target, root, problems, files, games_raw, stack + [path], included_at=where)
+
+
+def check_unique(pairs: list[tuple[str, Location]], what: str, problems: Collector) -> None:
+    seen: dict[str, Location] = {}
+    for value, location in pairs:
+        if value in seen:
+            problems.add(location, f"duplicate {what} '{value}' (first at {seen[value]}); expected each {what} once")
+        else:
+            seen[value] = location
+
+
+def validate_game(raw: LMap, base: Path, root: Path, problems: Collector) -> Game | None:
+    check_keys(raw, "game", problems)
+    game_id = read_value(raw, "id", "id", problems)  # a bad id is reported; the rest is still checked
+    defaults = read_fields(raw, "defaults", problems)
+    components_raw = as_list(raw, "components", problems)
+    by_id: dict[str, LMap] = {}
+    for index, item in enumerate(components_raw):
+        if not isinstance(item, LMap):
+            problems.add(components_raw.where(index), "expected a component: a mapping with id and front")
+            continue
+        cid = item.get("id")
+        if isinstance(cid, str):
+            by_id.setdefault(cid, item)
+    components = []
+    for item in components_raw:
+        if isinstance(item, LMap):
+            merged = resolve_extends(item, by_id, problems)
+            component = validate_component(merged, game_id or "", defaults, root, problems)
+            if component:
+                components.append(component)
+    check_unique([(c.id, c.location) for c in components], "component id", problems)
+    players = read_players(raw, "players", problems)
+    game = Game(
+        id=game_id or "",
+        title=read_value(raw, "title", "text", problems, default=game_id),
+        document=read_value(raw, "document", "text", problems),
+        players=players,
+        components=tuple(components),
+        expectations=validate_expectations(raw, players, {c.id for c in components}, problems),
+        notes=validate_notes(raw, problems),
+        defaults=defaults,
+        location=raw.loc,
+        rulebook=read_rulebook(raw, "rulebook", root, problems),
+        rules_sheet=read_rulebook(raw, "rules_sheet", root, problems),
+    )
+    return game if game_id else None
+
+
+def read_rulebook(raw: LMap, key: str, root: Path, problems: Collector) -> str | None:
+    if key not in raw:
+        return None
+    try:
+        path = resolve_inside(root, root, raw[key], raw.where(key), "Markdown file")
+    except PnpError as err:
+        problems.extend(err)
+        return None
+    if not path.is_file():
+        problems.add(raw.where(key), f"'{raw[key]}' not found; expected a Markdown file, relative to the project")
+        return None
+    return str(path)
+
+
+def resolve_extends(item: LMap, by_id: dict[str, LMap], problems: Collector) -> LMap:
+    """Merge the keys of the component named by `extends` (transitively) under this one's."""
+    chain = [item]
+    while "extends" in chain[-1]:
+        parent_id = chain[-1]["extends"]
+        parent = by_id.get(parent_id) if isinstance(parent_id, str) else None
+        if parent is None:
+            problems.add(chain[-1].where("extends"), f"'extends: {parent_id}' names no component of this game; expected one of: {', '.join(by_id)}")
+            break
+        if parent in chain:
+            problems.add(chain[-1].where("extends"), f"'extends: {parent_id}' makes a cycle; expected a chain that ends")
+            break
+        chain.append(parent)
+    merged = empty_mapping(item.loc)
+    for source in reversed(chain):
+        for key, value in source.items():
+            if source is not item and key in ("id", "extends"):
+                continue
+            merged[key] = value
+            merged.key_locs[key] = source.where_key(key)
+            merged.value_locs[key] = source.where(key)
+    return merged
+
+
+def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Path, problems: Collector) -> Component | None:
+    check_keys(raw, "component", problems)
+    cid = read_value(raw, "id", "id", problems)  # a bad id is reported; the rest is still checked
+    kind = read_value(raw, "kind", "choice:card,chip,map,sheet", problems, default="card")
+    shape = read_value(raw, "shape", "choice:rect,round", problems, default="rect")
+    size = read_size(raw, problems)
+    bleed = read_value(raw, "bleed", "length", problems, default=units.mm(3))
+    front = read_template(raw, "front", root, problems)
+    back = read_template(raw, "back", root, problems) if "back" in raw else None
+    defaults = game_defaults.merged(read_fields(raw, "defaults", problems))
+    copies = read_value(raw, "copies", "count", problems, default=1)
+    cards = read_cards(raw, defaults, copies if copies is not None else 1, problems)
+    malformed = ("cards" in raw and not isinstance(raw["cards"], LList)) or ("matrix" in raw and not isinstance(raw["matrix"], LMap))
+    if not cards and not malformed:  # a malformed cards: or matrix: is reported already
+        problems.add(raw.loc, f"component '{cid}' has no cards; expected 'cards:' or 'matrix:'")
+    elif sum(c.copies for c in cards) > MAX_PIECES:
+        problems.add(raw.loc, f"component '{cid}' makes more than {MAX_PIECES} pieces; expected a printable number")
+    component = Component(
+        id=cid or "",
+        name=read_value(raw, "name", "text", problems, default=cid),
+        kind=kind or "card",
+        size=size,
+        shape=shape or "rect",
+        bleed=bleed if bleed is not None else units.mm(3),
+        front=front or "",
+        back=back,
+        double_sided=bool(read_value(raw, "double_sided", "bool", problems, default=False)),
+        layout=read_layout(raw, kind or "card", shape or "rect", problems),
+        cards=tuple(cards),
+        location=raw.loc,
+        game_id=game_id,
+    )
+    return component if cid else None
+
+
+def read_size(raw: LMap, problems: Collector) -> Size:
+    value = raw.get("size", "poker")
+    where = raw.where("size")
+    if isinstance(value, str) and value in units.CARD_SIZES_MM:
+        w, h = units.CARD_SIZES_MM[value]
+        return Size(units.mm(w), units.mm(h))
+    if isinstance(value, LMap) and set(value) <= {"width", "height"}:
+        width = read_value(value, "width", "length", problems)
+        height = read_value(value, "height", "length", problems)
+        if width is not None and height is not None:
+            if width <= 0 or height <= 0:
+                problems.add(where, "a size must be larger than zero in both directions")
+            elif max(width, height) > units.mm(2000):
+                problems.add(where, "a size over 2 m is not a printable piece; expected a size in mm, cm, in or pt")
+            else:
+                return Size(width, height)
+        elif "width" not in value or "height" not in value:
+            problems.add(where, "a size needs both width and height, such as {width: 63mm, height: 88mm}")
+        return Size(units.mm(63), units.mm(88))
+    presets = ", ".join(units.CARD_SIZES_MM)
+    problems.add(where, f"'{value}' is not a size; expected one of {presets} or {{width: 63mm, height: 88mm}}")
+    return Size(units.mm(63), units.mm(88))
+
+
+def read_template(raw: LMap, key: str, root: Path, problems: Collector) -> str | None:
+    value = raw.get(key)
+    where = raw.where(key)
+    if value is None:
+        return None
+    templates = root / "templates"
+    try:
+        target = resolve_inside(root, templates, value, where, "template")
+    except PnpError as err:
+        problems.extend(err)
+        return None
+    if not target.is_file():
+        found = "is a folder" if target.is_dir() else "not found"
+        problems.add(where, f"template '{value}' {found}; expected a file under templates/")
+        return None
+    return target.relative_to(templates.resolve()).as_posix()
+
+
+def read_layout(raw: LMap, kind: str, shape: str, problems: Collector) -> Layout:
+    chip = kind == "chip"
+    layout = raw.get("layout")
+    if layout is None:
+        layout = empty_mapping(raw.loc)
+    elif not isinstance(layout, LMap):
+        problems.add(raw.where("layout"), "expected a mapping such as {gap: 2mm, cut_lines: true}")
+        return Layout()
+    check_keys(layout, "layout", problems)
+    return Layout(
+        gap=read_value(layout, "gap", "length", problems, default=units.mm(3) if chip else 0.0),
+        crop_marks=read_value(layout, "crop_marks", "bool", problems, default=shape != "round"),
+        cut_lines=read_value(layout, "cut_lines", "bool", problems, default=chip),
+        paper=read_value(layout, "paper", "choice:a4,letter,a3,a5,tabloid", problems),
+    )

@@ -1,0 +1,82 @@
+"""Turn a component's cards: list and matrix: axes into Card values, each remembering where it was written."""
+from __future__ import annotations
+
+from ..errors import Collector, Location
+from .expand import expand_matrix
+from .load import LList, LMap
+from .model import Card, Fields
+from .validate_values import as_list, read_fields, read_value
+
+MAX_COPIES = 10_000
+
+
+def read_cards(raw: LMap, defaults: Fields, default_copies: int, problems: Collector) -> list[Card]:
+    cards: list[Card] = []
+    if "cards" not in raw and "matrix" not in raw:
+        return cards
+    base_rows = [(Fields(), raw.loc)]
+    if "matrix" in raw:
+        base_rows = [(fields, raw.where("matrix")) for fields in read_matrix(raw, problems)]
+    entries = as_list(raw, "cards", problems) if "cards" in raw else None
+    for fields, where in base_rows:
+        if entries is None:
+            cards.append(Card(defaults.merged(fields), default_copies, where, ()))
+            continue
+        for index, entry in enumerate(entries):
+            card = read_card(entry, entries.where(index), defaults.merged(fields), default_copies, problems)
+            if card:
+                cards.append(card)
+    return cards
+
+
+def read_card(entry, where: Location, defaults: Fields, default_copies: int, problems: Collector) -> Card | None:
+    if not isinstance(entry, LMap):
+        problems.add(where, "expected a card: a mapping of fields such as {number: 1, copies: 10}")
+        return None
+    copies = read_value(entry, "copies", "count", problems, default=default_copies)
+    if copies is not None and copies > MAX_COPIES:
+        problems.add(entry.where("copies"), f"copies: {copies} is absurd; expected at most {MAX_COPIES}")
+    fields = defaults.merged(read_fields(entry, None, problems, skip=("copies", "tbd")))
+    tbd = entry.get("tbd", False)
+    if tbd is True:
+        tbd_fields = tuple(k for k, v in fields.items() if isinstance(v, str))
+    elif isinstance(tbd, LList) and all(isinstance(t, str) for t in tbd):
+        tbd_fields = tuple(tbd)
+        for name in tbd_fields:
+            if name not in fields:
+                problems.add(entry.where("tbd"), f"tbd names '{name}', which is not a field of this card")
+    elif tbd is False or tbd is None:
+        tbd_fields = ()
+    else:
+        problems.add(entry.where("tbd"), "tbd must be true or a list of field names")
+        tbd_fields = ()
+    return Card(fields, copies if copies is not None else 1, entry.loc, tbd_fields)
+
+
+def read_matrix(raw: LMap, problems: Collector) -> list[Fields]:
+    matrix = raw["matrix"]
+    if not isinstance(matrix, LMap) or not matrix:
+        problems.add(raw.where("matrix"), "expected a mapping of axes, such as {suit: [a, b], number: {from: 1, to: 11}}")
+        return []
+    axes = []
+    for name, values in matrix.items():
+        where = matrix.where(name)
+        if isinstance(values, LMap) and set(values) == {"from", "to"}:
+            start, stop = values["from"], values["to"]
+            if not (isinstance(start, int) and isinstance(stop, int)) or stop < start or stop - start > 1000:
+                problems.add(where, "a range needs whole numbers with from <= to, such as {from: 1, to: 11}")
+                continue
+            axes.append((name, [Fields({name: n}) for n in range(start, stop + 1)]))
+        elif isinstance(values, LList) and values:
+            row = []
+            for index, value in enumerate(values):
+                if isinstance(value, LMap):
+                    row.append(read_fields(values, index, problems))
+                elif isinstance(value, LList):
+                    problems.add(values.where(index), "an axis value must be a scalar or a mapping of fields")
+                else:
+                    row.append(Fields({name: value}))
+            axes.append((name, row))
+        else:
+            problems.add(where, f"axis '{name}' must be a non-empty list or a range {{from: 1, to: 11}}")
+    return expand_matrix(axes)

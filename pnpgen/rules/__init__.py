@@ -1,0 +1,1 @@
+"""Typeset rulebooks: Markdown sources with the data filled in into paginated Japanese PDFs."""

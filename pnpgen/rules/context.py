@@ -1,0 +1,130 @@
+"""Turn a game's data into the names rulebook Markdown templates use: counts, count tables, rule tables."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable
+
+from markupsafe import Markup, escape
+
+from ..errors import PnpError
+from ..project.expand import expand_pieces
+from ..project.model import Component, Fields, Game
+from ..project.sandbox import compile_expression
+
+
+@dataclass(frozen=True)
+class ComponentFacts:
+    """What a rulebook may say about a component: its name, piece count, kind and distinct cards."""
+
+    id: str
+    name: str
+    kind: str
+    count: int  # physical pieces, copies included
+    cards: tuple[Fields, ...]  # distinct cards, in data order
+
+
+def describe_component(component: Component) -> ComponentFacts:
+    pieces = expand_pieces(component)
+    return ComponentFacts(component.id, component.name, component.kind, len(pieces),
+                          tuple(card.fields for card in component.cards))
+
+
+def select_fields(game: Game, component_id: str, where: str | None = None) -> list[Fields]:
+    """The fields of every piece of a component (copies included), optionally filtered by an expression."""
+    component = game.component(component_id)
+    if component is None:
+        known = ", ".join(c.id for c in game.components)
+        raise PnpError(f"no component '{component_id}' in game '{game.id}'; expected one of: {known}")
+    fields = [piece.card.fields for piece in expand_pieces(component)]
+    if not where:
+        return fields
+    test = compile_expression(where)
+    return [f for f in fields if test(card=f)]
+
+
+def quickdraw_downs(players: int, bullet: int) -> int:
+    """LWS "Shoot The QuickDrow": a quick draw with bullet N at P players downs P − N children."""
+    if not 1 <= bullet <= players - 1:
+        raise PnpError(f"bullet {bullet} is not used at {players} players; expected 1 to {players - 1}")
+    return players - bullet
+
+
+def bullets_used(players: int, values) -> list:
+    """The bullet values in play at a player count: numbers 1 to players − 1, and every non-number (down)."""
+    return [v for v in values if not isinstance(v, int) or isinstance(v, bool) or 1 <= v <= players - 1]
+
+
+def markdown_table(header: list[str], rows: list[list[str]], align: list[str] | None = None) -> Markup:
+    """A GitHub-style Markdown table; cells are escaped for Markdown and HTML."""
+    align = align or ["left"] + ["center"] * (len(header) - 1)
+    rule = {"left": ":--", "center": ":-:", "right": "--:"}
+
+    def cell(value) -> str:
+        return str(escape(str(value))).replace("|", "\\|")
+
+    lines = ["| " + " | ".join(cell(h) for h in header) + " |",
+             "| " + " | ".join(rule[a] for a in align) + " |"]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return Markup("\n" + "\n".join(lines) + "\n")
+
+
+def make_context(game: Game) -> dict:
+    """Names the rulebook's Jinja expressions see: game, players, components and the helpers below."""
+    components = {c.id: describe_component(c) for c in game.components}
+
+    def count(component_id: str, where: str | None = None) -> int:
+        """Pieces of a component, copies included; `where` filters by an expression over `card`."""
+        return len(select_fields(game, component_id, where))
+
+    def each(component_id: str, by: str) -> int:
+        """Pieces per value of the field `by`, when every value has the same number (e.g. markers per race)."""
+        counts = Counter(str(f.get(by)) for f in select_fields(game, component_id))
+        if len(set(counts.values())) != 1:
+            raise PnpError(f"{component_id} by {by}: the counts differ ({dict(counts)}); expected the same count for every {by}")
+        return next(iter(counts.values()))
+
+    def values(component_id: str, by: str, where: str | None = None) -> list:
+        """The distinct values of a field, in data order."""
+        return list(dict.fromkeys(f.get(by) for f in select_fields(game, component_id, where)))
+
+    def table(component_id: str, by: str, where: str | None = None, label: str | None = None,
+              unit: str = "枚", total: str | None = "計") -> Markup:
+        """A one-row Markdown table of piece counts by a field's value (values as columns), with a total."""
+        chosen = select_fields(game, component_id, where)
+        counts = Counter(str(f.get(by)) for f in chosen)
+        keys = list(dict.fromkeys(str(f.get(by)) for f in chosen))
+        header = [label or by] + keys + ([total] if total else [])
+        row = [components[component_id].name + (f"（{unit}）" if unit else "")]
+        row += [counts[k] for k in keys] + ([len(chosen)] if total else [])
+        return markdown_table(header, [row])
+
+    def quickdraw_table(bullet_component: str = "bullet-chips", by: str = "bullet") -> Markup:
+        """Players (rows) × bullet number (columns): how many children a quick draw downs."""
+        numbers = [v for v in values(bullet_component, by) if isinstance(v, int) and not isinstance(v, bool)]
+        header = ["人数＼バレット"] + [str(n) for n in numbers]
+        rows = [[f"{p}人"] + [f"{quickdraw_downs(p, n)}人" if n <= p - 1 else "—" for n in numbers]
+                for p in game.players]
+        return markdown_table(header, rows)
+
+    def bullet_table(bullet_component: str = "bullet-chips", by: str = "bullet") -> Markup:
+        """Which bullet chips each player uses at each player count (1 to players − 1, plus down)."""
+        all_values = values(bullet_component, by)
+        rows = []
+        for p in game.players:
+            used = bullets_used(p, all_values)
+            shown = "・".join(str(v) for v in used)
+            numbers = [v for v in used if isinstance(v, int) and not isinstance(v, bool)]
+            rows.append([f"{p}人", shown, max(numbers, default="—"), f"{len(used)}枚", f"{len(used) * p}枚"])
+        return markdown_table(["人数", "使うバレットチップ", "downを倒せる数字", "１人", "全員"], rows,
+                              ["left", "left", "center", "center", "center"])
+
+    helpers: dict[str, Callable] = {"count": count, "each": each, "values": values, "table": table,
+                                    "quickdraw_table": quickdraw_table, "quickdraw_downs": quickdraw_downs,
+                                    "bullet_table": bullet_table, "bullets_used": bullets_used}
+    return {
+        "game": {"id": game.id, "title": game.title, "players": game.players},
+        "players": game.players,
+        "components": components,
+        **helpers,
+    }

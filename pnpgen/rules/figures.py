@@ -1,0 +1,134 @@
+"""Turn `component:` image references into vector drawings of pieces, rendered like the printed cards.
+
+Syntax (the src of a Markdown image): `component:ID` (the first piece), `component:ID#N` (the N-th
+piece, copies included, as numbered in the print files), `component:ID?field=value&field=value`
+(the first piece whose fields have those values; true/false for booleans), and `/back` at the end
+for the back: `![闘牌カード「７」](component:battle-cards?number=7 "36mm")`. The title, when given, is the printed width
+(mm, cm, in, pt); the alt text is the caption. The drawing is clipped at the trim (a circle for
+round chips) and outlined with a hairline.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import parse_qsl, unquote
+
+from reportlab.graphics import renderPDF
+from reportlab.graphics.shapes import Drawing
+from reportlab.lib import colors
+from reportlab.platypus import Flowable
+
+from .. import units
+from ..faces.convert import Converter
+from ..errors import PnpError
+from ..project.expand import expand_pieces
+from ..project.model import Card, Component, Game
+from ..faces.render import Renderer
+
+_REFERENCE = re.compile(r"^component:([a-z0-9-]+)(?:#(\d+)|\?([^/#]*))?(?:/(front|back))?$")
+DEFAULT_WIDTH_MM = {"card": 36.0, "chip": 20.0, "map": 160.0, "sheet": 120.0}
+
+
+@dataclass(frozen=True)
+class PieceImage:
+    """One piece's face, ready to draw: the converted drawing and the trim it carries."""
+
+    drawing: Drawing
+    component: Component
+    width: float  # printed trim width in points
+    caption: str
+
+
+def resolve_reference(src: str, game: Game) -> tuple[Component, Card, str]:
+    """The component, card and side a `component:` reference names; PnpError when it names nothing."""
+    src = unquote(src.strip())
+    match = _REFERENCE.match(src)
+    if not match:
+        raise PnpError(f"image '{src}' is not a component reference; expected component:ID, component:ID#N, "
+                       "component:ID?field=value, optionally ending in /back (pictures come from the game's components)")
+    component_id, number, query, side = match.group(1), match.group(2), match.group(3), match.group(4) or "front"
+    component = game.component(component_id)
+    if component is None:
+        known = ", ".join(c.id for c in game.components)
+        raise PnpError(f"image '{src}': game '{game.id}' has no component '{component_id}'; expected one of: {known}")
+    if side == "back" and not component.back:
+        raise PnpError(f"image '{src}': {component_id} has no back template")
+    return component, pick_piece(src, component, int(number) if number else None, query), side
+
+
+def resolve_image(src: str, title: str, caption: str, game: Game, renderer: Renderer,
+                  converter: Converter) -> PieceImage:
+    """The drawing a `component:` reference names, at the width the title gives (or the kind's default)."""
+    component, card, side = resolve_reference(src, game)
+    face = renderer.render(game, component, card, side)
+    drawing = converter.convert(face.key, face.svg, face.template)
+    try:
+        width = units.parse_length(title) if title.strip() else units.mm(DEFAULT_WIDTH_MM.get(component.kind, 36.0))
+    except ValueError as err:
+        raise PnpError(f"image '{src}': width {err}") from None
+    return PieceImage(drawing, component, width, caption)
+
+
+def pick_piece(src: str, component: Component, number: int | None, query: str | None) -> Card:
+    """The card of the N-th piece, or of the first piece whose fields match the query."""
+    pieces = expand_pieces(component)
+    if number is not None:
+        if not 1 <= number <= len(pieces):
+            raise PnpError(f"image '{src}': {component.id} has {len(pieces)} pieces; expected #1 to #{len(pieces)}")
+        return pieces[number - 1].card
+    wanted = dict(parse_qsl(query or "", keep_blank_values=True))
+    for piece in pieces:
+        if all(shown_value(piece.card.fields.get(k)) == v for k, v in wanted.items()):
+            return piece.card
+    raise PnpError(f"image '{src}': no piece of {component.id} has {', '.join(f'{k}={v}' for k, v in wanted.items())}; "
+                   f"expected field values as the data writes them")
+
+
+def shown_value(value) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+class PieceFlowable(Flowable):
+    """A piece drawn at a given width: vector, clipped to its trim, with a hairline outline."""
+
+    def __init__(self, image: PieceImage, width: float, font: str):
+        super().__init__()
+        self.image = image
+        self.font = font
+        size = image.component.size
+        self.scale = width / size.width
+        self.width, self.height = width, size.height * self.scale
+
+    def wrap(self, availWidth, availHeight):
+        return self.width, self.height
+
+    def draw(self):
+        canvas, image = self.canv, self.image
+        component = image.component
+        round_shape = component.shape == "round"
+        canvas.saveState()
+        path = canvas.beginPath()
+        if round_shape:
+            path.ellipse(0, 0, self.width, self.height)
+        else:
+            path.rect(0, 0, self.width, self.height)
+        canvas.clipPath(path, stroke=0, fill=0)
+        canvas.scale(self.scale, self.scale)
+        drawing = image.drawing
+        own = "initialFontName" in drawing.__dict__
+        if not own:  # renderPDF would start with Helvetica, a font that is not embedded
+            drawing.initialFontName = self.font
+        try:
+            renderPDF.draw(drawing, canvas, -component.bleed, -component.bleed)
+        finally:
+            if not own:
+                del drawing.initialFontName
+        canvas.restoreState()
+        canvas.saveState()
+        canvas.setStrokeColor(colors.Color(0.45, 0.45, 0.45))
+        canvas.setLineWidth(0.4)
+        if round_shape:
+            canvas.ellipse(0, 0, self.width, self.height, stroke=1, fill=0)
+        else:
+            canvas.rect(0, 0, self.width, self.height, stroke=1, fill=0)
+        canvas.restoreState()

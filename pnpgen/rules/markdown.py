@@ -1,0 +1,183 @@
+"""Turn rulebook Markdown into blocks (headings, paragraphs, lists, tables, figures) holding reportlab markup.
+
+Markdown is CommonMark plus GitHub tables (markdown-it-py); raw HTML is shown as text. Inline
+`**strong**` becomes bold, `*em*` the accent colour, `` `code` `` a tinted span. A soft line break
+between Japanese characters joins the lines without a space. An image must stand alone in its
+paragraph (several images in one paragraph make one row): `![caption](component:ID#N "WIDTH")`,
+see rules_figures.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape
+
+from markdown_it import MarkdownIt
+from markdown_it.tree import SyntaxTreeNode
+
+from ..errors import PnpError
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    markup: str
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Para:
+    markup: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Image:
+    src: str
+    caption: str
+    title: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Figure:
+    images: tuple[Image, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class ListBlock:
+    ordered: bool
+    start: int
+    items: tuple[tuple, ...]  # each item: a tuple of blocks
+    line: int
+
+
+@dataclass(frozen=True)
+class Table:
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    align: tuple[str, ...]  # left | center | right per column
+    line: int
+
+
+@dataclass(frozen=True)
+class Quote:
+    blocks: tuple
+    line: int
+
+
+@dataclass(frozen=True)
+class Code:
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Rule:
+    line: int
+
+
+@dataclass(frozen=True)
+class Theme:
+    """The colours inline markup uses."""
+
+    accent: str = "#9b2c2c"
+    code_back: str = "#eeeae2"
+    link: str = "#1f4e8c"
+
+
+@dataclass
+class Parser:
+    theme: Theme = field(default_factory=Theme)
+
+    def parse(self, text: str) -> list:
+        md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
+        root = SyntaxTreeNode(md.parse(text))
+        return [b for node in root.children for b in self.block(node)]
+
+    def block(self, node: SyntaxTreeNode) -> list:
+        line = (node.map[0] + 1) if node.map else 0
+        kind = node.type
+        if kind == "heading":
+            inline = node.children[0]
+            return [Heading(int(node.tag[1]), self.inline(inline), flatten(inline).strip(), line)]
+        if kind == "paragraph":
+            inline = node.children[0]
+            images = [c for c in inline.children if c.type == "image"]
+            if not images:
+                return [Para(self.inline(inline), line)]
+            others = [c for c in inline.children if c.type not in ("image", "softbreak") and not
+                      (c.type == "text" and not c.content.strip())]
+            if others:
+                raise PnpError(f"line {line}: an image shares its paragraph with text; expected each image "
+                               "(or a row of images) in a paragraph of its own")
+            return [Figure(tuple(Image(i.attrs.get("src", ""), flatten(i).strip(), str(i.attrs.get("title") or ""), line)
+                                 for i in images), line)]
+        if kind in ("bullet_list", "ordered_list"):
+            items = tuple(tuple(b for child in item.children for b in self.block(child)) for item in node.children)
+            start = int(node.attrs.get("start", 1)) if kind == "ordered_list" else 1
+            return [ListBlock(kind == "ordered_list", start, items, line)]
+        if kind == "table":
+            return [self.table(node, line)]
+        if kind == "blockquote":
+            return [Quote(tuple(b for child in node.children for b in self.block(child)), line)]
+        if kind in ("fence", "code_block"):
+            return [Code(node.content.rstrip("\n"), line)]
+        if kind == "hr":
+            return [Rule(line)]
+        if kind == "html_block":
+            return [Para(escape(node.content.strip()), line)]
+        raise PnpError(f"line {line}: Markdown {kind} is not supported in rulebooks")
+
+    def table(self, node: SyntaxTreeNode, line: int) -> Table:
+        rows = [tr for part in node.children for tr in part.children]
+        cells = [[self.inline(cell.children[0]) if cell.children else "" for cell in tr.children] for tr in rows]
+        align = []
+        for cell in rows[0].children:
+            style = str(cell.attrs.get("style", ""))
+            align.append(style.split(":", 1)[1].strip() if "text-align" in style else "left")
+        return Table(tuple(cells[0]), tuple(tuple(r) for r in cells[1:]), tuple(align), line)
+
+    def inline(self, node: SyntaxTreeNode) -> str:
+        parts = []
+        children = node.children
+        for index, child in enumerate(children):
+            kind = child.type
+            if kind == "text":
+                parts.append(escape(child.content))
+            elif kind == "softbreak":
+                before = flatten(children[index - 1])[-1:] if index else ""
+                after = flatten(children[index + 1])[:1] if index + 1 < len(children) else ""
+                parts.append(" " if before.isascii() and after.isascii() and before and after else "")
+            elif kind == "hardbreak":
+                parts.append("<br/>")
+            elif kind == "strong":
+                parts.append(f"<b>{self.inline(child)}</b>")
+            elif kind == "em":
+                parts.append(f'<font color="{self.theme.accent}">{self.inline(child)}</font>')
+            elif kind == "code_inline":
+                parts.append(f'<span backColor="{self.theme.code_back}">{escape(child.content)}</span>')
+            elif kind == "link":
+                href = escape(str(child.attrs.get("href", "")), {'"': "&quot;"})
+                parts.append(f'<a href="{href}" color="{self.theme.link}">{self.inline(child)}</a>')
+            elif kind == "image":
+                raise PnpError("an image inside a link, heading or table cell cannot be shown; "
+                               "expected it in a paragraph of its own")
+            else:
+                parts.append(self.inline(child) if child.children else escape(child.content))
+        return "".join(parts)
+
+
+def flatten(node: SyntaxTreeNode) -> str:
+    """The text of an inline node without markup."""
+    if node.type in ("text", "code_inline"):
+        return node.content
+    if node.type in ("softbreak", "hardbreak"):
+        return "\n"
+    return "".join(flatten(child) for child in node.children)
+
+
+def parse_markdown(text: str, theme: Theme | None = None) -> list:
+    """Blocks of a Markdown document, in order."""
+    return Parser(theme or Theme()).parse(text)

@@ -1,0 +1,220 @@
+"""Turn a story of flowables into paged PDF bytes: frames, running heads and numbers, contents, outline, booklet."""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from reportlab import rl_config
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase import pdfdoc
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, TableStyle
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from .. import units
+from .flowables import GREY, RULE, Heading2, Look
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    """A page size and the margins around a text frame whose width is a whole number of body characters."""
+
+    name: str
+    width: float
+    height: float
+    top: float
+    bottom: float
+    side: float
+    size: float  # body text size in pt
+
+    @property
+    def frame_width(self) -> float:
+        raw = self.width - 2 * self.side
+        return int(raw / self.size + 1e-6) * self.size  # full-width lines end flush: no ragged right edge
+
+    @property
+    def frame_left(self) -> float:
+        return (self.width - self.frame_width) / 2
+
+
+def make_page_spec(name: str, size: float | None = None) -> PageSpec:
+    """The rulebook's page: a4 (10 pt body) or a5 (9 pt body)."""
+    if name == "a4":
+        return PageSpec("a4", units.mm(210), units.mm(297), units.mm(20), units.mm(20), units.mm(20), size or 10.0)
+    if name == "a5":
+        return PageSpec("a5", units.mm(148), units.mm(210), units.mm(15), units.mm(17), units.mm(14), size or 9.0)
+    raise ValueError(f"page '{name}' is not a rulebook page size; expected a4 or a5")
+
+
+class RulebookDoc(BaseDocTemplate):
+    """Pages with a running head and a page number; headings become bookmarks, outline and contents entries."""
+
+    def __init__(self, target, spec: PageSpec, look: Look, *, title: str, subject: str, head: str,
+                 numbered: bool = True, **kwargs):
+        super().__init__(target, pagesize=(spec.width, spec.height), invariant=1, pageCompression=1,
+                         title=title, author="pnpgen", creator="pnpgen", subject=subject, lang="ja",
+                         initialFontName=look.regular, leftMargin=spec.frame_left, rightMargin=spec.frame_left,
+                         topMargin=spec.top, bottomMargin=spec.bottom, **kwargs)
+        self.spec, self.look, self.head, self.numbered = spec, look, head, numbered
+        frame = Frame(spec.frame_left, spec.bottom, spec.frame_width, spec.height - spec.top - spec.bottom,
+                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="text")
+        self.addPageTemplates([PageTemplate("page", [frame], onPage=self.decorate)])
+        self.outline_levels: list[int] = []
+        self.page_count = 0
+
+    def beforeDocument(self):
+        self.outline_levels = []
+        self.canv.showOutline()
+
+    def decorate(self, canvas: Canvas, doc) -> None:
+        """Running head (from page 2) and the page number at the foot."""
+        spec, look = self.spec, self.look
+        self.page_count = doc.page
+        canvas.saveState()
+        small = look.size * 0.78
+        if doc.page > 1 and self.head:
+            y = spec.height - spec.top + small * 1.6
+            canvas.setFont(look.regular, small)
+            canvas.setFillColor(GREY)
+            canvas.drawString(spec.frame_left, y, self.head)
+            canvas.setStrokeColor(RULE)
+            canvas.setLineWidth(0.4)
+            canvas.line(spec.frame_left, y - small * 0.6, spec.frame_left + spec.frame_width, y - small * 0.6)
+        if self.numbered:
+            canvas.setFont(look.regular, look.size * 0.85)
+            canvas.setFillColor(colors.HexColor("#3a3430"))
+            canvas.drawCentredString(spec.width / 2, spec.bottom / 2 - look.size * 0.3, str(doc.page))
+        canvas.restoreState()
+
+    def afterFlowable(self, flowable):
+        if not isinstance(flowable, Heading2):
+            return
+        # A level may not jump by more than one below the previous entry (PDF outline rule).
+        level = min(flowable.outline_level, (self.outline_levels[-1] + 1) if self.outline_levels else 0)
+        self.outline_levels.append(level)
+        self.canv.bookmarkPage(flowable.key)
+        self.canv.addOutlineEntry(flowable.plain, flowable.key, level, closed=False)
+        self.notify("TOCEntry", (level, escape(flowable.plain), self.page, flowable.key))
+
+
+def make_contents(look: Look) -> TableOfContents:
+    """The table of contents: sections bold, subsections indented, dot leaders to the page numbers."""
+    s = look.size
+    level0 = ParagraphStyle("toc0", fontName=look.bold, fontSize=s, leading=s * 1.6, wordWrap="CJK",
+                            spaceBefore=s * 0.2, rightIndent=s * 3)
+    level1 = ParagraphStyle("toc1", parent=level0, fontName=look.regular, fontSize=s * 0.95, leading=s * 1.45,
+                            leftIndent=s * 2, spaceBefore=0)
+    rows = TableStyle([("FONT", (0, 0), (-1, -1), look.regular, s), ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                       ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 0),
+                       ("BOTTOMPADDING", (0, 0), (-1, -1), 0)])
+    return TableOfContents(levelStyles=[level0, level1], dotsMinLevel=0, tableStyle=rows)
+
+
+def order_booklet(pages: int) -> list[tuple[int | None, int | None]]:
+    """Saddle-stitch imposition: (left, right) 1-based page numbers of each sheet side, front then back.
+
+    The page count is padded to a multiple of four with blanks (None). Sheet k (from 0) carries on its
+    front the pages n−2k (left) and 2k+1 (right), on its back 2k+2 (left) and n−2k−1 (right)."""
+    n = max(4, -(-pages // 4) * 4)
+
+    def page(number: int) -> int | None:
+        return number if number <= pages else None
+
+    sides = []
+    for k in range(n // 4):
+        sides.append((page(n - 2 * k), page(2 * k + 1)))
+        sides.append((page(2 * k + 2), page(n - 2 * k - 1)))
+    return sides
+
+
+SHEET = (units.mm(297), units.mm(210))  # A4 landscape
+
+
+class BookletCanvas(Canvas):
+    """A canvas that keeps each A5 page as a form and, on save, imposes them two-up on A4 landscape sheets.
+
+    flip: "short" (duplex, flip on the short edge — the usual setting for booklets) or "long" (the back
+    sides are turned 180° so that a printer flipping on the long edge gives the same booklet)."""
+
+    flip = "short"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.recorded: list[str] = []
+        self.marks: dict[int, list[str]] = {}  # page index (0-based) -> bookmark keys on it
+
+    def showPage(self):
+        width, height = self._pagesize
+        name = f"BookletPage{len(self.recorded) + 1}"
+        form = pdfdoc.PDFFormXObject(lowerx=0, lowery=0, upperx=width, uppery=height)
+        form.compression = self._pageCompression
+        form.setStreamList([self._preamble] + self._code)
+        self._setColorSpace(form)
+        self._setExtGState(form)
+        self._setXObjects(form)
+        self._doc.addForm(name, form)
+        self.recorded.append(name)
+        self._startPage()
+
+    def bookmarkPage(self, key, **kwargs):
+        self.marks.setdefault(len(self.recorded), []).append(key)
+
+    def linkRect(self, *args, **kwargs):  # links inside imposed pages would point at sheets: leave them out
+        return None
+
+    def linkAbsolute(self, *args, **kwargs):
+        return None
+
+    def save(self):
+        if self._code:
+            self.showPage()
+        width, height = self._pagesize
+        sheet_width, sheet_height = max(SHEET[0], 2 * width), max(SHEET[1], height)
+        x0, y0 = (sheet_width - 2 * width) / 2, (sheet_height - height) / 2  # A5 is 148 mm: 0.5 mm to spare
+        for side, (left, right) in enumerate(order_booklet(len(self.recorded))):
+            self.setPageSize((sheet_width, sheet_height))
+            turned = self.flip == "long" and side % 2 == 1
+            if turned:
+                self.saveState()
+                self.translate(sheet_width, sheet_height)
+                self.rotate(180)
+            for slot, number in enumerate((left, right)):
+                if number is None:
+                    continue
+                self.saveState()
+                self.translate(x0 + slot * width, y0)
+                self.doForm(self.recorded[number - 1])
+                self.restoreState()
+            if turned:
+                self.restoreState()
+            for number in (left, right):
+                for key in self.marks.get((number or 0) - 1, []):
+                    Canvas.bookmarkPage(self, key)
+            Canvas.showPage(self)
+        self._doc.SaveToFile(self._filename, self)
+
+
+def make_booklet_canvas(flip: str):
+    """A BookletCanvas class for a duplex flip edge."""
+    if flip not in ("short", "long"):
+        raise ValueError(f"flip '{flip}' is not a duplex edge; expected short or long")
+    return type("BookletCanvas" + flip.title(), (BookletCanvas,), {"flip": flip})
+
+
+def typeset(story: list, spec: PageSpec, look: Look, *, title: str, subject: str, head: str, numbered: bool = True,
+            booklet: str | None = None) -> tuple[bytes, int]:
+    """PDF bytes and the page count (before imposition) of the story; booklet: None, "short" or "long"."""
+    buffer = io.BytesIO()
+    doc = RulebookDoc(buffer, spec, look, title=title, subject=subject, head=head, numbered=numbered)
+    saved = rl_config.useA85
+    rl_config.useA85 = 0
+    try:
+        if booklet:
+            doc.multiBuild(list(story), canvasmaker=make_booklet_canvas(booklet))
+        else:
+            doc.multiBuild(list(story))
+    finally:
+        rl_config.useA85 = saved
+    return buffer.getvalue(), doc.page_count

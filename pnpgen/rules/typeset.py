@@ -1,0 +1,164 @@
+"""Turn a game's rulebook Markdown into print-ready PDFs: the rulebook (A4, A5 or an A5 booklet) and a rules sheet.
+
+The Markdown is first rendered as a sandboxed Jinja template with the game's data (rules_context),
+so that counts and tables come from cards.yaml; then parsed (rules_markdown), typeset with the
+bundled Noto Sans JP (rules_flowables, rules_paragraph) and paged (rules_pages).
+"""
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import jinja2
+from jinja2.sandbox import SecurityError
+
+from ..atomic import write_atomically
+from ..faces.convert import Converter
+from ..errors import Location, PnpError
+from ..faces.fonts import FontBook
+from ..project.model import Game, Project
+from ..faces.render import Renderer
+from .context import make_context
+from .flowables import Look, Typesetter
+from .markdown import Heading, Image, Theme, parse_markdown
+from .pages import make_contents, make_page_spec, typeset
+from .paragraph import KinsokuParagraph
+from .punctuation import half_font
+from ..project.sandbox import make_environment
+
+DEFAULT_ACCENT = "#8c3b2a"
+SHEET_SIZES = (10.5, 10.0, 9.5, 9.0, 8.5, 8.0, 7.5, 7.0)  # pt: the rules sheet shrinks until it fits one page
+_HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+def build_rulebook(project: Project, game: Game, source: Path, out_path: Path, *, fontbook: FontBook,
+                   renderer: Renderer, converter: Converter, page: str = "a4", booklet: bool = False,
+                   flip: str = "short") -> Path:
+    """Typeset the rulebook: title, contents, numbered pages, outline. booklet: A5 pages imposed two-up
+    on A4 landscape sheets in saddle-stitch order, to print duplex flipping on the `flip` edge."""
+    spec = make_page_spec("a5" if booklet else page)
+    blocks, look, setter = prepare(project, game, source, fontbook, renderer, converter, spec.size, spec.frame_width)
+    first = find_first_section(blocks)
+    story = setter.flowables(blocks[:first], "lead")
+    if any(isinstance(b, Heading) and b.level in (2, 3) for b in blocks):
+        story += [make_contents_heading(setter), make_contents(look)]
+    story += setter.flowables(blocks[first:])
+    title = find_title(blocks, game)
+    data, _ = typeset(story, spec, look, title=title, subject=f"{game.title} — ルールブック", head=game.title,
+                      booklet=flip if booklet else None)
+    write_atomically(Path(out_path), data, "PDF")
+    return Path(out_path)
+
+
+def build_rules_sheet(project: Project, game: Game, source: Path, out_path: Path, *, fontbook: FontBook,
+                      renderer: Renderer, converter: Converter, page: str = "a4") -> Path:
+    """Typeset a one-page rules sheet (player aid): no contents, no page number; the type shrinks until
+    the sheet fits one page, and a PnpError says so when even the smallest size does not."""
+    for size in SHEET_SIZES:
+        spec = make_page_spec(page, size)
+        spec = replace(spec, top=spec.top * 0.7, bottom=spec.bottom * 0.6, side=spec.side * 0.75)
+        blocks, look, setter = prepare(project, game, source, fontbook, renderer, converter, size, spec.frame_width,
+                                       title_scale=1.8, leading=1.6)
+        first = find_first_section(blocks)
+        story = setter.flowables(blocks[:first], "lead") + setter.flowables(blocks[first:])
+        data, pages = typeset(story, spec, look, title=find_title(blocks, game),
+                              subject=f"{game.title} — ルールシート", head="", numbered=False)
+        if pages == 1:
+            write_atomically(Path(out_path), data, "PDF")
+            return Path(out_path)
+    raise PnpError(f"the rules sheet needs {pages} pages even at {SHEET_SIZES[-1]} pt; expected it to fit one page "
+                   "(shorten the text)", Location(show_path(project, source)))
+
+
+def make_contents_heading(setter: Typesetter):
+    """The contents' own heading, set like a section heading but neither listed nor bookmarked."""
+    return KinsokuParagraph("目次", setter.styles["h2"])
+
+
+def prepare(project: Project, game: Game, source: Path, fontbook: FontBook, renderer: Renderer,
+            converter: Converter, size: float, width: float, **look_options):
+    """Blocks, look and typesetter for one source at one body size."""
+    source = Path(source)
+    text = read_source(project, source)
+    expanded = expand_markdown(project, game, source, text)
+    accent = str(game.defaults.get("accent", DEFAULT_ACCENT))
+    accent = accent if _HEX.match(accent) else DEFAULT_ACCENT
+    try:
+        blocks = parse_markdown(expanded, Theme(accent=accent))
+    except PnpError as err:
+        raise locate(project, source, text, err, None) from None
+    look = Look(fontbook.resolve(None), fontbook.resolve(None, "bold"), size, accent,
+                half_regular=half_font(fontbook, "normal"), half_bold=half_font(fontbook, "bold"), **look_options)
+
+    def resolve(image: Image):
+        from .figures import resolve_image
+
+        try:
+            return resolve_image(image.src, image.title, image.caption, game, renderer, converter)
+        except PnpError as err:
+            raise locate(project, source, text, err, image.src) from None
+
+    return blocks, look, Typesetter(look, width, resolve)
+
+
+def find_first_section(blocks: list) -> int:
+    """Index of the first `##` heading: the contents go right before it."""
+    return next((i for i, b in enumerate(blocks) if isinstance(b, Heading) and b.level == 2), len(blocks))
+
+
+def find_title(blocks: list, game: Game) -> str:
+    heading = next((b for b in blocks if isinstance(b, Heading) and b.level == 1), None)
+    return heading.text if heading else f"{game.title} ルールブック"
+
+
+def read_source(project: Project, source: Path) -> str:
+    try:
+        return source.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        raise PnpError(f"cannot read the rulebook ({err}); expected a UTF-8 Markdown file",
+                       Location(show_path(project, source))) from None
+
+
+def expand_markdown(project: Project, game: Game, source: Path, text: str) -> str:
+    """The Markdown with its {{ … }} expressions evaluated against the game's data (sandboxed, strict)."""
+    env = make_environment(project.templates_dir)
+    where = show_path(project, source)
+    try:
+        return env.from_string(text).render(make_context(game))
+    except jinja2.TemplateSyntaxError as err:
+        raise PnpError(f"template syntax error: {err.message}", Location(where, err.lineno or 0, 1)) from None
+    except (jinja2.TemplateError, SecurityError, PnpError, TypeError, ValueError, LookupError, ArithmeticError) as err:
+        message = err.problems[0].message if isinstance(err, PnpError) else str(err)
+        raise PnpError(f"{message}; expected an expression over game, players, components, count(), each(), "
+                       "values(), table() …", Location(where, template_line(), 1)) from None
+
+
+def template_line() -> int:
+    """The line of the rulebook template being rendered when the current exception was raised."""
+    tb, line = sys.exc_info()[2], 0
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == "<template>":
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def locate(project: Project, source: Path, text: str, err: PnpError, needle: str | None) -> PnpError:
+    """Attach the rulebook's file:line to an error: the line holding `needle`, or the line the message names."""
+    message = err.problems[0].message
+    line = 0
+    if needle:
+        line = next((n for n, content in enumerate(text.splitlines(), 1) if needle in content), 0)
+    match = re.match(r"line (\d+): (.*)", message)
+    if match:
+        line, message = line or int(match.group(1)), match.group(2)
+    return PnpError(message, Location(show_path(project, source), line, 1 if line else 0))
+
+
+def show_path(project: Project, source: Path) -> str:
+    try:
+        return str(Path(source).resolve().relative_to(project.root.resolve()))
+    except ValueError:
+        return str(source)

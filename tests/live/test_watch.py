@@ -1,0 +1,79 @@
+"""watch rebuilds after an edit and says which cards changed; a broken edit is reported, not fatal."""
+import shutil
+import threading
+import time
+from pathlib import Path
+
+from pnpgen import Options
+from pnpgen.project.validate import load_project
+from pnpgen.live.watch import describe_changes, snapshot, watch
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+
+
+def wait_for(lines: list, text: str, start: int = 0, timeout: float = 20) -> bool:
+    """Whether a line from index start on contains text, within the timeout."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if any(text in line for line in list(lines)[start:]):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_watch_picks_up_edits(tmp_path):
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURES / "minimal", project)
+    out = tmp_path / "out"
+    lines: list[str] = []
+    stop = threading.Event()
+    worker = threading.Thread(target=watch, args=(project, Options(out_dir=out, cache_dir=tmp_path / "cache"), lines.append),
+                              kwargs={"interval": 0.1, "stop": stop})
+    worker.start()
+    try:
+        assert wait_for(lines, "built in"), lines
+        first = (out / "tiny" / "deck.pdf").read_bytes()
+        seen = len(lines)
+        edit(project / "cards.yaml", "name: 盾", "name: 大盾")
+        assert wait_for(lines, "changed: cards.yaml", seen), lines
+        assert wait_for(lines, "tiny/deck card 2 changed: name: 盾 → 大盾", seen), lines
+        assert wait_for(lines, "2 PDFs written", seen), lines
+        assert (out / "tiny" / "deck.pdf").read_bytes() != first
+        good = (out / "tiny" / "deck.pdf").read_bytes()
+        seen = len(lines)
+        edit(project / "templates" / "front.svg.j2", "card.effect", "card.efect")
+        assert wait_for(lines, "build failed", seen), lines
+        assert any("no field 'efect'" in line for line in lines)
+        assert (out / "tiny" / "deck.pdf").read_bytes() == good
+    finally:
+        stop.set()
+        worker.join(timeout=10)
+    assert not worker.is_alive()
+
+
+def test_describe_changes_lists_added_removed_and_changed_cards(tmp_path):
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURES / "minimal", project)
+    before = load_project(project)
+    edit(project / "cards.yaml", '- {name: 盾, number: 2, effect: "相手のカードを１枚捨てる。:star:", copies: 2}',
+         '- {name: 盾, number: 2, effect: "相手のカードを１枚捨てる。:star:", copies: 3}')
+    edit(project / "cards.yaml", "          - {name: 弓, number: 3, tbd: [effect], effect: \"（未定）\"}\n", "")
+    after = load_project(project)
+    assert describe_changes(before, after) == [
+        "tiny/deck card 2 changed: copies: 2 → 3",
+        "tiny/deck card 3 removed: effect=（未定）, name=弓, number=3 ×1",
+    ]
+
+
+def test_snapshot_ignores_output_and_hidden_files(tmp_path):
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURES / "minimal", project)
+    (project / "output").mkdir()
+    (project / "output" / "x.yaml").write_text("x")
+    (project / "templates" / ".swp").write_text("x")
+    assert set(snapshot(project)) == {"cards.yaml", "templates/front.svg.j2", "templates/back.svg.j2", "templates/icons/star.svg"}

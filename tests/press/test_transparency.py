@@ -1,0 +1,24 @@
+"""Opacity on shapes survives the trip into a Form XObject (reportlab alone drops it there)."""
+from pathlib import Path
+
+import pypdfium2
+from reportlab.graphics.shapes import Drawing, Rect
+from reportlab.lib import colors
+
+from pnpgen.press.impose import Item, SheetSpec, impose
+from pnpgen.project.model import Size
+from pnpgen.units import mm
+from pnpgen.press.write_pdf import write_pdf
+
+
+def test_fill_opacity_inside_a_form_blends(tmp_path: Path):
+    size = Size(mm(63), mm(88))
+    drawing = Drawing(size.width + 2 * mm(3), size.height + 2 * mm(3))
+    drawing.add(Rect(0, 0, drawing.width, drawing.height, fillColor=colors.red, strokeColor=None))
+    drawing.add(Rect(0, 0, drawing.width, drawing.height, fillColor=colors.blue, fillOpacity=0.5, strokeColor=None))
+    pages = impose([Item("face", None, size)], SheetSpec(paper=Size(mm(210), mm(297))))
+    target = tmp_path / "alpha.pdf"
+    write_pdf(pages, {"face": drawing}, target, title="alpha", initial_font="Helvetica", bleed=mm(3))
+    image = pypdfium2.PdfDocument(str(target))[0].render(scale=1).to_pil().convert("RGB")
+    r, g, b = image.getpixel((image.width // 6, image.height // 8))
+    assert 100 < r < 160 and 100 < b < 160, (r, g, b)  # half red, half blue: purple, not solid blue
