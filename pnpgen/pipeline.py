@@ -144,6 +144,8 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
         report.written.append(output.target)
     if stale:
         manifest.save()
+    if cache:
+        cache.save()
     report.renders, report.faces = renderer.renders, converter.conversions
     return report
 

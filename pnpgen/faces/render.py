@@ -16,6 +16,7 @@ from .. import units
 from ..cache import Cache, digest
 from ..errors import Location, PnpError
 from .fonts import FontBook
+from .art import cached_art
 from .icons import IconSet
 from ..project.model import Card, Component, Game, Project
 from ..project.sandbox import make_environment
@@ -26,7 +27,8 @@ SAFE_MM = 3.0
 
 @dataclass(frozen=True)
 class Face:
-    """A rendered face: its SVG and the content hash that names it everywhere downstream."""
+    """A rendered face: its SVG ("" when the face came from the cache) and the content hash of the SVG
+    that names it everywhere downstream."""
 
     key: str
     svg: str
@@ -39,7 +41,7 @@ class Renderer:
     def __init__(self, project: Project, fontbook: FontBook, cache: Cache | None = None, inputs: str = ""):
         self.project = project
         self.fontbook = fontbook
-        self.disk = cache
+        self.pack = cache.pack(project.root) if cache else None
         self.inputs = inputs  # digest of templates, icons and fonts: part of every render key
         self.icons = IconSet(project.templates_dir)
         self.env = make_environment(project.templates_dir)
@@ -54,23 +56,27 @@ class Renderer:
         key = (game.id, component.id, card.fields, side)
         face = self.cache.get(key)
         if face is None:
-            svg = self.render_svg(game, component, card, side, template)
             origin = f"{component.id} card {describe_card(card)}"
-            face = Face(hashlib.sha256(svg.encode()).hexdigest(), svg, template, origin, card.location)
+            face_key, svg = self.render_svg(game, component, card, side, template)
+            face = Face(face_key, svg, template, origin, card.location)
             self.cache[key] = face
         return face
 
-    def render_svg(self, game: Game, component: Component, card: Card, side: str, template: str) -> str:
-        """From the disk cache when every input is the same, else from the template."""
+    def render_svg(self, game: Game, component: Component, card: Card, side: str, template: str) -> tuple[str, str]:
+        """(face key, SVG): from the face cache when every input is the same (the SVG is then not needed
+        and is ""), else from the template."""
         geometry = (component.id, component.name, component.kind, component.shape, component.size, component.bleed)
         render_key = digest(self.inputs, game.id, game.title, geometry, card.fields, side, template)
-        svg = self.disk.read_svg(render_key) if self.disk else None
-        if svg is None:
-            svg = wrap_svg(self.render_content(game, component, card, side, template), component)
-            self.renders += 1
-            if self.disk:
-                self.disk.write_svg(render_key, svg)
-        return svg
+        if self.pack is not None:
+            face_key = self.pack.face_key(render_key)
+            if face_key and (cached_art(self.pack, face_key) is not None or self.pack.face_svg(face_key) is not None):
+                return face_key, ""
+        svg = wrap_svg(self.render_content(game, component, card, side, template), component)
+        self.renders += 1
+        face_key = hashlib.sha256(svg.encode("utf-8")).hexdigest()
+        if self.pack is not None:
+            self.pack.record_face(render_key, face_key)
+        return face_key, svg
 
     def render_content(self, game: Game, component: Component, card: Card, side: str, template: str) -> str:
         context = {

@@ -10,10 +10,12 @@ from reportlab import rl_config
 from reportlab.graphics.shapes import Drawing
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase import pdfdoc
-from reportlab.lib.rl_accel import fp_str
+from reportlab.graphics import renderPDF
+from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.pdfgen.canvas import Canvas
 
 from ..atomic import write_atomically
+from ..faces.art import FaceArt
 from ..faces.images import draw_drawing
 from .impose import Mark, Page, Placement, Rect
 from ..units import mm
@@ -92,8 +94,14 @@ def _bleed_of(placement: Placement, drawing: Drawing, bleed: float | None) -> fl
     return (float(drawing.width) - placement.width) / 2
 
 
-def define_form(canvas: Canvas, name: str, drawing: Drawing, font: str) -> None:
-    """Record the drawing once as a Form XObject whose box is the drawing's extent."""
+def define_form(canvas: Canvas, name: str, drawing: FaceArt | Drawing, font: str) -> None:
+    """Record the face once as a Form XObject whose box is the face's extent."""
+    if isinstance(drawing, FaceArt):
+        canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
+        paint_art(canvas, drawing)
+        canvas.endForm()
+        declare_form_resources(canvas, name)
+        return
     # The renderer starts every drawing with its default font (Helvetica), which would put a
     # non-embedded font reference into the PDF; start with our own font instead.
     own = "initialFontName" in drawing.__dict__
@@ -107,6 +115,44 @@ def define_form(canvas: Canvas, name: str, drawing: Drawing, font: str) -> None:
     finally:
         if not own:
             del drawing.initialFontName
+
+
+def place_drawing(canvas: Canvas, drawing: FaceArt | Drawing, x: float, y: float, font: str) -> None:
+    """Draw a face straight into the current page with its bottom-left corner at (x, y) (rulebook figures)."""
+    if isinstance(drawing, FaceArt):
+        canvas.addLiteral(f"q 1 0 0 1 {fp_str(x, y)} cm")
+        paint_art(canvas, drawing)
+        canvas.addLiteral("Q")
+        return
+    own = "initialFontName" in drawing.__dict__
+    if not own:  # renderPDF would start with Helvetica, a font that is not embedded
+        drawing.initialFontName = font
+    try:
+        renderPDF.draw(drawing, canvas, x, y)
+    finally:
+        if not own:
+            del drawing.initialFontName
+
+
+def paint_art(canvas: Canvas, art: FaceArt) -> None:
+    """Append a face's operators to the canvas's current stream, with its text encoded in this
+    document's font subsets, its images as this document's shared XObjects and its opacities as
+    this document's graphics states."""
+    code, doc = canvas._code, canvas._doc
+    for part in art.parts:
+        if part.__class__ is str:
+            code.append(part)
+        elif part[0] == "T":
+            font = pdfmetrics.getFont(art.resolved_fonts[part[1]])
+            size = fp_str(part[2])
+            code.append(" ".join(f"{font.getSubsetInternalName(subset, doc)} {size} Tf ({escapePDF(chunk)}) Tj"
+                                 for subset, chunk in font.splitString(part[3], doc)))
+        elif part[0] == "I":
+            canvas.drawImage(str(art.resolved_images[part[1]]), 0, 0, part[2], part[3], mask="auto")
+        else:
+            states = canvas._extgstate._c  # reportlab writes these into the page's or form's resources
+            name = states.setdefault((part[1], part[2]), f"gRLs{len(states)}")
+            code.append(f"/{name} gs")
 
 
 def declare_form_resources(canvas: Canvas, name: str) -> None:

@@ -1,0 +1,358 @@
+"""Turn face SVG into FaceArt without svglib: shapes, paths, text and images as PDF operators."""
+from __future__ import annotations
+
+import math
+import re
+
+from reportlab.lib import colors as named_colors
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase import pdfmetrics
+
+from .art import FaceArt
+from .svgpath import NotDrawable, ellipse_ops, numbers, parse_transform, path_ops, points_ops, rect_ops
+
+PT_PER_MM = 72 / 25.4
+SVG = "{http://www.w3.org/2000/svg}"
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+INHERITED = ("fill", "stroke", "stroke-width", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit",
+             "stroke-dasharray", "stroke-dashoffset", "fill-rule", "fill-opacity", "stroke-opacity",
+             "font-family", "font-size", "font-weight", "font-style", "text-anchor", "visibility")
+OWN = ("opacity", "display")
+IGNORED = {"title", "desc", "metadata"}  # what a face may hold that prints nothing
+CAPS = {"butt": 0, "round": 1, "square": 2}
+JOINS = {"miter": 0, "round": 1, "bevel": 2}
+UNITS = {"mm": PT_PER_MM, "cm": 10 * PT_PER_MM, "in": 72.0, "pt": 1.0, "pc": 12.0, "px": 0.75, "": 0.75}
+_LENGTH = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(mm|cm|in|pt|pc|px|)\s*$")
+_HEX = re.compile(r"^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+_RGB = re.compile(r"^rgb\(\s*([^,\s]+)\s*,?\s*([^,\s]+)\s*,?\s*([^,\s)]+)\s*\)$")
+
+class Painter:
+    """Walks one SVG tree and writes its operators, tracking the graphics state to skip repeats."""
+
+    def __init__(self, measure):
+        self.measure = measure  # (family, weight, style) -> reportlab font name, for text-anchor widths
+        self.parts: list = []
+        self.ops: list[str] = []
+        self.fonts: list[tuple] = []
+        self.images: list[str] = []
+        self.state: dict = {}
+        self.saved: list[dict] = []
+
+    def emit(self, text: str) -> None:
+        self.ops.append(text)
+
+    def special(self, part: list) -> None:
+        if self.ops:
+            self.parts.append(" ".join(self.ops))
+            self.ops = []
+        self.parts.append(part)
+
+    def finish(self) -> list:
+        if self.ops:
+            self.parts.append(" ".join(self.ops))
+            self.ops = []
+        return self.parts
+
+    def push(self) -> None:
+        self.emit("q")
+        self.saved.append(dict(self.state))
+
+    def pop(self) -> None:
+        self.emit("Q")
+        self.state = self.saved.pop()
+
+    def set(self, key: str, value, op: str) -> None:
+        if self.state.get(key) != value:
+            self.state[key] = value
+            self.emit(op)
+
+    def alpha(self, key: str, value: float) -> None:
+        if self.state.get(key, 1.0) != value:
+            self.state[key] = value
+            self.special(["A", key, value])
+
+    def font(self, selector: tuple) -> int:
+        if selector not in self.fonts:
+            self.fonts.append(selector)
+        return self.fonts.index(selector)
+
+    def image(self, href: str) -> int:
+        if href not in self.images:
+            self.images.append(href)
+        return self.images.index(href)
+
+
+def svg_to_art(root, measure) -> FaceArt:
+    """The FaceArt of a parsed <svg> root; NotDrawable when it uses what only svglib draws."""
+    if root.tag != SVG + "svg":
+        raise NotDrawable("root is not <svg>")
+    width, height = length(root.get("width", "")), length(root.get("height", ""))
+    box = numbers(root.get("viewBox", "")) if root.get("viewBox") else [0, 0, width / 0.75, height / 0.75]
+    if len(box) != 4 or box[2] <= 0 or box[3] <= 0 or width <= 0 or height <= 0:
+        raise NotDrawable("viewBox")
+    if root.get("preserveAspectRatio") not in (None, "none") and abs(width / box[2] - height / box[3]) > 1e-9 * width:
+        raise NotDrawable("preserveAspectRatio on the root")
+    sx, sy = width / box[2], height / box[3]
+    painter = Painter(measure)
+    painter.emit(f"{fp_str(sx, 0, 0, -sy, -sx * box[0], height + sy * box[1])} cm")
+    style = {"fill": "#000", "stroke": "none", "stroke-width": "1", "font-size": "16", "font-weight": "normal",
+             "font-style": "normal", "font-family": "", "text-anchor": "start"}
+    paint_children(painter, root, style)
+    return FaceArt(width, height, painter.finish(), painter.fonts, painter.images)
+
+
+def length(text: str) -> float:
+    match = _LENGTH.match(text or "")
+    if not match:
+        raise NotDrawable(f"length {text!r}")
+    value = float(match.group(1)) * UNITS[match.group(2)]
+    if not math.isfinite(value):
+        raise NotDrawable("non-finite length")
+    return value
+
+
+def paint_children(painter: Painter, element, style: dict) -> None:
+    for child in element:
+        if isinstance(child.tag, str):
+            paint(painter, child, style)
+
+
+def cascade(element, inherited: dict) -> dict:
+    style = dict(inherited)
+    for name in ("opacity", "display"):
+        style.pop(name, None)
+    for name in INHERITED + OWN:
+        value = element.get(name)
+        if value is not None:
+            style[name] = value.strip()
+    declarations = element.get("style")
+    if declarations:
+        for declaration in declarations.split(";"):
+            name, colon, value = declaration.partition(":")
+            name = name.strip()
+            if not colon or not name:
+                continue
+            if name not in INHERITED + OWN:
+                raise NotDrawable(f"style {name}")
+            style[name] = value.strip()
+    for name, value in style.items():
+        if value == "inherit":
+            raise NotDrawable("inherit")
+    return style
+
+
+def paint(painter: Painter, element, inherited: dict) -> None:
+    tag = element.tag
+    if not tag.startswith(SVG):
+        raise NotDrawable(f"element {tag}")
+    name = tag[len(SVG):]
+    if name in IGNORED or name == "defs":  # what defs hold is drawn only where it is referenced, below
+        return
+    for attribute in ("clip-path", "mask", "filter", "marker-start", "marker-mid", "marker-end"):
+        if attribute in element.attrib:
+            raise NotDrawable(attribute)
+    style = cascade(element, inherited)
+    if style.get("display") == "none":
+        return
+    transform = element.get("transform")
+    if name == "g":
+        if transform:
+            painter.push()
+            painter.emit(f"{fp_str(*parse_transform(transform))} cm")
+        paint_children(painter, element, style)
+        if transform:
+            painter.pop()
+        return
+    if name == "text":
+        if transform:
+            painter.push()
+            painter.emit(f"{fp_str(*parse_transform(transform))} cm")
+        paint_text(painter, element, style)
+        if transform:
+            painter.pop()
+        return
+    if name == "image":
+        paint_image(painter, element, transform)
+        return
+    geometry = shape_ops(name, element)
+    if geometry is None:
+        return
+    fill, stroke = paint_of(style)
+    if style.get("visibility") in ("hidden", "collapse") or (fill is None and stroke is None):
+        return
+    if transform:
+        painter.push()
+        painter.emit(f"{fp_str(*parse_transform(transform))} cm")
+    opacity = fraction(style.get("opacity", "1"))
+    if fill is not None:
+        painter.set("fill", fill, f"{fp_str(*fill)} rg")
+        painter.alpha("ca", round(opacity * fraction(style.get("fill-opacity", "1")), 6))
+    if stroke is not None:
+        set_stroke(painter, style, stroke)
+        painter.alpha("CA", round(opacity * fraction(style.get("stroke-opacity", "1")), 6))
+    even_odd = style.get("fill-rule") == "evenodd"
+    if fill is not None and stroke is not None:
+        operator = "B*" if even_odd else "B"
+    elif fill is not None:
+        operator = "f*" if even_odd else "f"
+    else:
+        operator = "S"
+    painter.emit(f"{geometry} {operator}")
+    if transform:
+        painter.pop()
+
+
+def shape_ops(name: str, element) -> str | None:
+    """The path of a basic shape, None when it draws nothing (zero size), NotDrawable when unknown."""
+    get = element.get
+    if name == "rect":
+        x, y, w, h = (number(get(a), 0) for a in ("x", "y", "width", "height"))
+        rx, ry = get("rx"), get("ry")
+        rx_value = number(rx if rx is not None else ry, 0)
+        ry_value = number(ry if ry is not None else rx, 0)
+        return rect_ops(x, y, w, h, rx_value, ry_value) if w > 0 and h > 0 else None
+    if name == "circle":
+        r = number(get("r"), 0)
+        return ellipse_ops(number(get("cx"), 0), number(get("cy"), 0), r, r) if r > 0 else None
+    if name == "ellipse":
+        rx, ry = number(get("rx"), 0), number(get("ry"), 0)
+        return ellipse_ops(number(get("cx"), 0), number(get("cy"), 0), rx, ry) if rx > 0 and ry > 0 else None
+    if name == "line":
+        x1, y1, x2, y2 = (number(get(a), 0) for a in ("x1", "y1", "x2", "y2"))
+        return f"{fp_str(x1, y1)} m {fp_str(x2, y2)} l"
+    if name in ("polyline", "polygon"):
+        return points_ops(get("points", ""), name == "polygon") or None
+    if name == "path":
+        return path_ops(get("d", "")) or None
+    raise NotDrawable(f"<{name}>")
+
+
+def number(text: str | None, default: float) -> float:
+    if text is None:
+        return default
+    values = numbers(text)
+    stripped = text.strip()
+    if len(values) != 1 or not re.fullmatch(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?", stripped):
+        raise NotDrawable(f"number {text!r}")
+    return values[0]
+
+
+def fraction(text: str) -> float:
+    text = text.strip()
+    value = float(text[:-1]) / 100 if text.endswith("%") else number(text, 1)
+    return min(max(value, 0.0), 1.0)
+
+
+def paint_of(style: dict) -> tuple:
+    return colour(style.get("fill", "#000")), colour(style.get("stroke", "none"))
+
+
+def colour(text: str) -> tuple[float, float, float] | None:
+    text = text.strip()
+    lowered = text.lower()
+    if lowered in ("none", "transparent"):
+        return None
+    match = _HEX.match(text)
+    if match:
+        digits = match.group(1)
+        if len(digits) == 3:
+            digits = "".join(c * 2 for c in digits)
+        return tuple(round(int(digits[i:i + 2], 16) / 255, 6) for i in (0, 2, 4))
+    match = _RGB.match(lowered)
+    if match:
+        channels = []
+        for value in match.groups():
+            level = float(value[:-1]) / 100 if value.endswith("%") else float(value) / 255
+            if not math.isfinite(level):
+                raise NotDrawable(f"colour {text!r}")
+            channels.append(round(min(max(level, 0.0), 1.0), 6))
+        return tuple(channels)
+    found = NAMED.get(lowered)
+    if found is None:
+        raise NotDrawable(f"colour {text!r}")
+    return found
+
+
+NAMED = {name.lower(): (round(c.red, 6), round(c.green, 6), round(c.blue, 6))
+         for name, c in named_colors.getAllNamedColors().items() if hasattr(c, "red")}
+
+
+def set_stroke(painter: Painter, style: dict, stroke: tuple) -> None:
+    painter.set("stroke", stroke, f"{fp_str(*stroke)} RG")
+    width = number(style.get("stroke-width", "1"), 1)
+    painter.set("width", width, f"{fp_str(width)} w")
+    cap = CAPS.get(style.get("stroke-linecap", "butt"), 0)
+    painter.set("cap", cap, f"{cap} J")
+    join = JOINS.get(style.get("stroke-linejoin", "miter"), 0)
+    painter.set("join", join, f"{join} j")
+    miter = number(style.get("stroke-miterlimit", "4"), 4)
+    painter.set("miter", miter, f"{fp_str(miter)} M")
+    dashes = style.get("stroke-dasharray", "none")
+    pattern = [] if dashes.strip() == "none" else numbers(dashes)
+    if any(v < 0 for v in pattern):
+        raise NotDrawable("negative dash")
+    if len(pattern) % 2:
+        pattern = pattern * 2
+    if pattern and not any(pattern):
+        pattern = []
+    offset = number(style.get("stroke-dashoffset", "0"), 0) if pattern else 0
+    dash = f"[{fp_str(*pattern) if pattern else ''}] {fp_str(offset)} d"
+    painter.set("dash", dash, dash)
+
+
+def paint_text(painter: Painter, element, style: dict) -> None:
+    if len(element):
+        raise NotDrawable("<tspan> or other elements inside <text>")
+    content = element.text or ""
+    if element.get(XML_SPACE) == "preserve":
+        content = content.replace("\n", " ").replace("\t", " ").replace("\r", " ")
+    else:
+        content = " ".join(content.split())
+    fill = colour(style.get("fill", "#000"))
+    if not content or fill is None or style.get("visibility") in ("hidden", "collapse"):
+        return
+    if element.get("dx") or element.get("dy") or element.get("rotate") or element.get("textLength"):
+        raise NotDrawable("text positioning attributes")
+    x, y = number(element.get("x"), 0), number(element.get("y"), 0)
+    size = length_in_user_units(style.get("font-size", "16"))
+    selector = (style.get("font-family", ""), style.get("font-weight", "normal"), style.get("font-style", "normal"))
+    anchor = style.get("text-anchor", "start")
+    if anchor in ("middle", "end"):
+        width = pdfmetrics.stringWidth(content, painter.measure(selector), size)
+        x -= width / 2 if anchor == "middle" else width
+    elif anchor != "start":
+        raise NotDrawable(f"text-anchor {anchor}")
+    painter.set("fill", fill, f"{fp_str(*fill)} rg")
+    opacity = fraction(style.get("opacity", "1"))
+    painter.alpha("ca", round(opacity * fraction(style.get("fill-opacity", "1")), 6))
+    painter.emit(f"BT 1 0 0 -1 {fp_str(x, y)} Tm")
+    painter.special(["T", painter.font(selector), size, content])
+    painter.emit("ET")
+
+
+def length_in_user_units(text: str) -> float:
+    match = _LENGTH.match(text)
+    if not match or match.group(2) not in ("", "px"):
+        raise NotDrawable(f"font-size {text!r}")
+    value = float(match.group(1))
+    if not (math.isfinite(value) and value > 0):
+        raise NotDrawable("font-size")
+    return value
+
+
+def paint_image(painter: Painter, element, transform: str | None) -> None:
+    """Stretched to its box, as svglib draws it; without a width and height only svglib knows the size."""
+    href = element.get(XLINK_HREF) or element.get("href") or ""
+    if element.get("width") is None or element.get("height") is None:
+        raise NotDrawable("<image> without a size")
+    x, y = number(element.get("x"), 0), number(element.get("y"), 0)
+    w, h = number(element.get("width"), 0), number(element.get("height"), 0)
+    if w <= 0 or h <= 0:
+        return
+    painter.push()
+    if transform:
+        painter.emit(f"{fp_str(*parse_transform(transform))} cm")
+    painter.emit(f"{fp_str(1, 0, 0, -1, x, y + h)} cm")  # upside up again: the face's y axis points down
+    painter.special(["I", painter.image(href), w, h])
+    painter.pop()
