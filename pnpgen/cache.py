@@ -133,6 +133,7 @@ class FacePack:
             self.added = True
 
     def forget(self, face_key: str) -> None:
+        self.decoded[face_key] = None
         for kind in (b"A", b"S"):
             if self.records.pop((kind, bytes.fromhex(face_key)), None) is not None:
                 self.added = True

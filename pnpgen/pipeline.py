@@ -10,7 +10,7 @@ from typing import Callable
 from . import __version__
 from .atomic import replace_all, staging_path
 from .cache import Cache, default_cache_dir, digest
-from .faces.inputs import inputs_digest
+from .faces.inputs import input_digests
 from .checks.checker import check_project
 from .checks.findings import failures
 from .faces.convert import Converter
@@ -87,7 +87,8 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
     out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
     cache = Cache(options.cache_dir or default_cache_dir()) if options.cache else None
     fontbook = open_fontbook(project)
-    renderer = Renderer(project, fontbook, cache, inputs_digest(project))
+    inputs, assets = input_digests(project)
+    renderer = Renderer(project, fontbook, cache, inputs)
     converter = Converter(fontbook, project.root, cache)
     report = Report()
     manifest = Manifest(out_dir)
@@ -110,7 +111,7 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
             staged.append((staging, output.target))
         tick = counter("rendering", sum(len(g.components) for g in games), progress)
         components = [o for game in games if options.only != "rules"
-                      for o in plan_components(project, game, options, out_dir, renderer, report, tick)]
+                      for o in plan_components(project, game, options, out_dir, renderer, report, tick, assets)]
         stale_components = [o for o in components if is_stale(o)]
         drawings = convert_faces(stale_components, converter)
         initial_font = fontbook.resolve(None) if stale_components else ""
@@ -161,7 +162,7 @@ def counter(phase: str, total: int, progress) -> Callable[[str], None]:
 
 
 def plan_components(project: Project, game: Game, options: Options, out_dir: Path, renderer: Renderer, report: Report,
-                    tick: Callable[[str], None]) -> list[Output]:
+                    tick: Callable[[str], None], assets: str) -> list[Output]:
     """One output per component and the game's print-and-play PDF, each with its pages and faces."""
     outputs = []
     for component in game.components:
@@ -169,7 +170,7 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
         pages, faces = lay_out(game, component, options, renderer, report)
         title = f"{game.title} — {component.name}"
         # Digests only decide what to skip: without the cache nothing is skipped, so none is computed.
-        found = pdf_digest(project, renderer.inputs, title, pages, component.bleed) if options.cache else ""
+        found = pdf_digest(project, assets, title, pages, component.bleed) if options.cache else ""
         outputs.append(Output(out_dir / game.id / f"{component.id}.pdf", found, pages, faces, title, component.bleed))
         report.notes.extend(note_reduced_bleed(game, component, options))
     if outputs:
@@ -181,9 +182,10 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
     return outputs
 
 
-def pdf_digest(project: Project, inputs: str, title: str, pages: list[Page], bleed: float | None) -> str:
-    """Pages name their faces by content hash; inputs covers what the SVG only names (image and font files)."""
-    return digest(__version__, "pdf", project.name, inputs, title, bleed, pages)
+def pdf_digest(project: Project, assets: str, title: str, pages: list[Page], bleed: float | None) -> str:
+    """Pages name their faces by content hash (so a template edit changes only the PDFs whose faces it
+    changes); assets covers what the SVG only names (image and font files)."""
+    return digest(__version__, "pdf", project.name, assets, title, bleed, pages)
 
 
 def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -> list[Output]:

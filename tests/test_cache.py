@@ -78,13 +78,36 @@ def test_without_the_cache_everything_is_rendered_and_written(project, tmp_path)
     assert uncached.renders == 6 and len(uncached.written) == 2
 
 
-def test_a_corrupt_cache_entry_is_a_miss_not_an_error(project, tmp_path):
+def packs(cache: Path) -> list[Path]:
+    found = sorted(cache.rglob("*.pack"))
+    assert found, "the build wrote no face pack"
+    return found
+
+
+@pytest.mark.parametrize("damage", ["flip a payload byte", "truncate", "garbage", "empty"])
+def test_a_damaged_pack_is_a_miss_not_an_error(project, tmp_path, damage):
     build(project, tmp_path / "a", tmp_path / "cache")
-    for entry in (tmp_path / "cache").rglob("*.pickle"):
-        entry.write_bytes(b"not a pickle")
+    for pack in packs(tmp_path / "cache"):
+        data = bytearray(pack.read_bytes())
+        if damage == "flip a payload byte":
+            data[len(data) // 2] ^= 0x20
+        elif damage == "truncate":
+            data = data[: len(data) // 3]
+        elif damage == "garbage":
+            data = bytearray(b"not a pack" * 100)
+        else:
+            data = bytearray()
+        pack.write_bytes(bytes(data))
     again = build(project, tmp_path / "b", tmp_path / "cache")
-    assert again.faces == 4
+    assert again.faces >= 1 and again.renders >= 1
     assert pdf_bytes(tmp_path / "a") == pdf_bytes(tmp_path / "b")
+
+
+def test_the_cache_holds_no_pickles_and_few_files(project, tmp_path):
+    build(project, tmp_path / "out", tmp_path / "cache")
+    files = [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]
+    assert len(files) == 1 and files[0].suffix == ".pack"
+    assert b"\x80\x05" not in files[0].read_bytes()[:2] and files[0].read_bytes().startswith(b"pnpgen faces 1\n")
 
 
 def test_a_warm_cache_works_in_a_fresh_process(tmp_path):

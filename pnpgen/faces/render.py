@@ -18,6 +18,7 @@ from ..errors import Location, PnpError
 from .fonts import FontBook
 from .art import cached_art
 from .icons import IconSet
+from .images import ImageChecker
 from ..project.model import Card, Component, Game, Project
 from ..project.sandbox import make_environment
 from .text import TextDoesNotFit, fit_text
@@ -42,6 +43,7 @@ class Renderer:
         self.project = project
         self.fontbook = fontbook
         self.pack = cache.pack(project.root) if cache else None
+        self.images = ImageChecker(project.root)
         self.inputs = inputs  # digest of templates, icons and fonts: part of every render key
         self.icons = IconSet(project.templates_dir)
         self.env = make_environment(project.templates_dir)
@@ -69,7 +71,7 @@ class Renderer:
         render_key = digest(self.inputs, game.id, game.title, geometry, card.fields, side, template)
         if self.pack is not None:
             face_key = self.pack.face_key(render_key)
-            if face_key and (cached_art(self.pack, face_key) is not None or self.pack.face_svg(face_key) is not None):
+            if face_key and self.is_usable(face_key):
                 return face_key, ""
         svg = wrap_svg(self.render_content(game, component, card, side, template), component)
         self.renders += 1
@@ -77,6 +79,20 @@ class Renderer:
         if self.pack is not None:
             self.pack.record_face(render_key, face_key)
         return face_key, svg
+
+    def is_usable(self, face_key: str) -> bool:
+        """The cache holds the face, and every image it names passes today's checks; otherwise the face is
+        rendered again, and a fresh face's conversion gives the usual message about the image."""
+        art = cached_art(self.pack, face_key)
+        if art is None:
+            return self.pack.face_svg(face_key) is not None
+        try:
+            for href in art.images:
+                self.images.resolve(href)
+        except PnpError:
+            self.pack.forget(face_key)
+            return False
+        return True
 
     def render_content(self, game: Game, component: Component, card: Card, side: str, template: str) -> str:
         context = {
