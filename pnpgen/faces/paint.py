@@ -1,17 +1,13 @@
 """Turn face SVG into FaceArt without svglib: shapes, paths, text and images as PDF operators."""
 from __future__ import annotations
 
-import math
-import re
-
-from reportlab.lib import colors as named_colors
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
 
 from .art import FaceArt
 from .svgpath import NotDrawable, ellipse_ops, numbers, parse_transform, path_ops, points_ops, rect_ops
+from .svgvalues import colour, fraction, length, length_in_user_units, number
 
-PT_PER_MM = 72 / 25.4
 SVG = "{http://www.w3.org/2000/svg}"
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
@@ -22,10 +18,6 @@ OWN = ("opacity", "display")
 IGNORED = {"title", "desc", "metadata"}  # what a face may hold that prints nothing
 CAPS = {"butt": 0, "round": 1, "square": 2}
 JOINS = {"miter": 0, "round": 1, "bevel": 2}
-UNITS = {"mm": PT_PER_MM, "cm": 10 * PT_PER_MM, "in": 72.0, "pt": 1.0, "pc": 12.0, "px": 0.75, "": 0.75}
-_LENGTH = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(mm|cm|in|pt|pc|px|)\s*$")
-_HEX = re.compile(r"^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
-_RGB = re.compile(r"^rgb\(\s*([^,\s]+)\s*,?\s*([^,\s]+)\s*,?\s*([^,\s)]+)\s*\)$")
 
 class Painter:
     """Walks one SVG tree and writes its operators, tracking the graphics state to skip repeats."""
@@ -100,16 +92,6 @@ def svg_to_art(root, measure) -> FaceArt:
              "font-style": "normal", "font-family": "", "text-anchor": "start"}
     paint_children(painter, root, style)
     return FaceArt(width, height, painter.finish(), painter.fonts, painter.images)
-
-
-def length(text: str) -> float:
-    match = _LENGTH.match(text or "")
-    if not match:
-        raise NotDrawable(f"length {text!r}")
-    value = float(match.group(1)) * UNITS[match.group(2)]
-    if not math.isfinite(value):
-        raise NotDrawable("non-finite length")
-    return value
 
 
 def paint_children(painter: Painter, element, style: dict) -> None:
@@ -228,54 +210,8 @@ def shape_ops(name: str, element) -> str | None:
     raise NotDrawable(f"<{name}>")
 
 
-def number(text: str | None, default: float) -> float:
-    if text is None:
-        return default
-    values = numbers(text)
-    stripped = text.strip()
-    if len(values) != 1 or not re.fullmatch(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?", stripped):
-        raise NotDrawable(f"number {text!r}")
-    return values[0]
-
-
-def fraction(text: str) -> float:
-    text = text.strip()
-    value = float(text[:-1]) / 100 if text.endswith("%") else number(text, 1)
-    return min(max(value, 0.0), 1.0)
-
-
 def paint_of(style: dict) -> tuple:
     return colour(style.get("fill", "#000")), colour(style.get("stroke", "none"))
-
-
-def colour(text: str) -> tuple[float, float, float] | None:
-    text = text.strip()
-    lowered = text.lower()
-    if lowered in ("none", "transparent"):
-        return None
-    match = _HEX.match(text)
-    if match:
-        digits = match.group(1)
-        if len(digits) == 3:
-            digits = "".join(c * 2 for c in digits)
-        return tuple(round(int(digits[i:i + 2], 16) / 255, 6) for i in (0, 2, 4))
-    match = _RGB.match(lowered)
-    if match:
-        channels = []
-        for value in match.groups():
-            level = float(value[:-1]) / 100 if value.endswith("%") else float(value) / 255
-            if not math.isfinite(level):
-                raise NotDrawable(f"colour {text!r}")
-            channels.append(round(min(max(level, 0.0), 1.0), 6))
-        return tuple(channels)
-    found = NAMED.get(lowered)
-    if found is None:
-        raise NotDrawable(f"colour {text!r}")
-    return found
-
-
-NAMED = {name.lower(): (round(c.red, 6), round(c.green, 6), round(c.blue, 6))
-         for name, c in named_colors.getAllNamedColors().items() if hasattr(c, "red")}
 
 
 def set_stroke(painter: Painter, style: dict, stroke: tuple) -> None:
@@ -329,16 +265,6 @@ def paint_text(painter: Painter, element, style: dict) -> None:
     painter.emit(f"BT 1 0 0 -1 {fp_str(x, y)} Tm")
     painter.special(["T", painter.font(selector), size, content])
     painter.emit("ET")
-
-
-def length_in_user_units(text: str) -> float:
-    match = _LENGTH.match(text)
-    if not match or match.group(2) not in ("", "px"):
-        raise NotDrawable(f"font-size {text!r}")
-    value = float(match.group(1))
-    if not (math.isfinite(value) and value > 0):
-        raise NotDrawable("font-size")
-    return value
 
 
 def paint_image(painter: Painter, element, transform: str | None) -> None:
