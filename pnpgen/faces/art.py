@@ -39,7 +39,13 @@ class FaceArt:
     @classmethod
     def from_bytes(cls, data: bytes) -> "FaceArt":
         """Parse what to_bytes wrote; anything else raises ValueError (plain data: nothing can execute)."""
-        record = json.loads(data.decode("utf-8"))
+        try:
+            return cls.parse(json.loads(data.decode("utf-8")))
+        except (KeyError, TypeError, IndexError, UnicodeDecodeError, RecursionError) as err:
+            raise ValueError(f"not a face record ({type(err).__name__})") from None
+
+    @classmethod
+    def parse(cls, record) -> "FaceArt":
         if not isinstance(record, dict) or record.get("format") != FORMAT:
             raise ValueError("not a face record")
         width, height = record["width"], record["height"]
@@ -88,7 +94,7 @@ def cached_art(pack, key: str) -> FaceArt | None:
     if data is not None:
         try:
             art = FaceArt.from_bytes(data)
-        except (ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError):
+        except ValueError:
             pack.forget(key)
     pack.decoded[key] = art
     return art
