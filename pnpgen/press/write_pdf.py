@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import zlib
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -96,9 +97,14 @@ def _bleed_of(placement: Placement, drawing: Drawing, bleed: float | None) -> fl
 
 def define_form(canvas: Canvas, name: str, drawing: FaceArt | Drawing, font: str) -> None:
     """Record the face once as a Form XObject whose box is the face's extent."""
-    if isinstance(drawing, FaceArt):
+    if isinstance(drawing, FaceArt) and not drawing.images:
+        states: dict = {}
+        content = "\n".join(art_operators(canvas, drawing, states)).encode("latin-1")
+        canvas._doc.addForm(name, FaceForm(zlib.compress(content), drawing.width, drawing.height, states))
+        return
+    if isinstance(drawing, FaceArt):  # images: reportlab's drawImage embeds and shares them
         canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
-        paint_art(canvas, drawing)
+        canvas._code.extend(art_operators(canvas, drawing, {}))
         canvas.endForm()
         declare_form_resources(canvas, name)
         return
@@ -121,7 +127,7 @@ def place_drawing(canvas: Canvas, drawing: FaceArt | Drawing, x: float, y: float
     """Draw a face straight into the current page with its bottom-left corner at (x, y) (rulebook figures)."""
     if isinstance(drawing, FaceArt):
         canvas.addLiteral(f"q 1 0 0 1 {fp_str(x, y)} cm")
-        paint_art(canvas, drawing)
+        canvas._code.extend(art_operators(canvas, drawing, {}))
         canvas.addLiteral("Q")
         return
     own = "initialFontName" in drawing.__dict__
@@ -134,11 +140,10 @@ def place_drawing(canvas: Canvas, drawing: FaceArt | Drawing, x: float, y: float
             del drawing.initialFontName
 
 
-def paint_art(canvas: Canvas, art: FaceArt) -> None:
-    """Append a face's operators to the canvas's current stream, with its text encoded in this
-    document's font subsets, its images as this document's shared XObjects and its opacities as
-    this document's graphics states."""
-    code, doc = canvas._code, canvas._doc
+def art_operators(canvas: Canvas, art: FaceArt, states: dict) -> list[str]:
+    """A face's operators, with its text encoded in this document's font subsets, its images as this
+    document's shared XObjects and its opacities as graphics states (name -> entry, filled in states)."""
+    code, doc = [], canvas._doc
     for part in art.parts:
         if part.__class__ is str:
             code.append(part)
@@ -148,11 +153,34 @@ def paint_art(canvas: Canvas, art: FaceArt) -> None:
             code.append(" ".join(f"{font.getSubsetInternalName(subset, doc)} {size} Tf ({escapePDF(chunk)}) Tj"
                                  for subset, chunk in font.splitString(part[3], doc)))
         elif part[0] == "I":
-            canvas.drawImage(str(art.resolved_images[part[1]]), 0, 0, part[2], part[3], mask="auto")
+            saved, canvas._code = canvas._code, code
+            try:
+                canvas.drawImage(str(art.resolved_images[part[1]]), 0, 0, part[2], part[3], mask="auto")
+            finally:
+                canvas._code = saved
         else:
-            states = canvas._extgstate._c  # reportlab writes these into the page's or form's resources
-            name = states.setdefault((part[1], part[2]), f"gRLs{len(states)}")
+            shared = canvas._extgstate._c  # reportlab writes these into the resources of pages and its forms
+            name = shared.setdefault((part[1], part[2]), f"gRLs{len(shared)}")
+            states[name] = (part[1], part[2])
             code.append(f"/{name} gs")
+    return code
+
+
+class FaceForm(pdfdoc.PDFObject):
+    """A face's Form XObject, compressed when defined: formatting it at save time is one join, not the
+    generic dictionary walk (which took more time than drawing), and memory holds only the compressed bytes."""
+
+    def __init__(self, data: bytes, width: float, height: float, states: dict):
+        self.data, self.width, self.height, self.states = data, width, height, states
+
+    def format(self, document) -> bytes:
+        fonts = pdfdoc.format(pdfdoc.PDFObjectReference(pdfdoc.BasicFonts), document)
+        states = "".join(f"/{name} << /{key} {fp_str(value)} >> " for name, (key, value) in sorted(self.states.items()))
+        resources = (b"<< " + (f"/ExtGState << {states}>> ".encode("ascii") if states else b"") + b"/Font " + fonts
+                     + b" /ProcSet [ /PDF /Text ] >>")
+        head = (f"<< /BBox [ 0 0 {fp_str(self.width)} {fp_str(self.height)} ] /Filter [ /FlateDecode ] /FormType 1 "
+                f"/Length {len(self.data)} /Matrix [ 1 0 0 1 0 0 ] /Resources ").encode("ascii")
+        return head + resources + b" /Subtype /Form /Type /XObject >>\nstream\n" + self.data + b"\nendstream\n"
 
 
 def declare_form_resources(canvas: Canvas, name: str) -> None:
