@@ -42,11 +42,12 @@ def library_versions() -> str:
 
 
 class Cache:
-    """The user's cache folder: one face pack per project folder, opened on first use."""
+    """The user's cache folder: one face pack per project folder, opened on first use. Without a folder
+    (a build with the cache off) the packs live in memory only, for this build's faces."""
 
-    def __init__(self, folder: Path):
-        self.folder = Path(folder)
-        self.usable = claim_folder(self.folder)
+    def __init__(self, folder: Path | None):
+        self.folder = Path(folder) if folder is not None else None
+        self.usable = self.folder is not None and claim_folder(self.folder)
         self.packs: dict[Path, FacePack] = {}
 
     def pack(self, root: Path) -> "FacePack":
@@ -91,7 +92,7 @@ class FacePack:
         self.records: dict[tuple[bytes, bytes], bytes] = {}
         self.used: set[tuple[bytes, bytes]] = set()
         self.added = False
-        self.decoded: dict[str, object] = {}  # face key -> parsed FaceArt (or None), kept by faces/art.py
+        self.checked: set[str] = set()  # face keys whose FaceArt record this process checked or wrote
         if path is not None:
             self.records = read_pack(path)
 
@@ -121,6 +122,7 @@ class FacePack:
 
     def store_art(self, face_key: str, art) -> None:
         self.put(b"A", face_key, art.to_bytes())
+        self.checked.add(face_key)
 
     def store_svg(self, face_key: str, svg: str) -> None:
         self.put(b"S", face_key, svg.encode("utf-8"))
@@ -133,7 +135,7 @@ class FacePack:
             self.added = True
 
     def forget(self, face_key: str) -> None:
-        self.decoded[face_key] = None
+        self.checked.discard(face_key)
         for kind in (b"A", b"S"):
             if self.records.pop((kind, bytes.fromhex(face_key)), None) is not None:
                 self.added = True
@@ -191,9 +193,13 @@ def read_pack(path: Path) -> dict[tuple[bytes, bytes], bytes]:
 
 def digest(*parts: object) -> str:
     """SHA-256 of the parts, each length-prefixed: no two different lists of parts share a digest."""
-    hasher = hashlib.sha256()
+    return digest_more(hashlib.sha256(), *parts).hexdigest()
+
+
+def digest_more(hasher, *parts: object):
+    """Feed parts to a hasher as digest() does (a copy of a hasher fed the common parts saves repeating them)."""
     for part in parts:
         data = part if isinstance(part, bytes) else repr(part).encode("utf-8")
         hasher.update(len(data).to_bytes(8, "big"))
         hasher.update(data)
-    return hasher.hexdigest()
+    return hasher

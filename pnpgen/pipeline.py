@@ -5,7 +5,7 @@ import contextlib
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 from . import __version__
 from .atomic import replace_all, staging_path
@@ -85,11 +85,11 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
         if failed:
             raise PnpError([f.as_problem() for f in failed] + [no_check_hint()])
     out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
-    cache = Cache(options.cache_dir or default_cache_dir()) if options.cache else None
+    cache = Cache(options.cache_dir or default_cache_dir() if options.cache else None)
     fontbook = open_fontbook(project)
     inputs, assets = input_digests(project)
-    renderer = Renderer(project, fontbook, cache, inputs)
     converter = Converter(fontbook, project.root, cache)
+    renderer = Renderer(project, fontbook, cache, inputs, store=converter.store)
     report = Report()
     manifest = Manifest(out_dir)
 
@@ -145,8 +145,7 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
         report.written.append(output.target)
     if stale:
         manifest.save()
-    if cache:
-        cache.save()
+    cache.save()
     report.renders, report.faces = renderer.renders, converter.conversions
     return report
 
@@ -214,16 +213,17 @@ def game_files(project: Project, game: Game) -> list[Path]:
     return list(dict.fromkeys([project.source, defining.resolve()]))
 
 
-def convert_faces(outputs: list[Output], converter: Converter) -> dict:
-    drawings = {}
+def convert_faces(outputs: list[Output], converter: Converter) -> Mapping:
+    """Every face the outputs show, converted before anything is written (the renderer stored most as it
+    rendered them); the mapping converts or reads each again when it is drawn, holding none."""
     for output in outputs:
         for key, face in output.faces.items():
-            if key not in drawings:
+            if face.svg:
                 try:
-                    drawings[key] = converter.convert(key, face.svg, face.template)
+                    converter.store(key, face.svg, face.template)
                 except PnpError as err:
                     raise PnpError(f"{face.origin}: {err.problems[0].message}", face.location) from None
-    return drawings
+    return converter.drawings()
 
 
 def select_games(project: Project, game_id: str | None) -> tuple[Game, ...]:

@@ -45,6 +45,12 @@ class FaceArt:
             raise ValueError(f"not a face record ({type(err).__name__})") from None
 
     @classmethod
+    def unchecked(cls, data: bytes) -> "FaceArt":
+        """from_bytes for a record already checked by this process."""
+        record = json.loads(data)
+        return cls(record["width"], record["height"], record["parts"], record["fonts"], record["images"])
+
+    @classmethod
     def parse(cls, record) -> "FaceArt":
         if not isinstance(record, dict) or record.get("format") != FORMAT:
             raise ValueError("not a face record")
@@ -86,15 +92,18 @@ def valid_index(value, items: list) -> bool:
 
 
 def cached_art(pack, key: str) -> FaceArt | None:
-    """The face's FaceArt from the cache's pack, parsed once; a record that does not parse is dropped (a miss)."""
-    if key in pack.decoded:
-        return pack.decoded[key]
+    """The face's FaceArt from the pack; a record that does not parse is dropped (a miss). Parsed on each
+    call and not kept: a build holds faces as compact bytes, not as objects. A record is checked in full
+    the first time; after that (or when this build wrote it) only read."""
     data = pack.art_bytes(key)
-    art = None
-    if data is not None:
-        try:
-            art = FaceArt.from_bytes(data)
-        except ValueError:
-            pack.forget(key)
-    pack.decoded[key] = art
+    if data is None:
+        return None
+    if key in pack.checked:
+        return FaceArt.unchecked(data)
+    try:
+        art = FaceArt.from_bytes(data)
+    except ValueError:
+        pack.forget(key)
+        return None
+    pack.checked.add(key)
     return art

@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from lxml import etree
@@ -42,21 +43,32 @@ class Converter:
         self.pack: FacePack | None = cache.pack(root) if cache else None
         self.cache: dict[str, FaceArt | Drawing] = {}
         self.conversions = 0
+        self.fonts: dict[tuple, str] = {}
 
     def convert(self, key: str, svg: str, template: str) -> FaceArt | Drawing:
+        """The face ready to draw. With a pack, FaceArt is kept there as bytes and parsed on each call
+        (cheap), so that a build of any size holds no face as objects; svglib drawings are kept here."""
         drawing = self.cache.get(key)
         if drawing is not None:
             return drawing
         art = cached_art(self.pack, key) if self.pack else None
         if art is not None:
-            drawing = self.resolve(art)
-        else:
-            if not svg and self.pack:
-                svg = self.pack.face_svg(key) or ""
-            drawing = self.convert_svg(key, svg, template)
-            self.conversions += 1
-        self.cache[key] = drawing
+            return self.resolve(art)
+        if not svg and self.pack:
+            svg = self.pack.face_svg(key) or ""
+        drawing = self.convert_svg(key, svg, template)
+        self.conversions += 1
+        if not (self.pack and isinstance(drawing, FaceArt)):
+            self.cache[key] = drawing
         return drawing
+
+    def drawings(self) -> "Drawings":
+        return Drawings(self)
+
+    def store(self, key: str, svg: str, template: str) -> None:
+        """Convert the face into the pack unless it is there already, drawing nothing yet."""
+        if self.pack is None or not self.pack.has_face(key):
+            self.convert(key, svg, template)
 
     def convert_svg(self, key: str, svg: str, template: str) -> FaceArt | Drawing:
         tree = parse_svg(svg, template)
@@ -81,11 +93,29 @@ class Converter:
 
     def font_of(self, selector: tuple) -> str:
         """The reportlab font for an SVG family, weight and style; an unknown family takes the default, as in svglib."""
-        family, weight, style = selector
-        try:
-            return self.fontbook.resolve(family or None, weight, style)
-        except PnpError:
-            return self.fontbook.resolve(None, weight, style)
+        if selector not in self.fonts:
+            family, weight, style = selector
+            try:
+                self.fonts[selector] = self.fontbook.resolve(family or None, weight, style)
+            except PnpError:
+                self.fonts[selector] = self.fontbook.resolve(None, weight, style)
+        return self.fonts[selector]
+
+
+class Drawings(Mapping):
+    """face key -> the face ready to draw, made when asked (for the PDF writer, which asks once per face)."""
+
+    def __init__(self, converter: Converter):
+        self.converter = converter
+
+    def __getitem__(self, key: str) -> FaceArt | Drawing:
+        return self.converter.convert(key, "", "")
+
+    def __iter__(self):
+        raise TypeError("the faces of a build are looked up by key, not listed")
+
+    def __len__(self) -> int:
+        raise TypeError("the faces of a build are looked up by key, not counted")
 
 
 def parse_svg(svg: str, template: str):

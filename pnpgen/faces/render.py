@@ -6,6 +6,7 @@ import hashlib
 import re
 import sys
 from dataclasses import dataclass
+from typing import Callable
 from pathlib import Path
 
 import jinja2
@@ -13,7 +14,7 @@ from jinja2.sandbox import SecurityError
 from markupsafe import Markup
 
 from .. import units
-from ..cache import Cache, digest
+from ..cache import Cache, digest_more
 from ..errors import Location, PnpError
 from .fonts import FontBook
 from .art import cached_art
@@ -39,11 +40,17 @@ class Face:
 
 
 class Renderer:
-    def __init__(self, project: Project, fontbook: FontBook, cache: Cache | None = None, inputs: str = ""):
+    def __init__(self, project: Project, fontbook: FontBook, cache: Cache | None = None, inputs: str = "",
+                 store: Callable[[str, str, str], None] | None = None):
+        """store(face key, SVG, template), when given, converts a freshly rendered face into the cache's pack
+        at once, so that its SVG need not be kept (Converter.store)."""
         self.project = project
         self.fontbook = fontbook
         self.pack = cache.pack(project.root) if cache else None
         self.images = ImageChecker(project.root)
+        self.store = store
+        self.usable: dict[str, bool] = {}
+        self.key_prefixes: dict[tuple, object] = {}  # (game, component, side) -> hasher fed what they share
         self.inputs = inputs  # digest of templates, icons and fonts: part of every render key
         self.icons = IconSet(project.templates_dir)
         self.env = make_environment(project.templates_dir)
@@ -60,6 +67,14 @@ class Renderer:
         if face is None:
             origin = f"{component.id} card {describe_card(card)}"
             face_key, svg = self.render_svg(game, component, card, side, template)
+            if svg and self.store is not None and self.pack is not None:
+                if not self.is_usable(face_key):
+                    try:
+                        self.store(face_key, svg, template)
+                    except PnpError as err:
+                        raise PnpError(f"{origin}: {err.problems[0].message}", card.location) from None
+                    self.usable[face_key] = self.pack.has_face(face_key)
+                svg = "" if self.usable[face_key] else svg
             face = Face(face_key, svg, template, origin, card.location)
             self.cache[key] = face
         return face
@@ -67,8 +82,12 @@ class Renderer:
     def render_svg(self, game: Game, component: Component, card: Card, side: str, template: str) -> tuple[str, str]:
         """(face key, SVG): from the face cache when every input is the same (the SVG is then not needed
         and is ""), else from the template."""
-        geometry = (component.id, component.name, component.kind, component.shape, component.size, component.bleed)
-        render_key = digest(self.inputs, game.id, game.title, geometry, card.fields, side, template)
+        common = (game.id, component.id, side)
+        if common not in self.key_prefixes:
+            geometry = (component.id, component.name, component.kind, component.shape, component.size, component.bleed)
+            self.key_prefixes[common] = digest_more(hashlib.sha256(), self.inputs, game.id, game.title, geometry,
+                                                    side, template)
+        render_key = digest_more(self.key_prefixes[common].copy(), card.fields).hexdigest()
         if self.pack is not None:
             face_key = self.pack.face_key(render_key)
             if face_key and self.is_usable(face_key):
@@ -83,6 +102,11 @@ class Renderer:
     def is_usable(self, face_key: str) -> bool:
         """The cache holds the face, and every image it names passes today's checks; otherwise the face is
         rendered again, and a fresh face's conversion gives the usual message about the image."""
+        if face_key not in self.usable:
+            self.usable[face_key] = self.check_cached(face_key)
+        return self.usable[face_key]
+
+    def check_cached(self, face_key: str) -> bool:
         art = cached_art(self.pack, face_key)
         if art is None:
             return self.pack.face_svg(face_key) is not None

@@ -65,18 +65,19 @@ def form_name(face: str) -> str:
 def draw_pages(canvas: Canvas, pages: Sequence[Page], drawings: Mapping[str, Drawing],
                bleed: float | None, font: str, margin: float) -> None:
     """Draw every page on the canvas: faces as shared forms, clipped, then marks and the label."""
-    defined: set[str] = set()
+    widths: dict[str, float] = {}  # form name -> the face's width; a face is fetched only to define its form
     for page in pages:
         canvas.setPageSize((page.size.width, page.size.height))
         canvas.setTrimBox(_box(page.trim_box))
         canvas.setBleedBox(_box(page.bleed_box))
         for placement in page.placements:
-            drawing = drawings[placement.face]
             name = form_name(placement.face)
-            if name not in defined:
+            if name not in widths:
+                drawing = drawings[placement.face]
                 define_form(canvas, name, drawing, font)
-                defined.add(name)
-            draw_placement(canvas, placement, name, _bleed_of(placement, drawing, bleed))
+                widths[name] = float(drawing.width)
+            face_bleed = bleed if bleed is not None else (widths[name] - placement.width) / 2
+            draw_placement(canvas, placement, name, face_bleed)
         draw_crop_marks(canvas, [m.points for m in page.marks if m.kind == "crop"])
         for mark in page.marks:
             if mark.kind != "crop":
@@ -87,12 +88,6 @@ def draw_pages(canvas: Canvas, pages: Sequence[Page], drawings: Mapping[str, Dra
 
 def _box(rect: Rect) -> tuple[float, float, float, float]:
     return (rect.x0, rect.y0, rect.x1, rect.y1)
-
-
-def _bleed_of(placement: Placement, drawing: Drawing, bleed: float | None) -> float:
-    if bleed is not None:
-        return bleed
-    return (float(drawing.width) - placement.width) / 2
 
 
 def define_form(canvas: Canvas, name: str, drawing: FaceArt | Drawing, font: str) -> None:
