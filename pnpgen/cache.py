@@ -57,6 +57,22 @@ class Cache:
             self.packs[root] = FacePack(self.folder / "faces" / f"{name}.pack" if self.usable else None)
         return self.packs[root]
 
+    def export_fresh(self) -> bytes:
+        """The records this process added, in the pack format (a helper process hands them back so)."""
+        return pack_bytes((entry, self.records[entry]) for entry in dict.fromkeys(self.fresh) if entry in self.records)
+
+    def merge(self, data: bytes) -> int:
+        """Take the records export_fresh gave (from a helper process of this build: trusted as checked);
+        return how many faces were new here."""
+        new = 0
+        for (kind, key), payload in parse_pack(data).items():
+            if kind != b"R" and not self.has_face(key.hex()):
+                new += 1
+            self.put(kind, key.hex(), payload)
+            if kind == b"A":
+                self.checked.add(key.hex())
+        return new
+
     def save(self) -> None:
         for pack in self.packs.values():
             pack.save()
@@ -92,6 +108,7 @@ class FacePack:
         self.records: dict[tuple[bytes, bytes], bytes] = {}
         self.used: set[tuple[bytes, bytes]] = set()
         self.added = False
+        self.fresh: list[tuple[bytes, bytes]] = []  # records this process added, in order (for export_fresh)
         self.checked: set[str] = set()  # face keys whose FaceArt record this process checked or wrote
         if path is not None:
             self.records = read_pack(path)
@@ -132,6 +149,7 @@ class FacePack:
         self.used.add(entry)
         if self.records.get(entry) != payload:
             self.records[entry] = payload
+            self.fresh.append(entry)
             self.added = True
 
     def forget(self, face_key: str) -> None:
@@ -139,6 +157,22 @@ class FacePack:
         for kind in (b"A", b"S"):
             if self.records.pop((kind, bytes.fromhex(face_key)), None) is not None:
                 self.added = True
+
+    def export_fresh(self) -> bytes:
+        """The records this process added, in the pack format (a helper process hands them back so)."""
+        return pack_bytes((entry, self.records[entry]) for entry in dict.fromkeys(self.fresh) if entry in self.records)
+
+    def merge(self, data: bytes) -> int:
+        """Take the records export_fresh gave (from a helper process of this build: trusted as checked);
+        return how many faces were new here."""
+        new = 0
+        for (kind, key), payload in parse_pack(data).items():
+            if kind != b"R" and not self.has_face(key.hex()):
+                new += 1
+            self.put(kind, key.hex(), payload)
+            if kind == b"A":
+                self.checked.add(key.hex())
+        return new
 
     def save(self) -> None:
         """Write the pack if this build added to it: what it used first, then older records while the
@@ -148,16 +182,20 @@ class FacePack:
         kept = [e for e in self.records if e in self.used]
         room = 2 * len(kept) + 1000 - len(kept)
         kept += [e for e in self.records if e not in self.used][:max(room, 0)]
-        chunks = [MAGIC]
-        for kind, key in kept:
-            payload = self.records[(kind, key)]
-            head = HEADER.pack(kind, key, len(payload))
-            chunks += [head, payload, hashlib.sha256(head + payload).digest()]
+        data = pack_bytes(((kind, key), self.records[(kind, key)]) for kind, key in kept)
         try:
-            write_atomically(self.path, b"".join(chunks), "face cache", durable=False)
+            write_atomically(self.path, data, "face cache", durable=False)
         except Exception:  # a cache that cannot be written only makes the next build slower
             pass
         self.added = False
+
+
+def pack_bytes(records) -> bytes:
+    chunks = [MAGIC]
+    for (kind, key), payload in records:
+        head = HEADER.pack(kind, key, len(payload))
+        chunks += [head, payload, hashlib.sha256(head + payload).digest()]
+    return b"".join(chunks)
 
 
 def read_pack(path: Path) -> dict[tuple[bytes, bytes], bytes]:
@@ -171,7 +209,10 @@ def read_pack(path: Path) -> dict[tuple[bytes, bytes], bytes]:
         if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_PACK or (
                 hasattr(os, "getuid") and info.st_uid != os.getuid()):
             return {}
-        data = file.read()
+        return parse_pack(file.read())
+
+
+def parse_pack(data: bytes) -> dict[tuple[bytes, bytes], bytes]:
     if not data.startswith(MAGIC):
         return {}
     records = {}

@@ -19,7 +19,8 @@ from .faces.fonts import FontBook, font_dirs
 from .press.impose import Page
 from .press.layout import lay_out, note_reduced_bleed
 from .manifest import Manifest
-from .parallel import Background
+from .parallel import Background, can_fork
+from .project.expand import expand_pieces
 from .project.model import Game, Project
 from .faces.render import Face, Renderer
 from .project.validate import load_project
@@ -109,6 +110,8 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
             staging.parent.mkdir(parents=True, exist_ok=True)
             jobs.append(Background(functools.partial(output.typeset, staging)))
             staged.append((staging, output.target))
+        if options.only != "rules":
+            render_ahead(games, renderer, converter)
         tick = counter("rendering", sum(len(g.components) for g in games), progress)
         components = [o for game in games if options.only != "rules"
                       for o in plan_components(project, game, options, out_dir, renderer, report, tick, assets)]
@@ -148,6 +151,38 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
     cache.save()
     report.renders, report.faces = renderer.renders, converter.conversions
     return report
+
+
+PARALLEL_CARDS = 200  # fewer distinct cards than this are not worth a second process
+
+
+def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Converter) -> None:
+    """Render and convert every other distinct card in a helper process while this one does the rest;
+    laying out then finds every face in the pack. Faces are named by content, so which process made
+    one changes nothing in the PDFs."""
+    cards = [(game, component, card) for game in games for component in game.components
+             for card in {id(p.card): p.card for p in expand_pieces(component)}.values()]
+    if len(cards) < PARALLEL_CARDS or not can_fork():
+        return
+    helper = Background(functools.partial(render_cards, renderer, cards[1::2], renderer.renders))
+    try:
+        render_cards(renderer, cards[0::2])
+    except BaseException:
+        helper.stop()
+        raise
+    renders, _, records = helper.wait().partition(b"\n")
+    renderer.renders += int(renders)
+    converter.conversions += renderer.pack.merge(records)  # a face both made (a shared back) counts once
+
+
+def render_cards(renderer: Renderer, cards: list, start: int | None = None) -> bytes | None:
+    """Both faces of each card into the pack; given the render count before, what was added, as bytes."""
+    for game, component, card in cards:
+        for side in ("front", "back"):
+            renderer.render(game, component, card, side)
+    if start is None:
+        return None
+    return f"{renderer.renders - start}\n".encode("ascii") + renderer.pack.export_fresh()
 
 
 def counter(phase: str, total: int, progress) -> Callable[[str], None]:

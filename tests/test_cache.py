@@ -123,3 +123,24 @@ def test_a_warm_cache_works_in_a_fresh_process(tmp_path):
         assert result.returncode == 0, result.stderr
     assert "0 converted" in result.stdout
     assert pdf_bytes(tmp_path / "first") == pdf_bytes(tmp_path / "second")
+
+
+def test_faces_made_on_two_cores_give_the_same_pdfs_and_counts(tmp_path, monkeypatch):
+    """Above PARALLEL_CARDS distinct cards a helper process renders every other card into the pack."""
+    from pnpgen import pipeline
+
+    project = tmp_path / "many"
+    shutil.copytree(FIXTURES / "minimal", project)
+    cards = "\n".join(f"          - {{name: カード{n}, number: {n % 9 + 1}, effect: 効果{n}}}" for n in range(240))
+    text = (project / "cards.yaml").read_text(encoding="utf-8")
+    start, end = text.index("        cards:\n"), text.index("    expectations:")
+    (project / "cards.yaml").write_text(text[:start] + "        cards:\n" + cards + "\n" + text[end:], encoding="utf-8")
+    reports = {}
+    for parallel in (True, False):
+        monkeypatch.setattr(pipeline, "PARALLEL_CARDS", 200 if parallel else 10 ** 9)
+        reports[parallel] = build(project, tmp_path / f"out-{parallel}", tmp_path / f"cache-{parallel}", check=False)
+    assert (reports[True].renders, reports[True].faces) == (reports[False].renders, reports[False].faces) == (480, 241)
+    assert pdf_bytes(tmp_path / "out-True") == pdf_bytes(tmp_path / "out-False")
+    again = build(project, tmp_path / "again", tmp_path / "cache-True", check=False)
+    assert (again.renders, again.faces) == (0, 0)  # the helper's faces reached the pack on disk
+    assert pdf_bytes(tmp_path / "again") == pdf_bytes(tmp_path / "out-True")

@@ -107,6 +107,8 @@ class Renderer:
         return self.usable[face_key]
 
     def check_cached(self, face_key: str) -> bool:
+        if face_key in self.pack.checked:  # checked, or converted, in this build: its images passed then
+            return True
         art = cached_art(self.pack, face_key)
         if art is None:
             return self.pack.face_svg(face_key) is not None
