@@ -20,7 +20,8 @@ from .fonts import FontBook
 from .art import cached_art
 from .icons import IconSet
 from .images import ImageChecker
-from ..project.model import Card, Component, Game, Project
+from .reuse import FaceMemo, TrackedFields
+from ..project.model import Card, Component, Fields, Game, Project
 from ..project.sandbox import make_environment
 from .text import TextDoesNotFit, fit_text
 
@@ -50,6 +51,7 @@ class Renderer:
         self.images = ImageChecker(project.root)
         self.store = store
         self.usable: dict[str, bool] = {}
+        self.memo = FaceMemo()  # cards that agree on every field their template read share the face
         self.key_prefixes: dict[tuple, object] = {}  # (game, component, side) -> hasher fed what they share
         self.inputs = inputs  # digest of templates, icons and fonts: part of every render key
         self.icons = IconSet(project.templates_dir)
@@ -92,9 +94,16 @@ class Renderer:
             face_key = self.pack.face_key(render_key)
             if face_key and self.is_usable(face_key):
                 return face_key, ""
-        svg = wrap_svg(self.render_content(game, component, card, side, template), component)
-        self.renders += 1
-        face_key = hashlib.sha256(svg.encode("utf-8")).hexdigest()
+        found = self.memo.find(common, card.fields)
+        if found is None:
+            tracked = TrackedFields(card.fields)
+            svg = wrap_svg(self.render_content(game, component, card, side, template, tracked), component)
+            self.renders += 1
+            face_key = hashlib.sha256(svg.encode("utf-8")).hexdigest()
+            kept = "" if self.store is not None and self.pack is not None else svg  # the pack keeps the face
+            self.memo.remember(common, tracked, face_key, kept)
+        else:
+            face_key, svg = found
         if self.pack is not None:
             self.pack.record_face(render_key, face_key)
         return face_key, svg
@@ -120,9 +129,10 @@ class Renderer:
             return False
         return True
 
-    def render_content(self, game: Game, component: Component, card: Card, side: str, template: str) -> str:
+    def render_content(self, game: Game, component: Component, card: Card, side: str, template: str,
+                       fields: Fields | None = None) -> str:
         context = {
-            "card": card.fields,
+            "card": card.fields if fields is None else fields,
             "component": {"id": component.id, "name": component.name, "kind": component.kind, "shape": component.shape},
             "game": {"id": game.id, "title": game.title},
             "W": round(units.to_mm(component.size.width), 4),
