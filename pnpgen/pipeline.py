@@ -164,9 +164,13 @@ def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Convert
              for card in {id(p.card): p.card for p in expand_pieces(component)}.values()]
     if len(cards) < PARALLEL_CARDS or not can_fork():
         return
-    helper = Background(functools.partial(render_cards, renderer, cards[1::2], renderer.renders))
+    # One card of each component first: its templates are compiled once, before the fork, for both.
+    firsts = list({id(component): (game, component, card) for game, component, card in reversed(cards)}.values())
+    render_cards(renderer, firsts)
+    rest = [entry for entry in cards if entry not in firsts]
+    helper = Background(functools.partial(render_cards, renderer, rest[1::2], renderer.renders))
     try:
-        render_cards(renderer, cards[0::2])
+        render_cards(renderer, rest[0::2])
     except BaseException:
         helper.stop()
         raise
