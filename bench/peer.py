@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from build_speed import draw_reference, write_project  # noqa: E402
+from build_speed import draw_reference, print_profile, verdict, write_project  # noqa: E402
 
 TWEAK = ("name: \"カード500\"", "name: \"一枚だけ変えたカード\"")
 
@@ -133,28 +133,6 @@ def bundled(scratch: Path, runs: int) -> tuple[float, float]:
     return statistics.median(whole), statistics.median(start)
 
 
-def profile(scratch: Path, unique: int) -> None:
-    import cProfile
-    import pstats
-
-    import pnpgen
-    from pnpgen import Options
-
-    project = write_project(scratch / f"profile-{unique}", unique, 1)
-    profiler = cProfile.Profile()
-    profiler.runcall(pnpgen.build, project, Options(out_dir=scratch / "profile-out", check=False, cache=False))
-    stats = pstats.Stats(profiler)
-    total = max(row[3] for row in stats.stats.values())
-    rows = sorted(stats.stats.items(), key=lambda item: item[1][2], reverse=True)[:15]
-    print(f"\nprofile of a cold {unique:,}-card build, top 15 by own time (total {total:.2f} s under cProfile):")
-    for (file, line, name), (_cc, calls, own, cum, _callers) in rows:
-        print(f"  {own:6.2f} s {own / total:5.0%} own {cum:6.2f} s cum {calls:8d}  {name} ({Path(file).name}:{line})")
-
-
-def verdict(ok: bool) -> str:
-    return "PASS" if ok else "MISS"
-
-
 def main() -> None:
     if len(sys.argv) > 2 and sys.argv[1] == "--child":
         kind, *args = sys.argv[2:]
@@ -190,7 +168,8 @@ def main() -> None:
         print(f"\nbundled project, `python3 -m pnpgen build` in a fresh process, empty cache: {whole:.2f} s "
               f"(target < 2 s: {verdict(whole < 2)}); start-up alone (imports, font registration) {startup:.2f} s")
         if args.profile:
-            profile(scratch, args.profile)
+            project = write_project(scratch / f"profile-{args.profile}", args.profile, 1)
+            print_profile(project, scratch, f"a cold {args.profile:,}-card build", most=25)
 
 
 if __name__ == "__main__":

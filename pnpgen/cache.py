@@ -57,22 +57,6 @@ class Cache:
             self.packs[root] = FacePack(self.folder / "faces" / f"{name}.pack" if self.usable else None)
         return self.packs[root]
 
-    def export_fresh(self) -> bytes:
-        """The records this process added, in the pack format (a helper process hands them back so)."""
-        return pack_bytes((entry, self.records[entry]) for entry in dict.fromkeys(self.fresh) if entry in self.records)
-
-    def merge(self, data: bytes) -> int:
-        """Take the records export_fresh gave (from a helper process of this build: trusted as checked);
-        return how many faces were new here."""
-        new = 0
-        for (kind, key), payload in parse_pack(data).items():
-            if kind != b"R" and not self.has_face(key.hex()):
-                new += 1
-            self.put(kind, key.hex(), payload)
-            if kind == b"A":
-                self.checked.add(key.hex())
-        return new
-
     def save(self) -> None:
         for pack in self.packs.values():
             pack.save()

@@ -138,19 +138,14 @@ def paint(painter: Painter, element, inherited: dict) -> None:
     if style.get("display") == "none":
         return
     transform = element.get("transform")
-    if name == "g":
+    if name in ("g", "text"):
         if transform:
             painter.push()
             painter.emit(f"{fp_str(*parse_transform(transform))} cm")
-        paint_children(painter, element, style)
-        if transform:
-            painter.pop()
-        return
-    if name == "text":
-        if transform:
-            painter.push()
-            painter.emit(f"{fp_str(*parse_transform(transform))} cm")
-        paint_text(painter, element, style)
+        if name == "g":
+            paint_children(painter, element, style)
+        else:
+            paint_text(painter, element, style)
         if transform:
             painter.pop()
         return
