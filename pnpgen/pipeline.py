@@ -161,7 +161,8 @@ def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Convert
     laying out then finds every face in the pack. Faces are named by content, so which process made
     one changes nothing in the PDFs."""
     cards = [(game, component, card) for game in games for component in game.components
-             for card in {id(p.card): p.card for p in expand_pieces(component)}.values()]
+             for card in {id(p.card): p.card for p in expand_pieces(component)}.values()
+             if not renderer.is_cached(game, component, card)]
     if len(cards) < PARALLEL_CARDS or not can_fork():
         return
     # One card of each component first: its templates are compiled once, before the fork, for both.

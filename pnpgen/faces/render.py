@@ -85,11 +85,7 @@ class Renderer:
         """(face key, SVG): from the face cache when every input is the same (the SVG is then not needed
         and is ""), else from the template."""
         common = (game.id, component.id, side)
-        if common not in self.key_prefixes:
-            geometry = (component.id, component.name, component.kind, component.shape, component.size, component.bleed)
-            self.key_prefixes[common] = digest_more(hashlib.sha256(), self.inputs, game.id, game.title, geometry,
-                                                    side, template)
-        render_key = digest_more(self.key_prefixes[common].copy(), card.fields).hexdigest()
+        render_key = self.render_key(game, component, card, side, template)
         if self.pack is not None:
             face_key = self.pack.face_key(render_key)
             if face_key and self.is_usable(face_key):
@@ -107,6 +103,25 @@ class Renderer:
         if self.pack is not None:
             self.pack.record_face(render_key, face_key)
         return face_key, svg
+
+    def render_key(self, game: Game, component: Component, card: Card, side: str, template: str) -> str:
+        """The digest of everything the face is rendered from (the project's templates, images and fonts
+        through self.inputs)."""
+        common = (game.id, component.id, side)
+        if common not in self.key_prefixes:
+            geometry = (component.id, component.name, component.kind, component.shape, component.size, component.bleed)
+            self.key_prefixes[common] = digest_more(hashlib.sha256(), self.inputs, game.id, game.title, geometry,
+                                                    side, template)
+        return digest_more(self.key_prefixes[common].copy(), card.fields).hexdigest()
+
+    def is_cached(self, game: Game, component: Component, card: Card) -> bool:
+        """Both faces of the card are in the cache: rendering it costs a lookup."""
+        for side, template in (("front", component.front), ("back", component.back)):
+            if template:
+                face_key = self.pack.face_key(self.render_key(game, component, card, side, template)) if self.pack else None
+                if not (face_key and self.is_usable(face_key)):
+                    return False
+        return True
 
     def is_usable(self, face_key: str) -> bool:
         """The cache holds the face, and every image it names passes today's checks; otherwise the face is
