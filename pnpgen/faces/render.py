@@ -51,6 +51,7 @@ class Renderer:
         self.images = ImageChecker(project.root)
         self.store = store
         self.usable: dict[str, bool] = {}
+        self.fitted: dict[tuple, Markup] = {}  # text() arguments -> the fitted SVG (fitting is deterministic)
         self.memo = FaceMemo()  # cards that agree on every field their template read share the face
         self.key_prefixes: dict[tuple, object] = {}  # (game, component, side) -> hasher fed what they share
         self.inputs = inputs  # digest of templates, icons and fonts: part of every render key
@@ -187,9 +188,19 @@ class Renderer:
                 str(value)  # raises the UndefinedError that names the missing field
         if content is None:
             content = ""
-        fitted = fit_text(str(content), float(x), float(y), float(w), float(h), fontbook=self.fontbook,
-                          icons=self.icons.fragments(), **options)
-        return Markup(fitted.to_svg())
+        key = (str(content), x, y, w, h, tuple(sorted(options.items())))
+        try:
+            found = self.fitted.get(key)
+        except TypeError:  # an unhashable option: fit it, and let fit_text say what is wrong with it
+            key, found = None, None
+        if found is None:
+            found = Markup(fit_text(str(content), float(x), float(y), float(w), float(h), fontbook=self.fontbook,
+                                    icons=self.icons.fragments(), **options).to_svg())
+            if key is not None:
+                if len(self.fitted) >= 4096:  # the same labels recur; unique texts must not pile up
+                    self.fitted.clear()
+                self.fitted[key] = found
+        return found
 
     def icon(self, name: str, x, y, size) -> Markup:
         return Markup(self.icons.place(str(name), float(x), float(y), float(size)))

@@ -42,19 +42,17 @@ def pdf_bytes(pages: Sequence[Page], drawings: Mapping[str, Drawing], *, title: 
               bleed: float | None, author: str = "pnpgen", subject: str = "", margin: float = mm(6)) -> bytes:
     """Return the PDF of the pages as bytes (what write_pdf writes; exports rasterise it in memory)."""
     saved_a85 = rl_config.useA85
-    buffer = io.BytesIO()
     try:
         rl_config.useA85 = 0  # ASCII85 only slows writing down and grows the file
-        canvas = Canvas(buffer, invariant=1, pageCompression=1, initialFontName=initial_font)
+        canvas = Canvas(io.BytesIO(), invariant=1, pageCompression=1, initialFontName=initial_font)
         canvas.setTitle(title)
         canvas.setAuthor(author)
         canvas.setSubject(subject)
         canvas.setCreator("pnpgen")
         draw_pages(canvas, pages, drawings, bleed, initial_font, margin)
-        canvas.save()
+        return canvas.getpdfdata()  # the bytes once, not also copied into a buffer
     finally:
         rl_config.useA85 = saved_a85
-    return buffer.getvalue()
 
 
 def form_name(face: str) -> str:
