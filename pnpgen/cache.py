@@ -23,7 +23,7 @@ MAGIC = b"pnpgen faces 1\n"
 HEADER = struct.Struct(">c32sI")  # kind, key, payload length
 CHECK = 32
 KINDS = (b"R", b"A", b"S")
-MAX_PACK = 1 << 31  # 2 GB: far above a 10,000-card deck (~30 MB); a bigger file is not ours
+MAX_PACK = 256 << 20  # far above a 10,000-card deck (~15 MB): a bigger file is not ours, and is not read
 
 
 def default_cache_dir() -> Path:
