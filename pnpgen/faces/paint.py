@@ -156,6 +156,8 @@ def paint(painter: Painter, element, inherited: dict) -> None:
     if geometry is None:
         return
     fill, stroke = paint_of(style)
+    if stroke is not None and number(style.get("stroke-width", "1"), 1) <= 0:
+        stroke = None  # SVG draws no stroke of width 0; PDF would draw the thinnest line it can
     if style.get("visibility") in ("hidden", "collapse") or (fill is None and stroke is None):
         return
     if transform:

@@ -92,6 +92,12 @@ def test_opacity_on_a_shape_blends_it(tmp_path, fontbook):
     assert 100 < r < 160 and g < 30 and 100 < b < 160, (r, g, b)
 
 
+def test_a_stroke_of_width_zero_is_not_drawn(tmp_path, fontbook):
+    svg = svg_of('<rect x="5" y="5" width="30" height="20" fill="none" stroke="#000" stroke-width="0"/>')
+    image = rendered(Converter(fontbook, FIXTURE).convert("k", svg, "t.svg.j2"), tmp_path / "z.pdf", fontbook.resolve(None))
+    assert image.getextrema() == ((255, 255), (255, 255), (255, 255))
+
+
 @pytest.mark.parametrize("content", [
     '<linearGradient id="g"><stop offset="0" stop-color="red"/></linearGradient><rect width="5" height="5" fill="url(#g)"/>',
     '<rect id="r" width="5" height="5"/><use href="#r" x="10"/>',
