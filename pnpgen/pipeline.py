@@ -50,7 +50,7 @@ class Report:
     written: list[Path] = field(default_factory=list)
     unchanged: list[Path] = field(default_factory=list)
     pieces: int = 0
-    faces: int = 0  # faces converted by svglib in this build (the rest came from the cache)
+    faces: int = 0  # faces converted from SVG in this build (the rest came from the cache)
     renders: int = 0  # faces rendered from templates in this build (the rest came from the cache)
     notes: list[str] = field(default_factory=list)
 

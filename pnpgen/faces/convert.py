@@ -6,9 +6,9 @@ import logging
 import re
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lxml import etree
-from reportlab.graphics.shapes import Drawing
 
 from ..cache import Cache, FacePack
 from ..errors import PnpError
@@ -18,6 +18,9 @@ from .art import FaceArt, cached_art
 from .images import ImageChecker
 from .paint import svg_to_art
 from .svgpath import NotDrawable
+
+if TYPE_CHECKING:  # svglib's drawings; reportlab.graphics is imported only by the builds that make one
+    from reportlab.graphics.shapes import Drawing
 
 # svglib ignores these; a face using them would print differently from what the designer drew.
 UNSUPPORTED_ELEMENTS = {"filter", "mask", "pattern", "foreignObject", "script"}

@@ -5,21 +5,21 @@ import hashlib
 import io
 import zlib
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from reportlab import rl_config
-from reportlab.graphics.shapes import Drawing
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase import pdfdoc
-from reportlab.graphics import renderPDF
 from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.pdfgen.canvas import Canvas
 
 from ..atomic import write_atomically
 from ..faces.art import FaceArt
-from ..faces.images import draw_drawing
 from .impose import Mark, Page, Placement, Rect
 from ..units import mm
+
+if TYPE_CHECKING:  # svglib's drawings; reportlab.graphics is imported only by the builds that draw one
+    from reportlab.graphics.shapes import Drawing
 
 WHITE, BLACK, GREY = (1, 1, 1), (0, 0, 0), (0.5, 0.5, 0.5)
 LABEL_SIZE = 6  # pt
@@ -108,6 +108,8 @@ def define_form(canvas: Canvas, name: str, drawing: FaceArt | Drawing, font: str
         drawing.initialFontName = font
     try:
         canvas.beginForm(name, 0, 0, float(drawing.width), float(drawing.height))
+        from ..faces.images import draw_drawing
+
         draw_drawing(drawing, canvas, 0, 0)
         canvas.endForm()
         declare_form_resources(canvas, name)
@@ -127,6 +129,8 @@ def place_drawing(canvas: Canvas, drawing: FaceArt | Drawing, x: float, y: float
     if not own:  # renderPDF would start with Helvetica, a font that is not embedded
         drawing.initialFontName = font
     try:
+        from reportlab.graphics import renderPDF
+
         renderPDF.draw(drawing, canvas, x, y)
     finally:
         if not own:
