@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
+import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
 from . import __version__
-from .atomic import replace_all, staging_path
+from .atomic import replace_all, staging_path, write_atomically
 from .cache import Cache, default_cache_dir, digest
 from .faces.inputs import input_digests
 from .checks.checker import check_project
@@ -24,7 +26,8 @@ from .project.expand import expand_pieces
 from .project.model import Game, Project
 from .faces.render import Face, Renderer
 from .project.validate import load_project
-from .press.write_pdf import write_pdf
+from .press.merge_pdf import merge_pdfs
+from .press.write_pdf import pdf_bytes
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,8 @@ class Output:
     title: str = ""
     bleed: float | None = None
     typeset: Callable | None = None  # rulebooks: typeset(staging_path)
-    combined: bool = False  # the game's print-and-play PDF, written on the other core
+    combined: bool = False  # the game's print-and-play PDF, merged from its components' PDFs
+    parts: list["Output"] = field(default_factory=list)  # of a print-and-play PDF: its components' outputs
 
 
 def build(path: str | Path = ".", options: Options | None = None,
@@ -118,15 +122,22 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
         stale_components = [o for o in components if is_stale(o)]
         drawings = convert_faces(stale_components, converter)
         initial_font = fontbook.resolve(None) if stale_components else ""
-        # The print-and-play PDFs go first: they start on the other core while this one writes the rest.
-        for done, output in enumerate(sorted(stale_components, key=lambda o: not o.combined), 1):
+
+        def draw(output: Output) -> bytes:
+            return pdf_bytes(output.pages, drawings, title=output.title, initial_font=initial_font,
+                             bleed=output.bleed, subject=project.name)
+        made: dict[Path, bytes] = {}  # component PDFs, until their game's print-and-play PDF is merged from them
+        merged_from = {id(part) for o in stale_components if o.combined for part in o.parts}
+        for done, output in enumerate(sorted(stale_components, key=lambda o: o.combined), 1):
             staging = staging_path(output.target)
-            write = functools.partial(write_pdf, output.pages, drawings, staging, title=output.title,
-                                      initial_font=initial_font, bleed=output.bleed, subject=project.name)
-            if output.combined:
-                jobs.append(Background(write))
+            if output.combined:  # copies the component PDFs' objects: nothing is drawn twice
+                parts = [made.pop(part.target, None) or draw(part) for part in output.parts]
+                data = merge_pdfs(parts, title=output.title, subject=project.name)
             else:
-                write()
+                data = draw(output)
+                if id(output) in merged_from:
+                    made[output.target] = data
+            write_atomically(staging, data, "PDF")
             staged.append((staging, output.target))
             if progress:
                 progress("writing", done, len(stale_components), manifest.key(output.target))
@@ -169,7 +180,7 @@ def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Convert
     firsts = list({id(component): (game, component, card) for game, component, card in reversed(cards)}.values())
     render_cards(renderer, firsts)
     rest = [entry for entry in cards if entry not in firsts]
-    helper = Background(functools.partial(render_cards, renderer, rest[1::2], renderer.renders))
+    helper = Background(functools.partial(render_cards, renderer, rest[1::2], renderer.renders, os.getpid()))
     try:
         render_cards(renderer, rest[0::2])
     except BaseException:
@@ -180,8 +191,11 @@ def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Convert
     converter.conversions += renderer.pack.merge(records)  # a face both made (a shared back) counts once
 
 
-def render_cards(renderer: Renderer, cards: list, start: int | None = None) -> bytes | None:
-    """Both faces of each card into the pack; given the render count before, what was added, as bytes."""
+def render_cards(renderer: Renderer, cards: list, start: int | None = None, parent: int = 0) -> bytes | None:
+    """Both faces of each card into the pack; given the render count before (for the helper process),
+    what was added, as bytes."""
+    if os.getpid() != parent and parent:  # in the helper: Ctrl-C is the main process's to handle, it stops us
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     for game, component, card in cards:
         for side in ("front", "back"):
             renderer.render(game, component, card, side)
@@ -217,7 +231,7 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
         faces = {key: face for o in outputs for key, face in o.faces.items()}
         found = digest(__version__, "print-and-play", game.title, [o.digest for o in outputs]) if options.cache else ""
         outputs.append(Output(out_dir / game.id / f"{game.id}-print-and-play.pdf", found, pages, faces, game.title, None,
-                              combined=True))
+                              combined=True, parts=list(outputs)))
     return outputs
 
 

@@ -1,0 +1,105 @@
+"""Turn the component PDFs of a game into its print-and-play PDF by copying their objects, not redrawing.
+
+The component PDFs are this build's own output (write_pdf's bytes, never a file read back from the
+output folder), so their layout is known: an xref table, direct /Length integers, a flat page tree.
+Each component's objects are copied with new numbers; its pages, forms and font subsets stay as they
+are, so the merged PDF shows exactly the pages of its components at a fraction of the cost of drawing
+them again. Only a new page tree, catalog and document information are written.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+
+_REFERENCE = re.compile(rb"(\d+) 0 R")
+_STARTXREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
+_TRAILER_REF = re.compile(rb"/(Root|Info) (\d+) 0 R")
+_PAGES = re.compile(rb"/Pages (\d+) 0 R")
+_KIDS = re.compile(rb"/Kids \[([^\]]*)\]")
+_LENGTH = re.compile(rb"/Length (\d+)")
+_HEADER = re.compile(rb"(\d+) 0 obj\n")
+EPOCH = "D:20000101000000+00'00'"  # what reportlab's invariant mode writes, so merged PDFs stay reproducible
+
+
+def merge_pdfs(parts: list[bytes], *, title: str, author: str = "pnpgen", subject: str = "",
+               creator: str = "pnpgen") -> bytes:
+    """One PDF holding every page of every part, in order, with the given document information."""
+    pages_number, catalog_number, info_number = 1, 2, 3
+    next_number = 4
+    body: list[bytes] = []
+    numbers: list[int] = []
+    kids: list[int] = []
+    for data in parts:
+        objects, root, info = read_objects(data)
+        catalog = objects[root][0]
+        tree = int(_PAGES.search(catalog).group(1))
+        skipped = {root, info, tree}
+        renumber = {tree: pages_number}
+        for old in sorted(objects):
+            if old not in skipped:
+                renumber[old] = next_number
+                next_number += 1
+        kids += [renumber[int(ref)] for ref in _REFERENCE.findall(_KIDS.search(objects[tree][0]).group(1))]
+        for old in sorted(objects):
+            if old in skipped:
+                continue
+            head, tail = objects[old]
+            head = _REFERENCE.sub(lambda m: b"%d 0 R" % renumber[int(m.group(1))], head)
+            numbers.append(renumber[old])
+            body.append(b"%d 0 obj\n" % renumber[old] + head + tail)
+    count = len(kids)
+    tree = b"<<\n/Count %d /Kids [ %s ] /Type /Pages\n>>\nendobj\n" % (count, b" ".join(b"%d 0 R" % k for k in kids))
+    catalog = b"<<\n/PageMode /UseNone /Pages %d 0 R /Type /Catalog\n>>\nendobj\n" % pages_number
+    info = ("<<\n/Author {} /CreationDate ({}) /Creator {} /Keywords () /ModDate ({}) /Producer (pnpgen) "
+            "/Subject {} /Title {} /Trapped /False\n>>\nendobj\n").format(
+        text_string(author), EPOCH, text_string(creator), EPOCH, text_string(subject), text_string(title)).encode("ascii")
+    objects = [(pages_number, b"%d 0 obj\n" % pages_number + tree), (catalog_number, b"%d 0 obj\n" % catalog_number + catalog),
+               (info_number, b"%d 0 obj\n" % info_number + info)] + list(zip(numbers, body))
+    objects.sort()
+    out = [b"%PDF-1.4\n%\x93\x8c\x8b\x9e pnpgen\n"]
+    offsets = {}
+    position = len(out[0])
+    for number, chunk in objects:
+        offsets[number] = position
+        out.append(chunk)
+        position += len(chunk)
+    size = next_number
+    xref = [b"xref\n0 %d\n0000000000 65535 f \n" % size] + [b"%010d 00000 n \n" % offsets[n] for n in range(1, size)]
+    identity = hashlib.md5(b"".join(out)).hexdigest().encode("ascii")  # noqa: S324 - an ID, not security
+    trailer = (b"trailer\n<<\n/ID [<%s><%s>]\n/Info %d 0 R\n/Root %d 0 R\n/Size %d\n>>\nstartxref\n%d\n%%%%EOF\n"
+               % (identity, identity, info_number, catalog_number, size, position))
+    return b"".join(out + xref + [trailer])
+
+
+def read_objects(data: bytes) -> tuple[dict[int, tuple[bytes, bytes]], int, int]:
+    """number -> (the object's text up to its stream, what follows it up to and including endobj), Root, Info."""
+    start = int(_STARTXREF.search(data[-64:]).group(1))
+    trailer = data[data.index(b"trailer", start):]
+    refs = {name.decode(): int(number) for name, number in _TRAILER_REF.findall(trailer)}
+    lines = data[start:data.index(b"trailer", start)].split(b"\n")
+    first, count = (int(v) for v in lines[1].split())
+    objects = {}
+    for index, line in enumerate(lines[2:2 + count]):
+        number = first + index
+        if line.endswith(b"f") or line.endswith(b"f "):
+            continue
+        offset = int(line[:10])
+        header = _HEADER.match(data, offset)
+        if header is None or int(header.group(1)) != number:
+            raise ValueError(f"object {number} is not where the xref says")
+        body = header.end()
+        stream = data.find(b"\nstream\n", body)
+        end = data.find(b"endobj\n", body)
+        if stream != -1 and stream < end:
+            head = data[body:stream + len(b"\nstream\n")]
+            length = int(_LENGTH.search(head).group(1))
+            end = data.index(b"endobj\n", stream + len(b"\nstream\n") + length)
+            objects[number] = (head, data[stream + len(b"\nstream\n"):end + len(b"endobj\n")])
+        else:
+            objects[number] = (data[body:end], b"endobj\n")
+    return objects, refs["Root"], refs["Info"]
+
+
+def text_string(text: str) -> str:
+    """A PDF text string: UTF-16BE with its byte order mark, in hex (any text, nothing to escape)."""
+    return "<FEFF" + text.encode("utf-16-be").hex().upper() + ">"
