@@ -53,7 +53,8 @@ class Renderer:
         self.usable: dict[str, bool] = {}
         self.fitted: dict[tuple, Markup] = {}  # text() arguments -> the fitted SVG (fitting is deterministic)
         self.memo = FaceMemo()  # cards that agree on every field their template read share the face
-        self.key_prefixes: dict[tuple, object] = {}  # (game, component, side) -> hasher fed what they share
+        self.key_prefixes: dict[tuple, object] = {}
+        self.render_keys: dict[tuple, tuple[Card, str]] = {}  # (game, component, side) -> hasher fed what they share
         self.inputs = inputs  # digest of templates, icons and fonts: part of every render key
         self.icons = IconSet(project.templates_dir)
         self.env = make_environment(project.templates_dir)
@@ -109,11 +110,16 @@ class Renderer:
         """The digest of everything the face is rendered from (the project's templates, images and fonts
         through self.inputs)."""
         common = (game.id, component.id, side)
+        known = self.render_keys.get((common, id(card)))
+        if known is not None and known[0] is card:
+            return known[1]
         if common not in self.key_prefixes:
             geometry = (component.id, component.name, component.kind, component.shape, component.size, component.bleed)
             self.key_prefixes[common] = digest_more(hashlib.sha256(), self.inputs, game.id, game.title, geometry,
                                                     side, template)
-        return digest_more(self.key_prefixes[common].copy(), card.fields).hexdigest()
+        key = digest_more(self.key_prefixes[common].copy(), card.fields).hexdigest()
+        self.render_keys[(common, id(card))] = (card, key)  # the card is kept: its id stays its own
+        return key
 
     def is_cached(self, game: Game, component: Component, card: Card) -> bool:
         """Both faces of the card are in the cache: rendering it costs a lookup."""
