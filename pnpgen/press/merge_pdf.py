@@ -46,33 +46,39 @@ def merge_pdfs(parts: list[bytes], *, title: str, author: str = "pnpgen", subjec
             head, tail = objects[old]
             head = _REFERENCE.sub(lambda m: b"%d 0 R" % renumber[int(m.group(1))], head)
             numbers.append(renumber[old])
-            body.append(b"%d 0 obj\n" % renumber[old] + head + tail)
+            body.append((b"%d 0 obj\n" % renumber[old] + head, tail))
     count = len(kids)
     tree = b"<<\n/Count %d /Kids [ %s ] /Type /Pages\n>>\nendobj\n" % (count, b" ".join(b"%d 0 R" % k for k in kids))
     catalog = b"<<\n/PageMode /UseNone /Pages %d 0 R /Type /Catalog\n>>\nendobj\n" % pages_number
     info = ("<<\n/Author {} /CreationDate ({}) /Creator {} /Keywords () /ModDate ({}) /Producer (pnpgen) "
             "/Subject {} /Title {} /Trapped /False\n>>\nendobj\n").format(
         text_string(author), EPOCH, text_string(creator), EPOCH, text_string(subject), text_string(title)).encode("ascii")
-    objects = [(pages_number, b"%d 0 obj\n" % pages_number + tree), (catalog_number, b"%d 0 obj\n" % catalog_number + catalog),
-               (info_number, b"%d 0 obj\n" % info_number + info)] + list(zip(numbers, body))
-    objects.sort()
-    out = [b"%PDF-1.4\n%\x93\x8c\x8b\x9e pnpgen\n"]
+    objects = [(pages_number, (b"%d 0 obj\n" % pages_number + tree, b"")),
+               (catalog_number, (b"%d 0 obj\n" % catalog_number + catalog, b"")),
+               (info_number, (b"%d 0 obj\n" % info_number + info, b""))] + list(zip(numbers, body))
+    objects.sort(key=lambda item: item[0])
+    out: list[bytes | memoryview] = [b"%PDF-1.4\n%\x93\x8c\x8b\x9e pnpgen\n"]
     offsets = {}
     position = len(out[0])
-    for number, chunk in objects:
+    for number, (head, tail) in objects:
         offsets[number] = position
-        out.append(chunk)
-        position += len(chunk)
+        out += [head, tail]
+        position += len(head) + len(tail)
     size = next_number
     xref = [b"xref\n0 %d\n0000000000 65535 f \n" % size] + [b"%010d 00000 n \n" % offsets[n] for n in range(1, size)]
-    identity = hashlib.md5(b"".join(out)).hexdigest().encode("ascii")  # noqa: S324 - an ID, not security
+    hasher = hashlib.md5()  # noqa: S324 - a document ID, not security
+    for chunk in out:
+        hasher.update(chunk)
+    identity = hasher.hexdigest().encode("ascii")
     trailer = (b"trailer\n<<\n/ID [<%s><%s>]\n/Info %d 0 R\n/Root %d 0 R\n/Size %d\n>>\nstartxref\n%d\n%%%%EOF\n"
                % (identity, identity, info_number, catalog_number, size, position))
     return b"".join(out + xref + [trailer])
 
 
-def read_objects(data: bytes) -> tuple[dict[int, tuple[bytes, bytes]], int, int]:
-    """number -> (the object's text up to its stream, what follows it up to and including endobj), Root, Info."""
+def read_objects(data: bytes) -> tuple[dict[int, tuple[bytes, bytes | memoryview]], int, int]:
+    """number -> (the object's text up to its stream, what follows it up to and including endobj), Root, Info.
+    Streams are views into data, not copies: a 10,000-card deck's PDF is not held twice."""
+    view = memoryview(data)
     start = int(_STARTXREF.search(data[-64:]).group(1))
     trailer = data[data.index(b"trailer", start):]
     refs = {name.decode(): int(number) for name, number in _TRAILER_REF.findall(trailer)}
@@ -94,7 +100,7 @@ def read_objects(data: bytes) -> tuple[dict[int, tuple[bytes, bytes]], int, int]
             head = data[body:stream + len(b"\nstream\n")]
             length = int(_LENGTH.search(head).group(1))
             end = data.index(b"endobj\n", stream + len(b"\nstream\n") + length)
-            objects[number] = (head, data[stream + len(b"\nstream\n"):end + len(b"endobj\n")])
+            objects[number] = (head, view[stream + len(b"\nstream\n"):end + len(b"endobj\n")])
         else:
             objects[number] = (data[body:end], b"endobj\n")
     return objects, refs["Root"], refs["Info"]
