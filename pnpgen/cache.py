@@ -144,7 +144,7 @@ class FacePack:
 
     def export_fresh(self) -> bytes:
         """The records this process added, in the pack format (a helper process hands them back so)."""
-        return pack_bytes((entry, self.records[entry]) for entry in dict.fromkeys(self.fresh) if entry in self.records)
+        return encode_pack((entry, self.records[entry]) for entry in dict.fromkeys(self.fresh) if entry in self.records)
 
     def merge(self, data: bytes) -> int:
         """Take the records export_fresh gave (from a helper process of this build: trusted as checked);
@@ -166,7 +166,7 @@ class FacePack:
         kept = [e for e in self.records if e in self.used]
         room = 2 * len(kept) + 1000 - len(kept)
         kept += [e for e in self.records if e not in self.used][:max(room, 0)]
-        data = pack_bytes(((kind, key), self.records[(kind, key)]) for kind, key in kept)
+        data = encode_pack(((kind, key), self.records[(kind, key)]) for kind, key in kept)
         try:
             write_atomically(self.path, data, "face cache", durable=False)
         except Exception:  # a cache that cannot be written only makes the next build slower
@@ -174,7 +174,7 @@ class FacePack:
         self.added = False
 
 
-def pack_bytes(records) -> bytes:
+def encode_pack(records) -> bytes:
     chunks = [MAGIC]
     for (kind, key), payload in records:
         head = HEADER.pack(kind, key, len(payload))
@@ -218,10 +218,10 @@ def parse_pack(data: bytes) -> dict[tuple[bytes, bytes], bytes]:
 
 def digest(*parts: object) -> str:
     """SHA-256 of the parts, each length-prefixed: no two different lists of parts share a digest."""
-    return digest_more(hashlib.sha256(), *parts).hexdigest()
+    return feed_digest(hashlib.sha256(), *parts).hexdigest()
 
 
-def digest_more(hasher, *parts: object):
+def feed_digest(hasher, *parts: object):
     """Feed parts to a hasher as digest() does (a copy of a hasher fed the common parts saves repeating them)."""
     for part in parts:
         data = part if isinstance(part, bytes) else repr(part).encode("utf-8")

@@ -91,7 +91,7 @@ def valid_index(value, items: list) -> bool:
 
 
 
-def cached_art(pack, key: str) -> FaceArt | None:
+def load_art(pack, key: str) -> FaceArt | None:
     """The face's FaceArt from the pack; a record that does not parse is dropped (a miss). Parsed on each
     call and not kept: a build holds faces as compact bytes, not as objects. A record is checked in full
     the first time; after that (or when this build wrote it) only read."""

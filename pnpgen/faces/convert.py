@@ -14,7 +14,7 @@ from ..cache import Cache, FacePack
 from ..errors import PnpError
 from .fonts import FontBook
 from .icons import safe_parser
-from .art import FaceArt, cached_art
+from .art import FaceArt, load_art
 from .images import ImageChecker
 from .paint import svg_to_art
 from .svgpath import NotDrawable
@@ -54,7 +54,7 @@ class Converter:
         drawing = self.cache.get(key)
         if drawing is not None:
             return drawing
-        art = cached_art(self.pack, key) if self.pack else None
+        art = load_art(self.pack, key) if self.pack else None
         if art is not None:
             return self.resolve(art)
         if not svg and self.pack:

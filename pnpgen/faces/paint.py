@@ -5,8 +5,8 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
 
 from .art import FaceArt
-from .svgpath import NotDrawable, ellipse_ops, numbers, parse_transform, path_ops, points_ops, rect_ops
-from .svgvalues import colour, fraction, length, length_in_user_units, number
+from .svgpath import NotDrawable, parse_numbers, parse_transform, trace_ellipse, trace_path, trace_points, trace_rect
+from .svgvalues import parse_colour, parse_font_size, parse_fraction, parse_length, parse_number
 
 SVG = "{http://www.w3.org/2000/svg}"
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
@@ -79,8 +79,8 @@ def svg_to_art(root, measure) -> FaceArt:
     """The FaceArt of a parsed <svg> root; NotDrawable when it uses what only svglib draws."""
     if root.tag != SVG + "svg":
         raise NotDrawable("root is not <svg>")
-    width, height = length(root.get("width", "")), length(root.get("height", ""))
-    box = numbers(root.get("viewBox", "")) if root.get("viewBox") else [0, 0, width / 0.75, height / 0.75]
+    width, height = parse_length(root.get("width", "")), parse_length(root.get("height", ""))
+    box = parse_numbers(root.get("viewBox", "")) if root.get("viewBox") else [0, 0, width / 0.75, height / 0.75]
     if len(box) != 4 or box[2] <= 0 or box[3] <= 0 or width <= 0 or height <= 0:
         raise NotDrawable("viewBox")
     if root.get("preserveAspectRatio") not in (None, "none") and abs(width / box[2] - height / box[3]) > 1e-9 * width:
@@ -152,24 +152,24 @@ def paint(painter: Painter, element, inherited: dict) -> None:
     if name == "image":
         paint_image(painter, element, transform)
         return
-    geometry = shape_ops(name, element)
+    geometry = trace_shape(name, element)
     if geometry is None:
         return
-    fill, stroke = paint_of(style)
-    if stroke is not None and number(style.get("stroke-width", "1"), 1) <= 0:
+    fill, stroke = choose_paint(style)
+    if stroke is not None and parse_number(style.get("stroke-width", "1"), 1) <= 0:
         stroke = None  # SVG draws no stroke of width 0; PDF would draw the thinnest line it can
     if style.get("visibility") in ("hidden", "collapse") or (fill is None and stroke is None):
         return
     if transform:
         painter.push()
         painter.emit(f"{fp_str(*parse_transform(transform))} cm")
-    opacity = fraction(style.get("opacity", "1"))
+    opacity = parse_fraction(style.get("opacity", "1"))
     if fill is not None:
         painter.set("fill", fill, f"{fp_str(*fill)} rg")
-        painter.alpha("ca", round(opacity * fraction(style.get("fill-opacity", "1")), 6))
+        painter.alpha("ca", round(opacity * parse_fraction(style.get("fill-opacity", "1")), 6))
     if stroke is not None:
         set_stroke(painter, style, stroke)
-        painter.alpha("CA", round(opacity * fraction(style.get("stroke-opacity", "1")), 6))
+        painter.alpha("CA", round(opacity * parse_fraction(style.get("stroke-opacity", "1")), 6))
     even_odd = style.get("fill-rule") == "evenodd"
     if fill is not None and stroke is not None:
         operator = "B*" if even_odd else "B"
@@ -182,54 +182,54 @@ def paint(painter: Painter, element, inherited: dict) -> None:
         painter.pop()
 
 
-def shape_ops(name: str, element) -> str | None:
+def trace_shape(name: str, element) -> str | None:
     """The path of a basic shape, None when it draws nothing (zero size), NotDrawable when unknown."""
     get = element.get
     if name == "rect":
-        x, y, w, h = (number(get(a), 0) for a in ("x", "y", "width", "height"))
+        x, y, w, h = (parse_number(get(a), 0) for a in ("x", "y", "width", "height"))
         rx, ry = get("rx"), get("ry")
-        rx_value = number(rx if rx is not None else ry, 0)
-        ry_value = number(ry if ry is not None else rx, 0)
-        return rect_ops(x, y, w, h, rx_value, ry_value) if w > 0 and h > 0 else None
+        rx_value = parse_number(rx if rx is not None else ry, 0)
+        ry_value = parse_number(ry if ry is not None else rx, 0)
+        return trace_rect(x, y, w, h, rx_value, ry_value) if w > 0 and h > 0 else None
     if name == "circle":
-        r = number(get("r"), 0)
-        return ellipse_ops(number(get("cx"), 0), number(get("cy"), 0), r, r) if r > 0 else None
+        r = parse_number(get("r"), 0)
+        return trace_ellipse(parse_number(get("cx"), 0), parse_number(get("cy"), 0), r, r) if r > 0 else None
     if name == "ellipse":
-        rx, ry = number(get("rx"), 0), number(get("ry"), 0)
-        return ellipse_ops(number(get("cx"), 0), number(get("cy"), 0), rx, ry) if rx > 0 and ry > 0 else None
+        rx, ry = parse_number(get("rx"), 0), parse_number(get("ry"), 0)
+        return trace_ellipse(parse_number(get("cx"), 0), parse_number(get("cy"), 0), rx, ry) if rx > 0 and ry > 0 else None
     if name == "line":
-        x1, y1, x2, y2 = (number(get(a), 0) for a in ("x1", "y1", "x2", "y2"))
+        x1, y1, x2, y2 = (parse_number(get(a), 0) for a in ("x1", "y1", "x2", "y2"))
         return f"{fp_str(x1, y1)} m {fp_str(x2, y2)} l"
     if name in ("polyline", "polygon"):
-        return points_ops(get("points", ""), name == "polygon") or None
+        return trace_points(get("points", ""), name == "polygon") or None
     if name == "path":
-        return path_ops(get("d", "")) or None
+        return trace_path(get("d", "")) or None
     raise NotDrawable(f"<{name}>")
 
 
-def paint_of(style: dict) -> tuple:
-    return colour(style.get("fill", "#000")), colour(style.get("stroke", "none"))
+def choose_paint(style: dict) -> tuple:
+    return parse_colour(style.get("fill", "#000")), parse_colour(style.get("stroke", "none"))
 
 
 def set_stroke(painter: Painter, style: dict, stroke: tuple) -> None:
     painter.set("stroke", stroke, f"{fp_str(*stroke)} RG")
-    width = number(style.get("stroke-width", "1"), 1)
+    width = parse_number(style.get("stroke-width", "1"), 1)
     painter.set("width", width, f"{fp_str(width)} w")
     cap = CAPS.get(style.get("stroke-linecap", "butt"), 0)
     painter.set("cap", cap, f"{cap} J")
     join = JOINS.get(style.get("stroke-linejoin", "miter"), 0)
     painter.set("join", join, f"{join} j")
-    miter = number(style.get("stroke-miterlimit", "4"), 4)
+    miter = parse_number(style.get("stroke-miterlimit", "4"), 4)
     painter.set("miter", miter, f"{fp_str(miter)} M")
     dashes = style.get("stroke-dasharray", "none")
-    pattern = [] if dashes.strip() == "none" else numbers(dashes)
+    pattern = [] if dashes.strip() == "none" else parse_numbers(dashes)
     if any(v < 0 for v in pattern):
         raise NotDrawable("negative dash")
     if len(pattern) % 2:
         pattern = pattern * 2
     if pattern and not any(pattern):
         pattern = []
-    offset = number(style.get("stroke-dashoffset", "0"), 0) if pattern else 0
+    offset = parse_number(style.get("stroke-dashoffset", "0"), 0) if pattern else 0
     dash = f"[{fp_str(*pattern) if pattern else ''}] {fp_str(offset)} d"
     painter.set("dash", dash, dash)
 
@@ -242,13 +242,13 @@ def paint_text(painter: Painter, element, style: dict) -> None:
         content = content.replace("\n", " ").replace("\t", " ").replace("\r", " ")
     else:
         content = " ".join(content.split())
-    fill = colour(style.get("fill", "#000"))
+    fill = parse_colour(style.get("fill", "#000"))
     if not content or fill is None or style.get("visibility") in ("hidden", "collapse"):
         return
     if element.get("dx") or element.get("dy") or element.get("rotate") or element.get("textLength"):
         raise NotDrawable("text positioning attributes")
-    x, y = number(element.get("x"), 0), number(element.get("y"), 0)
-    size = length_in_user_units(style.get("font-size", "16"))
+    x, y = parse_number(element.get("x"), 0), parse_number(element.get("y"), 0)
+    size = parse_font_size(style.get("font-size", "16"))
     selector = (style.get("font-family", ""), style.get("font-weight", "normal"), style.get("font-style", "normal"))
     anchor = style.get("text-anchor", "start")
     if anchor in ("middle", "end"):
@@ -257,8 +257,8 @@ def paint_text(painter: Painter, element, style: dict) -> None:
     elif anchor != "start":
         raise NotDrawable(f"text-anchor {anchor}")
     painter.set("fill", fill, f"{fp_str(*fill)} rg")
-    opacity = fraction(style.get("opacity", "1"))
-    painter.alpha("ca", round(opacity * fraction(style.get("fill-opacity", "1")), 6))
+    opacity = parse_fraction(style.get("opacity", "1"))
+    painter.alpha("ca", round(opacity * parse_fraction(style.get("fill-opacity", "1")), 6))
     painter.emit(f"BT 1 0 0 -1 {fp_str(x, y)} Tm")
     painter.special(["T", painter.font(selector), size, content])
     painter.emit("ET")
@@ -269,8 +269,8 @@ def paint_image(painter: Painter, element, transform: str | None) -> None:
     href = element.get(XLINK_HREF) or element.get("href") or ""
     if element.get("width") is None or element.get("height") is None:
         raise NotDrawable("<image> without a size")
-    x, y = number(element.get("x"), 0), number(element.get("y"), 0)
-    w, h = number(element.get("width"), 0), number(element.get("height"), 0)
+    x, y = parse_number(element.get("x"), 0), parse_number(element.get("y"), 0)
+    w, h = parse_number(element.get("width"), 0), parse_number(element.get("height"), 0)
     if w <= 0 or h <= 0:
         return
     painter.push()

@@ -14,10 +14,10 @@ from jinja2.sandbox import SecurityError
 from markupsafe import Markup
 
 from .. import units
-from ..cache import Cache, digest_more
+from ..cache import Cache, feed_digest
 from ..errors import Location, PnpError
 from .fonts import FontBook
-from .art import cached_art
+from .art import load_art
 from .icons import IconSet
 from .images import ImageChecker
 from .reuse import FaceMemo, TrackedFields
@@ -115,9 +115,9 @@ class Renderer:
             return known[1]
         if common not in self.key_prefixes:
             geometry = (component.id, component.name, component.kind, component.shape, component.size, component.bleed)
-            self.key_prefixes[common] = digest_more(hashlib.sha256(), self.inputs, game.id, game.title, geometry,
+            self.key_prefixes[common] = feed_digest(hashlib.sha256(), self.inputs, game.id, game.title, geometry,
                                                     side, template)
-        key = digest_more(self.key_prefixes[common].copy(), card.fields).hexdigest()
+        key = feed_digest(self.key_prefixes[common].copy(), card.fields).hexdigest()
         self.render_keys[(common, id(card))] = (card, key)  # the card is kept: its id stays its own
         return key
 
@@ -140,7 +140,7 @@ class Renderer:
     def check_cached(self, face_key: str) -> bool:
         if face_key in self.pack.checked:  # checked, or converted, in this build: its images passed then
             return True
-        art = cached_art(self.pack, face_key)
+        art = load_art(self.pack, face_key)
         if art is None:
             return self.pack.face_svg(face_key) is not None
         try:

@@ -69,7 +69,7 @@ class FaceMemo:
     def find(self, common: tuple, fields: Fields) -> tuple[str, str] | None:
         """(face key, SVG or "") of an earlier render that read the same values, or None."""
         for keys, faces in self.tables.get(common, {}).items():
-            found = faces.get(values_of(fields, keys))
+            found = faces.get(describe_values(fields, keys))
             if found is not None:
                 return found
         return None
@@ -77,10 +77,10 @@ class FaceMemo:
     def remember(self, common: tuple, tracked: TrackedFields, face_key: str, svg: str) -> None:
         keys = ALL if tracked.seen is ALL else tuple(sorted(tracked.seen))
         table = self.tables.setdefault(common, {}).setdefault(keys, {})
-        table[values_of(tracked, keys)] = (face_key, svg)
+        table[describe_values(tracked, keys)] = (face_key, svg)
 
 
-def values_of(fields: Fields, keys: tuple | None) -> str:
+def describe_values(fields: Fields, keys: tuple | None) -> str:
     index = fields._index
     if keys is ALL:
         return repr(fields._items)

@@ -17,7 +17,7 @@ class NotDrawable(ValueError):
     """The SVG uses something this converter does not draw; the caller falls back to svglib."""
 
 
-def numbers(text: str) -> list[float]:
+def parse_numbers(text: str) -> list[float]:
     values = [float(v) for v in re.findall(_NUMBER, text)]
     if any(not math.isfinite(v) for v in values):
         raise NotDrawable("non-finite number")
@@ -33,7 +33,7 @@ def parse_transform(text: str) -> tuple[float, ...]:
         match = _TRANSFORM.match(text, position)
         if not match:
             raise NotDrawable(f"transform {text!r}")
-        name, args = match.group(1), numbers(match.group(2))
+        name, args = match.group(1), parse_numbers(match.group(2))
         position = match.end()
         if name == "matrix" and len(args) == 6:
             step = tuple(args)
@@ -62,7 +62,7 @@ def multiply(m: tuple, n: tuple) -> tuple:
     return (a * p + c * q, b * p + d * q, a * r + c * s, b * r + d * s, a * t + c * u + e, b * t + d * u + f)
 
 
-def rect_ops(x: float, y: float, w: float, h: float, rx: float, ry: float) -> str:
+def trace_rect(x: float, y: float, w: float, h: float, rx: float, ry: float) -> str:
     if rx <= 0 or ry <= 0:
         return f"{fp_str(x, y, w, h)} re"
     rx, ry = min(rx, w / 2), min(ry, h / 2)
@@ -76,7 +76,7 @@ def rect_ops(x: float, y: float, w: float, h: float, rx: float, ry: float) -> st
         f"{fp_str(x, y + ry - ky, x + rx - kx, y, x + rx, y)} c h"))
 
 
-def ellipse_ops(cx: float, cy: float, rx: float, ry: float) -> str:
+def trace_ellipse(cx: float, cy: float, rx: float, ry: float) -> str:
     kx, ky = rx * KAPPA, ry * KAPPA
     return " ".join((
         f"{fp_str(cx + rx, cy)} m",
@@ -86,8 +86,8 @@ def ellipse_ops(cx: float, cy: float, rx: float, ry: float) -> str:
         f"{fp_str(cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy)} c h"))
 
 
-def points_ops(text: str, close: bool) -> str:
-    values = numbers(text)
+def trace_points(text: str, close: bool) -> str:
+    values = parse_numbers(text)
     if len(values) < 4:
         return ""
     pairs = [values[i:i + 2] for i in range(0, len(values) - 1, 2)]
@@ -95,7 +95,7 @@ def points_ops(text: str, close: bool) -> str:
     return " ".join(ops + (["h"] if close else []))
 
 
-def path_ops(data: str) -> str:
+def trace_path(data: str) -> str:
     """PDF path construction operators for SVG path data (absolute and relative, arcs as Béziers)."""
     ops: list[str] = []
     x = y = start_x = start_y = 0.0
@@ -148,7 +148,7 @@ def path_ops(data: str) -> str:
             last_control = (qx, qy, "Q")
         elif upper == "A":
             ex, ey = ox + values[5], oy + values[6]
-            ops.extend(arc_ops(x, y, values[0], values[1], values[2], values[3] != 0, values[4] != 0, ex, ey))
+            ops.extend(trace_arc(x, y, values[0], values[1], values[2], values[3] != 0, values[4] != 0, ex, ey))
             x, y = ex, ey
             last_control = None
 
@@ -182,7 +182,7 @@ def path_ops(data: str) -> str:
     return " ".join(ops)
 
 
-def arc_ops(x1: float, y1: float, rx: float, ry: float, angle: float, large: bool, sweep: bool,
+def trace_arc(x1: float, y1: float, rx: float, ry: float, angle: float, large: bool, sweep: bool,
             x2: float, y2: float) -> list[str]:
     """An SVG elliptical arc as cubic Béziers (endpoint to centre parameterisation, SVG 1.1 F.6)."""
     if (x1, y1) == (x2, y2):

@@ -15,7 +15,7 @@ _HEX = re.compile(r"^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
 _RGB = re.compile(r"^rgb\(\s*([^,\s]+)\s*,?\s*([^,\s]+)\s*,?\s*([^,\s)]+)\s*\)$")
 
 
-def length(text: str) -> float:
+def parse_length(text: str) -> float:
     match = _LENGTH.match(text or "")
     if not match:
         raise NotDrawable(f"length {text!r}")
@@ -25,7 +25,7 @@ def length(text: str) -> float:
     return value
 
 
-def number(text: str | None, default: float) -> float:
+def parse_number(text: str | None, default: float) -> float:
     """A plain SVG number attribute (no unit); anything else is for svglib."""
     if text is None:
         return default
@@ -38,13 +38,13 @@ def number(text: str | None, default: float) -> float:
     return value
 
 
-def fraction(text: str) -> float:
+def parse_fraction(text: str) -> float:
     text = text.strip()
-    value = float(text[:-1]) / 100 if text.endswith("%") else number(text, 1)
+    value = float(text[:-1]) / 100 if text.endswith("%") else parse_number(text, 1)
     return min(max(value, 0.0), 1.0)
 
 
-def colour(text: str) -> tuple[float, float, float] | None:
+def parse_colour(text: str) -> tuple[float, float, float] | None:
     text = text.strip()
     lowered = text.lower()
     if lowered in ("none", "transparent"):
@@ -74,7 +74,7 @@ NAMED = {name.lower(): (round(c.red, 6), round(c.green, 6), round(c.blue, 6))
          for name, c in named_colors.getAllNamedColors().items() if hasattr(c, "red")}
 
 
-def length_in_user_units(text: str) -> float:
+def parse_font_size(text: str) -> float:
     match = _LENGTH.match(text)
     if not match or match.group(2) not in ("", "px"):
         raise NotDrawable(f"font-size {text!r}")

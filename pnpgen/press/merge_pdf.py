@@ -52,7 +52,7 @@ def merge_pdfs(parts: list[bytes], *, title: str, author: str = "pnpgen", subjec
     catalog = b"<<\n/PageMode /UseNone /Pages %d 0 R /Type /Catalog\n>>\nendobj\n" % pages_number
     info = ("<<\n/Author {} /CreationDate ({}) /Creator {} /Keywords () /ModDate ({}) /Producer (pnpgen) "
             "/Subject {} /Title {} /Trapped /False\n>>\nendobj\n").format(
-        text_string(author), EPOCH, text_string(creator), EPOCH, text_string(subject), text_string(title)).encode("ascii")
+        encode_text_string(author), EPOCH, encode_text_string(creator), EPOCH, encode_text_string(subject), encode_text_string(title)).encode("ascii")
     objects = [(pages_number, (b"%d 0 obj\n" % pages_number + tree, b"")),
                (catalog_number, (b"%d 0 obj\n" % catalog_number + catalog, b"")),
                (info_number, (b"%d 0 obj\n" % info_number + info, b""))] + list(zip(numbers, body))
@@ -106,6 +106,6 @@ def read_objects(data: bytes) -> tuple[dict[int, tuple[bytes, bytes | memoryview
     return objects, refs["Root"], refs["Info"]
 
 
-def text_string(text: str) -> str:
+def encode_text_string(text: str) -> str:
     """A PDF text string: UTF-16BE with its byte order mark, in hex (any text, nothing to escape)."""
     return "<FEFF" + text.encode("utf-16-be").hex().upper() + ">"

@@ -92,12 +92,12 @@ def define_form(canvas: Canvas, name: str, drawing: FaceArt | Drawing, font: str
     """Record the face once as a Form XObject whose box is the face's extent."""
     if isinstance(drawing, FaceArt) and not drawing.images:
         states: dict = {}
-        content = "\n".join(art_operators(canvas, drawing, states)).encode("latin-1")
+        content = "\n".join(encode_art(canvas, drawing, states)).encode("latin-1")
         canvas._doc.addForm(name, FaceForm(zlib.compress(content), drawing.width, drawing.height, states))
         return
     if isinstance(drawing, FaceArt):  # images: reportlab's drawImage embeds and shares them
         canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
-        canvas._code.extend(art_operators(canvas, drawing, {}))
+        canvas._code.extend(encode_art(canvas, drawing, {}))
         canvas.endForm()
         declare_form_resources(canvas, name)
         return
@@ -122,7 +122,7 @@ def place_drawing(canvas: Canvas, drawing: FaceArt | Drawing, x: float, y: float
     """Draw a face straight into the current page with its bottom-left corner at (x, y) (rulebook figures)."""
     if isinstance(drawing, FaceArt):
         canvas.addLiteral(f"q 1 0 0 1 {fp_str(x, y)} cm")
-        canvas._code.extend(art_operators(canvas, drawing, {}))
+        canvas._code.extend(encode_art(canvas, drawing, {}))
         canvas.addLiteral("Q")
         return
     own = "initialFontName" in drawing.__dict__
@@ -137,7 +137,7 @@ def place_drawing(canvas: Canvas, drawing: FaceArt | Drawing, x: float, y: float
             del drawing.initialFontName
 
 
-def art_operators(canvas: Canvas, art: FaceArt, states: dict) -> list[str]:
+def encode_art(canvas: Canvas, art: FaceArt, states: dict) -> list[str]:
     """A face's operators, with its text encoded in this document's font subsets, its images as this
     document's shared XObjects and its opacities as graphics states (name -> entry, filled in states)."""
     code, doc = [], canvas._doc
