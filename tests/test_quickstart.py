@@ -11,7 +11,7 @@ from pypdf import PdfReader
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
 # The system's default PATH (glibc: /bin:/usr/bin): what a new user's shell finds as `python3`, not ours.
-SYSTEM_PATH = os.confstr("CS_PATH") if "CS_PATH" in os.confstr_names else os.defpath
+SYSTEM_PATH = os.confstr("CS_PATH") if "CS_PATH" in getattr(os, "confstr_names", {}) else os.defpath
 # pip's words when it cannot reach the package index: the one failure that is the machine's, not the README's.
 OFFLINE = ("NewConnectionError", "Temporary failure in name resolution", "Network is unreachable",
            "Max retries exceeded")
