@@ -73,8 +73,8 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
         Key("sheet", "text", "The tab to read (not for CSV).", default="the first tab"),
         Key("header", "count", "The row that names the fields; the rows below it are the cards, one a row.", default="1"),
         Key("copies", "text", "The column giving each card's copies.", default="copies"),
-        Key("types", "mapping", "Declared column types where the sheet is ambiguous: `{code: text, cost: number, "
-                                "open: bool}`."),
+        Key("types", "mapping", "Column types where the sheet is ambiguous: `text`, `number`, `bool`, or `yaml` for "
+                                "lists and mappings written as `[a, b]`: `{code: text, tags: yaml}`."),
     ),
     "expectation": (
         Key("total", "id", "Component whose piece count must equal `equals`."),

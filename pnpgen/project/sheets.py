@@ -7,12 +7,12 @@ import unicodedata
 from pathlib import Path
 
 from ..errors import Collector, Location, PnpError
-from .load import LList, LMap, display_path, resolve_inside
+from .load import LList, LMap, display_path, parse_yaml, resolve_inside
 from .schema import check_keys
 from .sheet_files import MAX_CELL_CHARS, MAX_COLUMNS, MAX_ROWS, SUFFIXES, Grid, read_grid
 from .validate_values import describe, read_value
 
-TYPES = ("text", "number", "bool")
+TYPES = ("text", "number", "bool", "yaml")
 NUMBER = re.compile(r"[-+]?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?", re.ASCII)
 TBD_SEPARATORS = re.compile(r"[,、，\s]+")
 EXACT_FLOAT = 2 ** 53  # beyond this a float does not hold every whole number
@@ -187,7 +187,7 @@ class _RowReader:
             raise ValueError(f"{name} must be a whole number ≥ 0, got {shown(value)}")
         if name == "tbd":
             return "tbd", read_tbd(value, self.grid.typed, where)
-        return name, convert(name, value, self.types.get(name), self.grid.typed)
+        return name, convert(name, value, self.types.get(name), self.grid.typed, where)
 
 
 def blank(value) -> bool:
@@ -229,12 +229,14 @@ def typed(value, cells_typed: bool):
     return text
 
 
-def convert(name: str, value, kind: str | None, cells_typed: bool):
+def convert(name: str, value, kind: str | None, cells_typed: bool, where: Location):
     """A cell as its column's declared type, or as `typed` says when none is declared."""
     if kind is None:
         return typed(value, cells_typed)
     if kind == "text":
         return text_of(value)
+    if kind == "yaml":
+        return read_yaml(name, text_of(value), where)
     word = unicodedata.normalize("NFKC", text_of(value)).strip()  # a declared number may be typed full-width
     if kind == "number" and not isinstance(value, bool):
         if isinstance(value, (int, float)):
@@ -247,6 +249,14 @@ def convert(name: str, value, kind: str | None, cells_typed: bool):
     if kind == "bool":
         raise ValueError(f"{name} must be TRUE or FALSE, got {shown(value)}")
     raise ValueError(f"{name} must be a number, got {shown(value)}")
+
+
+def read_yaml(name: str, text: str, where: Location):
+    """A list or mapping written in a cell as YAML flow, such as [a, b] or {cost: 2, text: …}."""
+    try:
+        return parse_yaml(text, str(where))
+    except PnpError as err:
+        raise ValueError(f"{name} must be a YAML value such as [a, b] or {{cost: 2}}; {err.problems[0].message}") from None
 
 
 def read_tbd(value, cells_typed: bool, where: Location):
