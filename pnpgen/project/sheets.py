@@ -63,8 +63,8 @@ def read_sheet(spec: LMap, root: Path, problems: Collector) -> LList | None:
     reader = _RowReader(grid, header or 1, copies or "copies", problems)
     if reader.columns is None:
         return None
-    reader.check_named(spec, "copies", [copies] if "copies" in spec and copies else [])
-    reader.check_named(spec, "types", list(types))
+    reader.check_named("copies", [(copies, spec.where("copies"))] if "copies" in spec and copies else [])
+    reader.check_named("types", [(name, spec["types"].where_key(name)) for name in types])
     reader.types = types
     return reader.read_rows()
 
@@ -115,6 +115,7 @@ class _RowReader:
             if name.startswith("#"):
                 self.ignored.add(index)
             elif name in first:
+                self.ignored.add(index)  # its cells are not read: the header is wrong, not each of them
                 self.problems.add(grid.cell(row, index), f"column '{name}' appears twice (first at "
                                   f"{grid.cell(row, first[name])}); expected each field once")
             else:
@@ -122,15 +123,15 @@ class _RowReader:
                 columns[index] = name
         return columns
 
-    def check_named(self, spec: LMap, key: str, names: list[str]) -> None:
+    def check_named(self, key: str, names: list[tuple[str, Location]]) -> None:
         """Columns the YAML names must stand in the header row."""
         known = list(self.columns.values())
-        for name in names:
+        for name, where in names:
             if name not in known:
                 close = difflib.get_close_matches(name, known, n=1, cutoff=0.5)
                 hint = f"did you mean '{close[0]}'?" if close else f"expected one of: {', '.join(known)}"
-                self.problems.add(spec.where(key), f"'{key}' names the column '{name}', which is not in row "
-                                                   f"{self.header + 1 + self.grid.row0} of {self.sheet_name()}; {hint}")
+                self.problems.add(where, f"'{key}' names the column '{name}', which is not in row "
+                                         f"{self.header + 1 + self.grid.row0} of {self.sheet_name()}; {hint}")
 
     def sheet_name(self) -> str:
         return str(Location(self.grid.shown, sheet=self.grid.sheet))

@@ -1,5 +1,6 @@
 """The bundled battle deck read from CSV, XLSX and ODS builds the same PDFs and findings as its YAML; bad cells are named."""
 import shutil
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -88,7 +89,7 @@ def from_yaml(tmp_path_factory):
     return project, game_pdfs(out), pnpgen.check(project, GAME)
 
 
-@pytest.mark.parametrize("form", ["csv-utf8", "csv-cp932", "tsv-utf8", "xlsx", "ods"])
+@pytest.mark.parametrize("form", ["csv-utf8", "csv-cp932", "xlsx", "ods"])
 def test_the_battle_deck_from_a_sheet_builds_identical_pdfs_and_findings(form, from_yaml, tmp_path):
     yaml_project, yaml_pdfs, yaml_findings = from_yaml
     project = copy_project(tmp_path / "project")
@@ -112,6 +113,13 @@ def test_the_battle_deck_from_a_sheet_builds_identical_pdfs_and_findings(form, f
     assert str(sheet.location).startswith("data/battle.") and str(sheet.location).endswith("A4")
 
 
+def test_tab_separated_text_reads_the_same_cards(from_yaml, tmp_path):
+    project = copy_project(tmp_path / "project")
+    use_sheet(project, write_sheet(project, "tsv-utf8"))
+    read = [(c.fields, c.copies, c.tbd) for c in load_project(project).game(GAME).component("battle-cards").cards]
+    assert read == [(c.fields, c.copies, c.tbd) for c in load_project(from_yaml[0]).game(GAME).component("battle-cards").cards]
+
+
 def test_sheet_rows_cite_their_cells(tmp_path):
     project = copy_project(tmp_path / "project")
     use_sheet(project, write_sheet(project, "xlsx"))
@@ -124,3 +132,147 @@ def test_sheet_rows_cite_their_cells(tmp_path):
 
 def data_files(project: Path) -> list[str]:
     return [p.relative_to(project).as_posix() for p in load_project(project).files if p.parent.name == "data"]
+
+
+DECK = """games:
+  - id: duel
+    title: 決闘
+    components:
+      - id: battle-cards
+        front: front.svg.j2
+        defaults: {effect: ""}
+        cards: {CARDS}
+"""
+FRONT = '<rect width="{{ W }}" height="{{ H }}" fill="#fff"/>{{ text(card.name ~ card.number, 5, 5, 50, 10) }}'
+
+
+def small_project(tmp_path: Path, cards: str, front: str = FRONT) -> Path:
+    project = tmp_path / "project"
+    (project / "templates").mkdir(parents=True)
+    (project / "data").mkdir()
+    (project / "templates/front.svg.j2").write_text(front, encoding="utf-8")
+    (project / "cards.yaml").write_text(DECK.replace("{CARDS}", cards), encoding="utf-8")
+    return project
+
+
+def problems(project: Path) -> list[str]:
+    with pytest.raises(PnpError) as raised:
+        load_project(project)
+    return [str(p) for p in raised.value.problems]
+
+
+def deck_rows(count: int = 12) -> list[list]:
+    return [["number", "name", "copies", "#balance"]] + [[n, f"札{n}", 1, "=B2*2"] for n in range(1, count)]
+
+
+def test_a_bad_copies_cell_is_named_by_its_cell(tmp_path):
+    rows = deck_rows()
+    rows[11][2], rows[5][2], rows[6][2], rows[7][2] = "two", 2.5, -1, True
+    project = small_project(tmp_path, "{from: data/battle-cards.xlsx, sheet: 闘牌, header: 1}")
+    write_xlsx(project / "data/battle-cards.xlsx", {"闘牌": rows})
+    assert problems(project) == [
+        "data/battle-cards.xlsx:闘牌!C6: copies must be a whole number ≥ 0, got 2.5",
+        "data/battle-cards.xlsx:闘牌!C7: copies must be a whole number ≥ 0, got -1",
+        "data/battle-cards.xlsx:闘牌!C8: copies must be a whole number ≥ 0, got TRUE",
+        "data/battle-cards.xlsx:闘牌!C12: copies must be a whole number ≥ 0, got \"two\""]
+
+
+def test_a_missing_sheet_lists_the_sheets_there_are(tmp_path):
+    project = small_project(tmp_path, "{from: data/battle-cards.xlsx, sheet: 闘牌カード}")
+    write_xlsx(project / "data/battle-cards.xlsx", {"闘牌": deck_rows(), "雀士": [["character"]]})
+    assert problems(project) == ["cards.yaml:8:54: 'data/battle-cards.xlsx' has no sheet named '闘牌カード'; "
+                                 "expected one of: 闘牌, 雀士"]
+
+
+def test_columns_the_yaml_names_must_exist(tmp_path):
+    project = small_project(tmp_path, "{from: data/deck.csv, copies: 枚数x, types: {nmae: text}}")
+    write_csv(project / "data/deck.csv", [["number", "name", "枚数"], [1, "剣", 2]])
+    assert problems(project) == [
+        "cards.yaml:8:46: 'copies' names the column '枚数x', which is not in row 1 of data/deck.csv; "
+        "did you mean '枚数'?",
+        "cards.yaml:8:59: 'types' names the column 'nmae', which is not in row 1 of data/deck.csv; "
+        "did you mean 'name'?"]
+
+
+def test_a_field_the_template_wants_but_the_sheet_lacks_names_the_row(tmp_path):
+    project = small_project(tmp_path, "{from: data/deck.csv}")
+    write_csv(project / "data/deck.csv", [["number", "nmae"], [1, "剣"], [2, "盾"]])
+    with pytest.raises(PnpError) as raised:
+        pnpgen.build(project, Options(out_dir=tmp_path / "out"))
+    assert str(raised.value).startswith("data/deck.csv:A2: ")
+    assert "the card has no field 'name'; did you mean 'nmae'?" in str(raised.value)
+
+
+@pytest.mark.parametrize("rows, cards, expected", [
+    ([["number", "name", "number"], [1, "a", 2]], "{from: data/deck.csv}",
+     ["data/deck.csv:C1: column 'number' appears twice (first at data/deck.csv:A1); expected each field once"]),
+    ([["number", "name"], [1, "a", "stray"]], "{from: data/deck.csv}",
+     ["data/deck.csv:C2: the cell holds \"stray\" but its column has no header; name the column in row 1 "
+      "(or start the name with # for notes)"]),
+    ([["number", "name", "open"], ["x1", "a", "yes"]], "{from: data/deck.csv, types: {number: number, open: bool}}",
+     ["data/deck.csv:A2: number must be a number, got \"x1\"", "data/deck.csv:C2: open must be TRUE or FALSE, got \"yes\""]),
+    ([["number", "name", "tbd"], [1, "a", "efect"]], "{from: data/deck.csv}",
+     ["data/deck.csv:C2: tbd names 'efect', which is not a field of this card"]),
+    ([["number", "name", "tags"], [1, "a", "[x, "]], "{from: data/deck.csv, types: {tags: yaml}}",
+     ["data/deck.csv:C2: tags must be a YAML value such as [a, b] or {cost: 2}; YAML syntax error: expected the "
+      "node content, but found '<stream end>' while parsing a flow node"]),
+    ([["number", "name"]], "{from: data/deck.csv}",
+     ["data/deck.csv:A1: no card rows below the header row; expected one row a card"]),
+    ([["number", "name"], [1, "a"]], "{from: data/deck.csv, header: 3}",
+     ["data/deck.csv:A3: the header row 3 is empty; expected the names of the fields (and copies) in it"]),
+    ([["number", "name"], [1, "a"]], "{from: data/deck.csv, sheet: 闘牌}",
+     ["cards.yaml:8:45: 'data/deck.csv' is a text file with a single sheet; remove 'sheet: 闘牌'"]),
+    ([["number", "name"], [1, "a"]], "{from: ../deck.csv}",
+     ["cards.yaml:8:23: '../deck.csv' points outside the project folder; expected a spreadsheet inside it"]),
+    ([["number", "name"], [1, "a"]], "{from: data/deck.numbers}",
+     ["cards.yaml:8:23: 'data/deck.numbers' not found; expected a spreadsheet (.csv, .tsv, .txt, .xlsx, .xlsm, .xls, "
+      ".ods) inside the project"]),
+    ([["number", "name"], [1, "a"]], "{form: data/deck.csv}",
+     ["cards.yaml:8:16: missing 'from' in sheet; expected from: the spreadsheet, relative to the project: `.csv` or "
+      "`.tsv` (UTF-8 with or without BOM, UTF-16, or Shift_JIS/CP932; comma or tab), `.xlsx`, `.xlsm`, `.xls` or `.ods`"
+      " (README: YAML reference, “Cards from a spreadsheet”)",
+      "cards.yaml:8:17: unknown key 'form' in sheet; did you mean 'from'? (README: YAML reference, “Cards from a "
+      "spreadsheet”)"]),
+])
+def test_each_bad_cell_has_its_message(tmp_path, rows, cards, expected):
+    project = small_project(tmp_path, cards)
+    write_csv(project / "data/deck.csv", rows)
+    assert problems(project) == expected
+
+
+def test_csv_that_is_neither_utf8_nor_cp932_is_refused_with_its_place(tmp_path):
+    project = small_project(tmp_path, "{from: data/deck.csv}")
+    (project / "data/deck.csv").write_bytes("number,name\n1,剣\n".encode("utf-8") + b"2,\x81\xff\n")
+    assert problems(project) == ["data/deck.csv:3:3: byte 0x81 is neither UTF-8 nor Shift_JIS (CP932); "
+                                 "save the sheet as CSV UTF-8"]
+
+
+def test_a_sheet_is_bounded_before_it_is_read(tmp_path, monkeypatch):
+    from pnpgen.project import sheet_files, sheets
+
+    project = small_project(tmp_path, "{from: data/deck.xlsx}")
+    write_xlsx(project / "data/deck.xlsx", {"deck": deck_rows(30)})
+    monkeypatch.setattr(sheet_files, "MAX_UNPACKED", 2000)
+    assert problems(project)[0].startswith("data/deck.xlsx: the part ")
+    assert problems(project)[0].endswith(" unpacks to more than 0 MB; expected a spreadsheet of cards, not a zip bomb")
+    monkeypatch.undo()
+    monkeypatch.setattr(sheets, "MAX_ROWS", 20)
+    assert problems(project) == ["data/deck.xlsx:deck!A22: more than 20 card rows; expected a card list"]
+    monkeypatch.setattr(sheets, "MAX_CELL_CHARS", 2)
+    assert problems(project)[0] == "data/deck.xlsx:deck!B11: the cell holds 3 characters, more than 2; expected the text of a card"
+
+
+def test_a_sheet_whose_used_range_is_enormous_stops_with_a_message(tmp_path):
+    """Two cells, at A1 and XFD1048576: a reader that fills the rectangle needs 500 GB. It must not take pnpgen down."""
+    project = small_project(tmp_path, "{from: data/deck.xlsx}")
+    write_xlsx(project / "data/deck.xlsx", {"deck": [["number"], [1]]})
+    far = tmp_path / "far.xlsx"
+    with zipfile.ZipFile(project / "data/deck.xlsx") as source, zipfile.ZipFile(far, "w", zipfile.ZIP_DEFLATED) as out:
+        for item in source.infolist():
+            data = source.read(item.filename)
+            if item.filename.startswith("xl/worksheets/"):
+                data = data.replace(b'<row r="2"', b'<row r="1048576"').replace(b'r="A2"', b'r="XFD1048576"')
+            out.writestr(item, data)
+    shutil.copy(far, project / "data/deck.xlsx")
+    assert problems(project) == ["data/deck.xlsx: the sheet's used range is too large to read (more than 1024 MB of "
+                                 "cells); expected at most 100000 rows and 500 columns"]
