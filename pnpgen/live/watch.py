@@ -11,7 +11,7 @@ from ..errors import PnpError
 from ..project.model import Card, Project
 from ..project.validate import load_project
 
-WATCHED = ("templates", "fonts", "rules", "images", "documents")
+WATCHED = ("templates", "fonts", "rules", "images", "documents", "data")  # data/: sheets, before a build read them
 IGNORED_PARTS = {"output", ".pnpgen-cache", "__pycache__", ".git"}
 
 
@@ -32,6 +32,20 @@ def snapshot(root: Path) -> dict[str, tuple[int, int]]:
         except OSError:
             continue
         state[path.relative_to(root).as_posix()] = (stat.st_mtime_ns, stat.st_size)
+    return state
+
+
+def look(root: Path, project: Project | None) -> dict:
+    """snapshot plus every file the last good model read from elsewhere (included YAML, the sheets of cards)."""
+    state = snapshot(root)
+    for file in project.files if project else ():
+        try:
+            name, stat = file.resolve().relative_to(root.resolve()).as_posix(), file.stat()
+        except ValueError:
+            name, stat = str(file), file.stat()
+        except OSError:
+            continue
+        state.setdefault(name, (stat.st_mtime_ns, stat.st_size))
     return state
 
 
@@ -88,14 +102,15 @@ def watch(path: str | Path, options: Options, echo: Callable[[str], None], *, in
     path = Path(path)
     root = path if path.is_dir() else path.parent
     stop = stop or threading.Event()
-    state = snapshot(root)
+    before = snapshot(root)  # taken before the build, so that a save during it is seen
     model = rebuild(path, options, None, echo)
+    state = {**look(root, model), **before}
     while not stop.wait(interval):
-        current = snapshot(root)
+        current = look(root, model)
         if current == state:
             continue
         while not stop.wait(interval):  # let an editor finish writing: wait until the files stay still
-            settled = snapshot(root)
+            settled = look(root, model)
             if settled == current:
                 break
             current = settled
