@@ -152,13 +152,17 @@ def watch_command(project, out_dir, paper, game, no_check, interval) -> None:
 
 @main.command("init")
 @click.argument("folder", type=click.Path(path_type=Path))
-@click.option("--name", help="The game's title (default: the folder name).")
-def init_command(folder, name) -> None:
-    """Start a new project in FOLDER: a small deck, its templates and a README."""
-    from .project.init import init_project
+@click.option("--name", help="The game's title (default: the folder name, or the sheet's).")
+@click.option("--from-sheet", "sheet", type=click.Path(path_type=Path),
+              help="Start around this spreadsheet (.csv, .xlsx, .xls, .ods): a component per tab, a front showing "
+                   "every column.")
+def init_command(folder, name, sheet) -> None:
+    """Start a new project in FOLDER: a small deck, its templates and a README (or, with --from-sheet, the cards of
+    an existing spreadsheet)."""
+    from .project.init import init_from_sheet, init_project
 
     try:
-        written = init_project(folder, name)
+        written = init_from_sheet(folder, sheet, name) if sheet else init_project(folder, name)
     except PnpError as err:
         fail(err)
     click.echo(f"created {folder} ({len(written)} files). Next: cd {folder} && pnpgen build")

@@ -49,7 +49,7 @@ try:
     book = CalamineWorkbook.from_path(sys.argv[1])
     names = list(book.sheet_names)
     wanted = sys.argv[2] or (names[0] if names else "")
-    if wanted not in names:
+    if sys.argv[5] == "names" or wanted not in names:
         answer = {"sheets": names}
     else:
         sheet = book.get_sheet_by_name(wanted)
@@ -163,7 +163,26 @@ def check_parts(path: Path, shown: str) -> None:
 
 
 def read_book_grid(path: Path, shown: str, sheet: str | None, asked_at: Location) -> Grid:
-    command = [sys.executable, "-c", READER, str(path), sheet or "", str(READER_MEMORY), str(MAX_ROWS)]
+    answer = run_reader(path, shown, sheet or "", "rows")
+    if "rows" not in answer:
+        names = ", ".join(answer["sheets"]) or "none"
+        raise PnpError(f"'{shown}' has no sheet named '{sheet}'; expected one of: {names}", asked_at)
+    row0, col0 = answer["start"]
+    return Grid(shown, answer["name"], answer["rows"], row0, col0)
+
+
+def sheet_names(path: Path, shown: str) -> list[str]:
+    """The tabs of a workbook, in order; a CSV file has one, named after the file."""
+    if path.suffix.lower() in TEXT_SUFFIXES:
+        return [path.stem]
+    if zipfile.is_zipfile(path):
+        check_parts(path, shown)
+    return run_reader(path, shown, "", "names")["sheets"]
+
+
+def run_reader(path: Path, shown: str, sheet: str, mode: str) -> dict:
+    """calamine's answer for one sheet (mode rows) or the list of tabs (mode names); a failure is a PnpError."""
+    command = [sys.executable, "-c", READER, str(path), sheet, str(READER_MEMORY), str(MAX_ROWS), mode]
     try:
         done = subprocess.run(command, capture_output=True, timeout=READER_SECONDS, cwd=path.parent, check=False)
         answer = json.loads(done.stdout) if done.returncode == 0 else None
@@ -178,9 +197,5 @@ def read_book_grid(path: Path, shown: str, sheet: str | None, asked_at: Location
                        f"expected at most {MAX_ROWS} rows and {MAX_COLUMNS} columns", Location(shown))
     if "error" in answer:
         raise PnpError(f"cannot be read as a spreadsheet ({answer['error']}); expected {SUFFIXES}", Location(shown))
-    if "rows" not in answer:
-        names = ", ".join(answer["sheets"]) or "none"
-        raise PnpError(f"'{shown}' has no sheet named '{sheet}'; expected one of: {names}", asked_at)
-    row0, col0 = answer["start"]
-    return Grid(shown, answer["name"], answer["rows"], row0, col0)
+    return answer
 
