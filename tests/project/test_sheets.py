@@ -276,3 +276,14 @@ def test_a_sheet_whose_used_range_is_enormous_stops_with_a_message(tmp_path):
     shutil.copy(far, project / "data/deck.xlsx")
     assert problems(project) == ["data/deck.xlsx: the sheet's used range is too large to read (more than 1024 MB of "
                                  "cells); expected at most 100000 rows and 500 columns"]
+
+
+def test_the_example_sheet_in_the_repository_reads_as_written(tmp_path):
+    example = ROOT / "docs/examples/sheet-deck"
+    deck = load_project(example).games[0].component("deck")
+    assert [(c.fields["name"], c.fields["power"], c.fields["effect"], c.copies) for c in deck.cards] == [
+        ("剣", 3, "相手のカードを１枚選んで捨て札にする。", 4), ("盾", 1, "次の攻撃を１回だけ防ぐ。", 3),
+        ("弓", 2, "好きなプレイヤーを１人選び、１点与える。", 2), ("王冠", 5, "", 1), ("巻物", "２", "（未定）", 2)]
+    assert [str(c.location) for c in deck.cards][-1] == "data/deck.xlsx:カード!A7"  # the blank row 6 is skipped
+    report = pnpgen.build(example, Options(out_dir=tmp_path / "out"))
+    assert report.pieces == 12
