@@ -128,12 +128,19 @@ def read_text_grid(data: bytes, shown: str, delimiter: str | None) -> Grid:
     if delimiter is None:
         first = text.split("\n", 1)[0]
         delimiter = "\t" if first.count("\t") > first.count(",") else ","
+    widest = max(text.splitlines() or [""], key=lambda line: line.count(delimiter))
+    if widest.count(delimiter) >= MAX_COLUMNS * 4:  # before csv makes a row of millions of cells
+        raise PnpError(f"a line holds {widest.count(delimiter)} separators; expected at most {MAX_COLUMNS} columns",
+                       Location(shown, text.splitlines().index(widest) + 1, 1))
     rows = []
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
         for row in reader:
             if len(rows) >= MAX_ROWS + 1:
                 too_many_rows(Grid(shown, None, rows), len(rows))
+            if len(row) > MAX_COLUMNS:
+                raise PnpError(f"more than {MAX_COLUMNS} columns; expected a card list",
+                               Grid(shown, None, rows).cell(len(rows), MAX_COLUMNS))
             rows.append([cell.replace("\r\n", "\n") for cell in row])
     except csv.Error as err:
         raise PnpError(f"not valid CSV ({err}); expected cells separated by '{delimiter}' with \"quotes\" around "

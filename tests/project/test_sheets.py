@@ -287,3 +287,11 @@ def test_the_example_sheet_in_the_repository_reads_as_written(tmp_path):
     assert [str(c.location) for c in deck.cards][-1] == "data/deck.xlsx:カード!A7"  # the blank row 6 is skipped
     report = pnpgen.build(example, Options(out_dir=tmp_path / "out"))
     assert report.pieces == 12
+
+
+def test_a_csv_row_of_a_million_cells_is_refused_before_it_is_made(tmp_path):
+    project = small_project(tmp_path, "{from: data/deck.csv}")
+    (project / "data/deck.csv").write_text("number,name\n1," + "," * 1_000_000 + "\n", encoding="utf-8")
+    assert problems(project) == ["data/deck.csv:2:1: a line holds 1000001 separators; expected at most 500 columns"]
+    (project / "data/deck.csv").write_text("number,name\n1," + "," * 600 + "\n", encoding="utf-8")
+    assert problems(project) == ["data/deck.csv:SG2: more than 500 columns; expected a card list"]
