@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import subprocess
@@ -189,9 +190,17 @@ def sheet_names(path: Path, shown: str) -> list[str]:
 
 def run_reader(path: Path, shown: str, sheet: str, mode: str) -> dict:
     """calamine's answer for one sheet (mode rows) or the list of tabs (mode names); a failure is a PnpError."""
-    command = [sys.executable, "-c", READER, str(path), sheet, str(READER_MEMORY), str(MAX_ROWS), mode]
+    stat = path.stat()
+    return remembered_answer(str(path.resolve()), shown, sheet, mode, (stat.st_mtime_ns, stat.st_size, stat.st_ino))
+
+
+@functools.lru_cache(maxsize=4)
+def remembered_answer(path: str, shown: str, sheet: str, mode: str, stamp: tuple) -> dict:
+    """One read per workbook version: tabs of one file, extends and watch's rebuilds ask again (callers never
+    change the answer)."""
+    command = [sys.executable, "-c", READER, path, sheet, str(READER_MEMORY), str(MAX_ROWS), mode]
     try:
-        done = subprocess.run(command, capture_output=True, timeout=READER_SECONDS, cwd=path.parent, check=False)
+        done = subprocess.run(command, capture_output=True, timeout=READER_SECONDS, cwd=Path(path).parent, check=False)
         answer = json.loads(done.stdout) if done.returncode == 0 else None
     except subprocess.TimeoutExpired:
         raise PnpError(f"reading the sheet took more than {READER_SECONDS} s; expected a card list", Location(shown)) from None
