@@ -295,3 +295,16 @@ def test_a_csv_row_of_a_million_cells_is_refused_before_it_is_made(tmp_path):
     assert problems(project) == ["data/deck.csv:2:1: a line holds 1000001 separators; expected at most 500 columns"]
     (project / "data/deck.csv").write_text("number,name\n1," + "," * 600 + "\n", encoding="utf-8")
     assert problems(project) == ["data/deck.csv:SG2: more than 500 columns; expected a card list"]
+
+
+def test_sheet_rows_combine_with_matrix_and_are_inherited_by_extends(tmp_path):
+    project = small_project(tmp_path, "{from: data/deck.xlsx, sheet: deck}\n        matrix: {suit: [赤, 青]}\n"
+                                      "      - id: big-cards\n        extends: battle-cards\n        size: tarot\n"
+                                      "        matrix: {suit: [金]}")
+    write_xlsx(project / "data/deck.xlsx", {"deck": [["number", "name", "copies"], [1, "剣", 2], [2, "盾", None]]})
+    game = load_project(project).games[0]
+    battle, big = game.components
+    assert [(c.fields["suit"], c.fields["name"], c.copies) for c in battle.cards] == [
+        ("赤", "剣", 2), ("赤", "盾", 1), ("青", "剣", 2), ("青", "盾", 1)]
+    assert [(c.fields["suit"], c.fields["number"], str(c.location)) for c in big.cards] == [
+        ("金", 1, "data/deck.xlsx:deck!A2"), ("金", 2, "data/deck.xlsx:deck!A3")]
