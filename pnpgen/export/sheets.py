@@ -10,7 +10,7 @@ import yaml
 from ..atomic import write_atomically
 from ..errors import PnpError
 from ..project.model import Card, Component, Game, Project
-from ..project.sheets import typed
+from ..project.sheets import guess_type
 from .job import ExportReport
 
 SHEET_KINDS = ("csv", "xlsx")
@@ -21,7 +21,7 @@ def export_sheets(project: Project, games: tuple[Game, ...], kind: str, out_dir:
     """OUTDIR/<game>/csv/<component>.csv, or OUTDIR/<game>/xlsx/<game>.xlsx with a tab per component."""
     report = ExportReport(out_dir)
     for game in games:
-        tables = {component.id: card_table(game, component) for component in game.components}
+        tables = {component.id: tabulate_cards(game, component) for component in game.components}
         report.pieces += sum(card.copies for component in game.components for card in component.cards)
         folder = out_dir / game.id / kind
         if kind == "csv":
@@ -38,7 +38,7 @@ def export_sheets(project: Project, games: tuple[Game, ...], kind: str, out_dir:
     return report
 
 
-def card_table(game: Game, component: Component) -> list[list]:
+def tabulate_cards(game: Game, component: Component) -> list[list]:
     """A header row (every field, copies, tbd) and a row per distinct card; fields that only repeat the game's
     defaults are left to the defaults."""
     cards = component.cards
@@ -83,18 +83,18 @@ def type_notes(name: str, rows: list[list], all_text: bool) -> list[str]:
     return notes
 
 
-def cell(value):
+def flow_cell(value):
     """A field as one cell: lists and mappings as YAML flow text, which `types: {name: yaml}` reads back."""
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
-    return yaml.safe_dump(plain(value), default_flow_style=True, allow_unicode=True, width=10**6).strip()
+    return yaml.safe_dump(to_plain(value), default_flow_style=True, allow_unicode=True, width=10**6).strip()
 
 
-def plain(value):
+def to_plain(value):
     if hasattr(value, "items"):
-        return {k: plain(v) for k, v in value.items()}
+        return {k: to_plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
+        return [to_plain(v) for v in value]
     return value
 
 
@@ -103,13 +103,13 @@ def csv_bytes(rows: list[list]) -> bytes:
     out = io.StringIO(newline="")
     writer = csv.writer(out, lineterminator="\r\n")
     for row in rows:
-        writer.writerow(["" if v is None else ("TRUE" if v else "FALSE") if isinstance(v, bool) else cell(v) for v in row])
+        writer.writerow(["" if v is None else ("TRUE" if v else "FALSE") if isinstance(v, bool) else flow_cell(v) for v in row])
     return out.getvalue().encode("utf-8-sig")
 
 
 def reads_as_value(text: str) -> bool:
     """Text that a CSV reader would take for a number or TRUE/FALSE."""
-    return not isinstance(typed(text, False), str)
+    return not isinstance(guess_type(text, False), str)
 
 
 def xlsx_bytes(tables: dict[str, list[list]]) -> bytes:
@@ -121,7 +121,8 @@ def xlsx_bytes(tables: dict[str, list[list]]) -> bytes:
     for tab, rows in zip(tab_names(list(tables)), tables.values()):
         sheet = book.create_sheet(tab)
         for row in rows:
-            sheet.append([text_cell(sheet, cell(v), WriteOnlyCell) if isinstance(cell(v), str) else v for v in row])
+            values = [flow_cell(v) for v in row]
+            sheet.append([text_cell(sheet, v, WriteOnlyCell) if isinstance(v, str) else v for v in values])
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()

@@ -9,7 +9,7 @@ from pathlib import Path
 from ..atomic import write_atomically
 from ..errors import Location, PnpError
 from .sheet_files import SUFFIXES, TEXT_SUFFIXES, read_grid, sheet_names
-from .sheets import text_of
+from .sheets import show_cell
 
 SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
 
@@ -50,15 +50,15 @@ def init_from_sheet(folder: str | Path, sheet: str | Path, name: str | None = No
     tabs = []
     for index, tab in enumerate(sheet_names(sheet, sheet.name), 1):
         grid = read_grid(sheet, sheet.name, None if sheet.suffix.lower() in TEXT_SUFFIXES else tab, Location(sheet.name))
-        columns = [text_of(v).strip() for v in (grid.rows[0] if grid.rows else [])]
+        columns = [show_cell(v).strip() for v in (grid.rows[0] if grid.rows else [])]
         fields = [c for c in columns if c and not c.startswith("#") and c not in ("copies", "tbd")]
         if fields and len(grid.rows) > 1:
-            tabs.append((tab, component_id(tab, index, [t[1] for t in tabs]), grid.row0 + 1, fields))
+            tabs.append((tab, make_component_id(tab, index, [t[1] for t in tabs]), grid.row0 + 1, fields))
     if not tabs:
         raise PnpError(f"{sheet}: no tab has a header row with cards below it; expected a sheet with one row a card")
-    files = {"cards.yaml": sheet_project(title, sheet, tabs), "templates/back.svg.j2": (SCAFFOLD / "templates/back.svg.j2")
+    files = {"cards.yaml": write_sheet_project(title, sheet, tabs), "templates/back.svg.j2": (SCAFFOLD / "templates/back.svg.j2")
              .read_text(encoding="utf-8"), "README.md": (SCAFFOLD / "README.md").read_text(encoding="utf-8").replace("{{name}}", title)}
-    files.update({f"templates/{cid}.svg.j2": column_template(fields) for _, cid, _, fields in tabs})
+    files.update({f"templates/{cid}.svg.j2": write_column_template(fields) for _, cid, _, fields in tabs})
     written = []
     for relative, text in files.items():
         write_atomically(folder / relative, text.encode("utf-8"), "file")
@@ -70,14 +70,14 @@ def init_from_sheet(folder: str | Path, sheet: str | Path, name: str | None = No
     return written
 
 
-def component_id(tab: str, index: int, taken: list[str]) -> str:
+def make_component_id(tab: str, index: int, taken: list[str]) -> str:
     """A component id from a tab's name: 'Battle Cards' -> 'battle-cards'; 闘牌 (no Latin letters) -> 'sheet-1'."""
     ascii_name = unicodedata.normalize("NFKD", tab).encode("ascii", "ignore").decode()
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-") or f"sheet-{index}"
     return slug if slug not in taken else f"{slug}-{index}"
 
 
-def sheet_project(title: str, sheet: Path, tabs: list[tuple[str, str, int, list[str]]]) -> str:
+def write_sheet_project(title: str, sheet: Path, tabs: list[tuple[str, str, int, list[str]]]) -> str:
     lines = [f"# {title}: cards read from data/{sheet.name}, one row a card. `pnpgen build` turns them into PDFs",
              "# in output/; save the sheet and `pnpgen watch` rebuilds. The README explains every key.", "",
              f"project:\n  name: {quote(title)}\n\ngames:\n  - id: {game_id(title)}\n    title: {quote(title)}",
@@ -101,7 +101,7 @@ def quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def column_template(fields: list[str]) -> str:
+def write_column_template(fields: list[str]) -> str:
     """A face listing every column: its name small, its value beside it, in rows that share the card's height."""
     step = f"((H - 2*SAFE - 12) / {len(fields)})"
     rows = "\n".join(

@@ -39,7 +39,7 @@ except (ImportError, ValueError, OSError):
     pass
 from python_calamine import CalamineWorkbook
 
-def plain(value):
+def to_plain(value):
     if isinstance(value, (datetime.date, datetime.time)):
         return value.isoformat()
     if isinstance(value, datetime.timedelta):
@@ -57,7 +57,7 @@ try:
         start = sheet.start or (0, 0)
         rows = sheet.to_python(nrows=int(sys.argv[4]) + 1)
         answer = {"sheets": names, "name": wanted, "start": list(start),
-                  "rows": [[plain(v) for v in row] for row in rows]}
+                  "rows": [[to_plain(v) for v in row] for row in rows]}
 except Exception as err:
     answer = {"error": str(err) or type(err).__name__}
 json.dump(answer, sys.stdout)
@@ -138,7 +138,7 @@ def read_text_grid(data: bytes, shown: str, delimiter: str | None) -> Grid:
     try:
         for row in reader:
             if len(rows) >= MAX_ROWS + 1:
-                too_many_rows(Grid(shown, None, rows), len(rows))
+                refuse_rows(Grid(shown, None, rows), len(rows))
             if len(row) > MAX_COLUMNS:
                 raise PnpError(f"more than {MAX_COLUMNS} columns; expected a card list",
                                Grid(shown, None, rows).cell(len(rows), MAX_COLUMNS))
@@ -149,7 +149,7 @@ def read_text_grid(data: bytes, shown: str, delimiter: str | None) -> Grid:
     return Grid(shown, None, rows, typed=False)
 
 
-def too_many_rows(grid: Grid, row: int) -> None:
+def refuse_rows(grid: Grid, row: int) -> None:
     raise PnpError(f"more than {MAX_ROWS} rows; expected a card list (one row a card)", grid.cell(row, 0))
 
 

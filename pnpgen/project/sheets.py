@@ -26,7 +26,7 @@ def with_sheet_cards(raw: LMap, root: Path, problems: Collector) -> LMap:
     return out
 
 
-def sheet_files(games, root: Path) -> list[Path]:
+def list_sheet_files(games, root: Path) -> list[Path]:
     """Every spreadsheet the cards of these games were read from, for watch and the caches."""
     named = (card.location.file for game in games for component in game.components for card in component.cards
              if card.location.sheet is not None)
@@ -99,14 +99,14 @@ class _RowReader:
     def read_header(self) -> dict[int, str] | None:
         grid, row = self.grid, self.header
         cells = grid.rows[row] if 0 <= row < len(grid.rows) else []
-        if all(blank(value) for value in cells):
+        if all(is_blank(value) for value in cells):
             self.problems.add(grid.cell(row, -grid.col0), f"the header row {self.header + 1 + grid.row0} is "
                               "empty; expected the names of the fields (and copies) in it")
             return None
         columns: dict[int, str] = {}
         first: dict[str, int] = {}
         for index, value in enumerate(cells):
-            name = text_of(value).strip()
+            name = show_cell(value).strip()
             if index >= MAX_COLUMNS:
                 self.problems.add(grid.cell(row, index), f"more than {MAX_COLUMNS} columns; expected a card list")
                 return None
@@ -158,12 +158,12 @@ class _RowReader:
         entry = LMap()
         entry.loc, entry.key_locs, entry.value_locs = grid.cell(row, -grid.col0), {}, {}
         for index, value in enumerate(cells):
-            if blank(value) or index in self.ignored:
+            if is_blank(value) or index in self.ignored:
                 continue
             where = grid.cell(row, index)
             name = self.columns.get(index)
             if name is None:
-                self.problems.add(where, f"the cell holds {shown(value)} but its column has no header; name the column "
+                self.problems.add(where, f"the cell holds {quote_cell(value)} but its column has no header; name the column "
                                          f"in row {self.header + 1 + grid.row0} (or start the name with # for notes)")
                 continue
             if isinstance(value, str) and len(value) > MAX_CELL_CHARS:
@@ -182,43 +182,43 @@ class _RowReader:
 
     def read_cell(self, name: str, value, where: Location) -> tuple[str, object]:
         if name == self.copies:
-            copies = typed(value, self.grid.typed)
+            copies = guess_type(value, self.grid.typed)
             if isinstance(copies, int) and not isinstance(copies, bool) and copies >= 0:
                 return "copies", copies
-            raise ValueError(f"{name} must be a whole number ≥ 0, got {shown(value)}")
+            raise ValueError(f"{name} must be a whole number ≥ 0, got {quote_cell(value)}")
         if name == "tbd":
             return "tbd", read_tbd(value, self.grid.typed, where)
         return name, convert(name, value, self.types.get(name), self.grid.typed, where)
 
 
-def blank(value) -> bool:
+def is_blank(value) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
-def text_of(value) -> str:
+def show_cell(value) -> str:
     """A cell as the sheet shows it: 7 not 7.0, TRUE not True."""
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, float):
-        value = whole(value)
+        value = make_whole(value)
     return str(value).replace("\r\n", "\n")
 
 
-def shown(value) -> str:
-    return f'"{value}"' if isinstance(value, str) else text_of(value)
+def quote_cell(value) -> str:
+    return f'"{value}"' if isinstance(value, str) else show_cell(value)
 
 
-def whole(number: float):
+def make_whole(number: float):
     """7.0 -> 7: a sheet stores every number as a float, and the designer typed 7."""
     return int(number) if number.is_integer() and abs(number) < EXACT_FLOAT else number
 
 
-def typed(value, cells_typed: bool):
+def guess_type(value, cells_typed: bool):
     """What a cell holds when no type is declared: numbers and TRUE/FALSE as such, anything else as text."""
     if isinstance(value, bool):
         return value
     if isinstance(value, (int, float)):
-        return whole(float(value))
+        return make_whole(float(value))
     text = value.replace("\r\n", "\n")
     if cells_typed:
         return text  # the spreadsheet says it is text (a number typed as text stays text)
@@ -226,30 +226,32 @@ def typed(value, cells_typed: bool):
     if word.lower() in ("true", "false"):
         return word.lower() == "true"
     if NUMBER.fullmatch(word) and not re.match(r"[-+]?0[0-9]", word):  # 007 is a code, not seven
-        return whole(float(word)) if any(c in word for c in ".eE") else int(word)
+        return parse_number(word)
     return text
 
 
+def parse_number(word: str):
+    return make_whole(float(word)) if any(c in word for c in ".eE") else int(word)
+
+
 def convert(name: str, value, kind: str | None, cells_typed: bool, where: Location):
-    """A cell as its column's declared type, or as `typed` says when none is declared."""
+    """A cell as its column's declared type, or as guess_type says when none is declared."""
     if kind is None:
-        return typed(value, cells_typed)
+        return guess_type(value, cells_typed)
     if kind == "text":
-        return text_of(value)
+        return show_cell(value)
     if kind == "yaml":
-        return read_yaml(name, text_of(value), where)
-    word = unicodedata.normalize("NFKC", text_of(value)).strip()  # a declared number may be typed full-width
-    if kind == "number" and not isinstance(value, bool):
-        if isinstance(value, (int, float)):
-            return whole(float(value))
-        if NUMBER.fullmatch(word):
-            return whole(float(word)) if any(c in word for c in ".eE") else int(word)
-        raise ValueError(f"{name} must be a number, got {shown(value)}")
-    if kind == "bool" and word.lower() in ("true", "false"):
-        return word.lower() == "true"
+        return read_yaml(name, show_cell(value), where)
+    word = unicodedata.normalize("NFKC", show_cell(value)).strip()  # a declared number may be typed full-width
     if kind == "bool":
-        raise ValueError(f"{name} must be TRUE or FALSE, got {shown(value)}")
-    raise ValueError(f"{name} must be a number, got {shown(value)}")
+        if word.lower() in ("true", "false"):
+            return word.lower() == "true"
+        raise ValueError(f"{name} must be TRUE or FALSE, got {quote_cell(value)}")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return make_whole(float(value))
+    if NUMBER.fullmatch(word) and not isinstance(value, bool):
+        return parse_number(word)
+    raise ValueError(f"{name} must be a number, got {quote_cell(value)}")
 
 
 def read_yaml(name: str, text: str, where: Location):
@@ -262,13 +264,13 @@ def read_yaml(name: str, text: str, where: Location):
 
 def read_tbd(value, cells_typed: bool, where: Location):
     """TRUE marks every text field as placeholder; text names the fields, separated by commas."""
-    read = typed(value, cells_typed)
+    read = guess_type(value, cells_typed)
     if read is True:
         return True
     if read is False:
         return False
     if not isinstance(read, str):
-        raise ValueError(f"tbd must be TRUE or the names of fields separated by commas, got {shown(value)}")
+        raise ValueError(f"tbd must be TRUE or the names of fields separated by commas, got {quote_cell(value)}")
     names = LList(name for name in TBD_SEPARATORS.split(read) if name)
     names.loc, names.item_locs = where, [where] * len(names)
     return names

@@ -8,7 +8,7 @@ from ..errors import Collector, Location, PnpError
 from .load import LList, LMap, load_file, resolve_inside
 from .model import Component, Fields, Game, Layout, Project, Size
 from .schema import check_keys
-from .sheets import sheet_files, with_sheet_cards
+from .sheets import list_sheet_files, with_sheet_cards
 from .validate_cards import read_cards
 from .validate_values import (as_list, describe, read_fields, read_players, read_value, validate_expectations,
                               validate_notes)
@@ -35,7 +35,7 @@ def load_project(path: Path) -> Project:
     games = tuple(g for g in (validate_game(raw, base, root, problems) for raw, base in games_raw) if g)
     check_unique([(g.id, g.location) for g in games], "game id", problems)
     problems.raise_if_any()
-    files += sheet_files(games, root)
+    files += list_sheet_files(games, root)
     return Project(root=root, source=source.resolve(), name=name, games=games, default_font=font, files=tuple(files))
 
 
