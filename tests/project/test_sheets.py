@@ -308,3 +308,11 @@ def test_sheet_rows_combine_with_matrix_and_are_inherited_by_extends(tmp_path):
         ("赤", "剣", 2), ("赤", "盾", 1), ("青", "剣", 2), ("青", "盾", 1)]
     assert [(c.fields["suit"], c.fields["number"], str(c.location)) for c in big.cards] == [
         ("金", 1, "data/deck.xlsx:deck!A2"), ("金", 2, "data/deck.xlsx:deck!A3")]
+
+
+def test_a_sheet_linked_from_outside_the_project_is_not_read(tmp_path):
+    outside = write_csv(tmp_path / "secret.csv", [["number", "name"], [1, "秘密"]])
+    project = small_project(tmp_path, "{from: data/deck.csv}")
+    (project / "data/deck.csv").symlink_to(outside)
+    assert problems(project) == ["cards.yaml:8:23: 'data/deck.csv' points outside the project folder; "
+                                 "expected a spreadsheet inside it"]
