@@ -80,11 +80,17 @@ def compare_cards(where: str, before: tuple[Card, ...], after: tuple[Card, ...])
 
 
 def field_changes(old: Card, new: Card) -> str:
-    parts = [f"{k}: {short(old.fields.get(k))} → {short(new.fields.get(k))}"
+    parts = [f"{k}: {short(old.fields.get(k))} → {short(new.fields.get(k))}{cell(new, k)}"
              for k in dict.fromkeys([*old.fields, *new.fields]) if old.fields.get(k) != new.fields.get(k)]
     if old.copies != new.copies:
-        parts.append(f"copies: {old.copies} → {new.copies}")
+        parts.append(f"copies: {old.copies} → {new.copies}{cell(new, 'copies')}")
     return "; ".join(parts)
+
+
+def cell(card: Card, name: str) -> str:
+    """The sheet cell a changed value was saved in (YAML edits are found by the file name already)."""
+    where = dict(card.cells).get(name)
+    return f" ({where})" if where is not None and where.sheet is not None else ""
 
 
 def summary(card: Card) -> str:

@@ -99,14 +99,18 @@ def test_watch_rebuilds_when_a_sheet_of_cards_is_saved(tmp_path):
         seen = len(lines)
         edit(sheet, "盾,2,2", "大盾,2,2")
         assert wait_for(lines, "changed: tables/deck.csv", seen), lines
-        assert wait_for(lines, "tiny/deck card 2 changed: name: 盾 → 大盾", seen), lines
+        assert wait_for(lines, "tiny/deck card 2 changed: name: 盾 → 大盾 (tables/deck.csv:A3)", seen), lines
         assert wait_for(lines, "PDFs written", seen), lines
         seen = len(lines)
-        edit(sheet, "大盾,2,2", "大盾,2,two")
+        edit(sheet, "剣,1,3\n大盾,2,2", "剣,1,2\n大盾,2,3")  # the expectation holds the total at 6
+        assert wait_for(lines, "tiny/deck card 2 changed: copies: 2 → 3 (tables/deck.csv:C3)", seen), lines
+        assert wait_for(lines, "PDFs written", seen), lines
+        seen = len(lines)
+        edit(sheet, "大盾,2,3", "大盾,2,two")
         assert wait_for(lines, "build failed", seen), lines
         assert 'tables/deck.csv:C3: copies must be a whole number ≥ 0, got "two"' in lines[seen:], lines
         seen = len(lines)
-        edit(sheet, "大盾,2,two", "大盾,2,2")
+        edit(sheet, "大盾,2,two", "大盾,2,3")
         assert wait_for(lines, "built in", seen), lines
     finally:
         stop.set()
