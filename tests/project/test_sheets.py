@@ -316,3 +316,24 @@ def test_a_sheet_linked_from_outside_the_project_is_not_read(tmp_path):
     (project / "data/deck.csv").symlink_to(outside)
     assert problems(project) == ["cards.yaml:8:23: 'data/deck.csv' points outside the project folder; "
                                  "expected a spreadsheet inside it"]
+
+
+def test_formulas_give_the_values_the_spreadsheet_saved_and_are_never_evaluated(tmp_path):
+    import datetime
+
+    project = small_project(tmp_path, "{from: data/deck.xlsx}")
+    write_xlsx(project / "data/deck.xlsx", {"deck": [["number", "name", "effect", "released"],
+                                                     [1, "剣", None, datetime.date(2026, 11, 30)], [2, "盾"]]})
+    saved = tmp_path / "saved.xlsx"
+    with zipfile.ZipFile(project / "data/deck.xlsx") as source, zipfile.ZipFile(saved, "w", zipfile.ZIP_DEFLATED) as out:
+        for item in source.infolist():
+            data = source.read(item.filename)
+            if item.filename.startswith("xl/worksheets/"):
+                data = data.replace(b'<c r="A3" t="n"><v>2</v></c>', b'<c r="A3"><f>A2*7</f><v>7</v></c>')
+                data = data.replace(b'</row></sheetData>', b'<c r="C3" t="str"><f>WEBSERVICE("http://x")</f></c>'
+                                                           b'</row></sheetData>')
+            out.writestr(item, data)
+    shutil.copy(saved, project / "data/deck.xlsx")
+    cards = load_project(project).games[0].components[0].cards
+    assert [(c.fields["number"], c.fields["effect"], c.fields.get("released")) for c in cards] == [
+        (1, "", "2026-11-30"), (7, "", None)]  # the saved 7; a formula with no saved value is an empty cell
