@@ -78,6 +78,12 @@ class Card:
     copies: int
     location: Location
     tbd: tuple[str, ...] = ()  # names of fields still holding placeholder text
+    # where each field the card itself gives was written (a sheet's cell, a YAML value), for messages and diffs
+    cells: tuple[tuple[str, Location], ...] = field(default=(), compare=False, repr=False)
+
+    def where(self, name: str) -> Location:
+        """Where the field was written: its cell in a sheet, its value in YAML; the card's place if inherited."""
+        return dict(self.cells).get(name, self.location)
 
 
 @dataclass(frozen=True)

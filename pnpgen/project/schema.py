@@ -53,7 +53,8 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
         Key("layout", "layout", "How pieces sit on the sheet."),
         Key("defaults", "fields", "Template variables for every card of the component."),
         Key("copies", "count", "Default copies of each card.", default="1"),
-        Key("cards", "list of cards", "The cards, each a mapping of fields plus `copies` and `tbd`."),
+        Key("cards", "list of cards or sheet", "The cards, each a mapping of fields plus `copies` and `tbd`; or "
+                                               "`{from: data/deck.xlsx, sheet: 闘牌}` to read them from a spreadsheet."),
         Key("matrix", "matrix", "Generate cards as the product of axes: `{suit: [a, b], number: {from: 1, to: 11}}`."),
     ),
     "layout": (
@@ -65,6 +66,15 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
     "card": (
         Key("copies", "count", "How many of this card.", default="the component's copies"),
         Key("tbd", "tbd", "Fields still holding placeholder text (`true` for all text fields)."),
+    ),
+    "sheet": (
+        Key("from", "path", "The spreadsheet, relative to the project: `.csv` or `.tsv` (UTF-8 with or without BOM, "
+                            "UTF-16, or Shift_JIS/CP932; comma or tab), `.xlsx`, `.xlsm`, `.xls` or `.ods`.", required=True),
+        Key("sheet", "text", "The tab to read (not for CSV).", default="the first tab"),
+        Key("header", "count", "The row that names the fields; the rows below it are the cards, one a row.", default="1"),
+        Key("copies", "text", "The column giving each card's copies.", default="copies"),
+        Key("types", "mapping", "Column types where the sheet is ambiguous: `text`, `number`, `bool`, or `yaml` for "
+                                "lists and mappings written as `[a, b]`: `{code: text, tags: yaml}`."),
     ),
     "expectation": (
         Key("total", "id", "Component whose piece count must equal `equals`."),
@@ -105,6 +115,7 @@ TITLES = {  # the README headings of the YAML reference, which messages point to
     "component": "A component (`components:` item)",
     "layout": "`layout:` of a component",
     "card": "A card (`cards:` item) — any other key is a field the templates see",
+    "sheet": "Cards from a spreadsheet (`cards: {from: …}`) — a row a card, a column a field",
     "expectation": "An expectation (`expectations:` item) — exactly one of total, distribution, per, setup",
     "note": "A note (`notes:` item)",
     "source": "`source:` of an expectation or note",

@@ -8,6 +8,7 @@ from ..errors import Collector, Location, PnpError
 from .load import LList, LMap, load_file, resolve_inside
 from .model import Component, Fields, Game, Layout, Project, Size
 from .schema import check_keys
+from .sheets import list_sheet_files, with_sheet_cards
 from .validate_cards import read_cards
 from .validate_values import (as_list, describe, read_fields, read_players, read_value, validate_expectations,
                               validate_notes)
@@ -34,6 +35,7 @@ def load_project(path: Path) -> Project:
     games = tuple(g for g in (validate_game(raw, base, root, problems) for raw, base in games_raw) if g)
     check_unique([(g.id, g.location) for g in games], "game id", problems)
     problems.raise_if_any()
+    files += list_sheet_files(games, root)
     return Project(root=root, source=source.resolve(), name=name, games=games, default_font=font, files=tuple(files))
 
 
@@ -177,6 +179,8 @@ def resolve_extends(item: LMap, by_id: dict[str, LMap], problems: Collector) -> 
 
 def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Path, problems: Collector) -> Component | None:
     check_keys(raw, "component", problems)
+    if isinstance(raw.get("cards"), LMap):  # cards: {from: data/deck.xlsx, …}
+        raw = with_sheet_cards(raw, root, problems)
     cid = read_value(raw, "id", "id", problems)  # a bad id is reported; the rest is still checked
     kind = read_value(raw, "kind", "choice:card,chip,map,sheet", problems, default="card")
     shape = read_value(raw, "shape", "choice:rect,round", problems, default="rect")
