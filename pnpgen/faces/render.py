@@ -22,6 +22,7 @@ from ..project.sandbox import make_environment
 from .text import TextDoesNotFit, fit_text
 
 SAFE_MM = 3.0
+BUILTIN = Path(__file__).parent / "builtin"  # templates named pnpgen/… (a tuck box's panels)
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,9 @@ class Renderer:
         self.inputs = inputs  # digest of templates, icons and fonts: part of every render key
         self.icons = IconSet(project.templates_dir)
         self.env = make_environment(project.templates_dir)
+        # The project's own templates come first, so a project may replace a built-in one.
+        self.env.loader = jinja2.ChoiceLoader([self.env.loader, jinja2.PrefixLoader(
+            {"pnpgen": jinja2.FileSystemLoader(str(BUILTIN))})])
         self.env.globals.update(text=self.text, icon=self.icon)
         self.cache: dict[tuple, Face] = {}
         self.renders = 0  # how many faces were actually rendered (the rest came from the cache)
