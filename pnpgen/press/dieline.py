@@ -60,7 +60,7 @@ def flap_sizes(size: BoxSize) -> dict[str, float]:
     """Tuck flap, dust flap and glue tab depths, and the thumb notch radius, for a box of this size."""
     w, h, d = size.width, size.height, size.depth
     return {
-        "tuck": min(max(d, mm(12)), h / 3),
+        "tuck": min(max(d / 2, mm(12)), mm(18), h / 3),
         "dust": min(max(d, mm(10)), w / 2 - mm(1)),
         "glue": min(max(0.8 * d, mm(8)), mm(15), w / 2),
         "notch": min(mm(10), w / 4),
