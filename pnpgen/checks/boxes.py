@@ -19,9 +19,12 @@ def state_boxes(game: Game) -> list[Finding]:
         size = box_size(deck.size, count, box.thickness, box.clearance, box.sleeves)
         per_card = box.thickness + (SLEEVE_THICKNESS if box.sleeves else 0.0)
         sleeved = " sleeved" if box.sleeves else ""
-        minimum = " (the least a box folds to)" if size.depth > count * per_card + box.clearance + 1e-6 else ""
+        stack = count * per_card + box.clearance
+        depth = f"{units.to_mm(size.depth):.1f} mm deep"
+        if size.depth > stack + 1e-6:
+            depth = f"{units.to_mm(stack):.1f} mm, so {depth} (the least a box folds to)"
         text = (f"box {component.id} holds {deck.id}: {count}{sleeved} cards × {units.to_mm(per_card):.2f} mm "
-                f"+ {units.to_mm(box.clearance):g} mm = {units.to_mm(size.depth):.1f} mm deep{minimum}; inside "
+                f"+ {units.to_mm(box.clearance):g} mm = {depth}; inside "
                 f"{units.to_mm(size.width):.1f} × {units.to_mm(size.height):.1f} × {units.to_mm(size.depth):.1f} mm")
         findings.append(Finding(PASS, game.id, text, component.location))
     return findings

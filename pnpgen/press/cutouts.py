@@ -8,6 +8,7 @@ from ..errors import PnpError
 from ..faces.render import Face, Renderer
 from ..project.expand import expand_pieces
 from ..project.model import Component, Game, Size
+from ..project.validate_pieces import BOX_FRONT
 from .dieline import Dieline, box_size, piece, standee, tuck_box
 from .impose import Page, SheetSpec
 from .pack import Cutout, fits, pack
@@ -68,9 +69,8 @@ def box_cutout(game: Game, component: Component, spec: SheetSpec, render, paper:
     """Render each printed panel of the box with its template: the card fields say which panel it is."""
     deck, dieline = deck_box(game, component)
     refuse_big_box(component, deck, dieline, spec, paper)
-    templates = {"front": component.front, "back": deck.back or deck.front, **BOX_TEMPLATES,
-                 **dict(component.box.panels)}
-    count = sum(card.copies for card in deck.cards)
+    templates = {"back": deck.back or BOX_FRONT, **BOX_TEMPLATES, **dict(component.box.panels),
+                 "front": component.front}
     card = component.cards[0]
     keys = []
     for panel in dieline.panels:
@@ -80,15 +80,9 @@ def box_cutout(game: Game, component: Component, spec: SheetSpec, render, paper:
         x0, y0, x1, y1 = panel.frame
         variant = dataclasses.replace(component, name=deck.name, size=Size(x1 - x0, y1 - y0),
                                       front=templates[panel.role], back=None)
-        fields = card.fields.merged({"panel": panel.role, "deck_name": deck.name, "deck_cards": count,
-                                     "depth": round(units.to_mm(dieline_depth(dieline)), 2)})
+        fields = card.fields.merged({"panel": panel.role})
         keys.append(render(variant, dataclasses.replace(card, fields=fields), "front"))
     return Cutout(dieline, tuple(keys), (), f"{component.id}: box for {deck.id}")
-
-
-def dieline_depth(dieline: Dieline) -> float:
-    side = next(p for p in dieline.panels if p.role == "side")
-    return side.frame[2] - side.frame[0]
 
 
 def refuse_big_box(component: Component, deck: Component, dieline: Dieline, spec: SheetSpec, paper: str) -> None:

@@ -12,7 +12,7 @@ from .schema import check_keys
 from .validate_values import describe, read_value
 
 PANELS = ("front", "back", "side", "end", "flap")  # the faces a tuck box's panels are drawn from
-BUILTIN = "pnpgen/"  # templates shipped with pnpgen, named after this prefix (pnpgen/box-side.svg.j2)
+BOX_FRONT = "pnpgen/box-front.svg.j2"  # shipped with pnpgen: a deck without a back gets its title on the box
 DEFAULT_STANDEE = Standee("fold", units.mm(20))
 
 
@@ -70,8 +70,9 @@ def tie_boxes(components: list[Component], problems: Collector) -> list[Componen
                                              f"expected one of: {', '.join(decks) or 'no decks in this game'}")
             tied.append(component)
             continue
-        fields = deck.cards[0].fields.merged(component.cards[0].fields) if deck.cards else component.cards[0].fields
+        own = component.cards[0].fields.merged({"deck_name": deck.name, "deck_cards": sum(c.copies for c in deck.cards)})
+        fields = deck.cards[0].fields.merged(own) if deck.cards else own
         card = dataclasses.replace(component.cards[0], fields=fields)
-        tied.append(dataclasses.replace(component, size=deck.size, cards=(card,),
-                                        front=component.front or deck.back or deck.front))
+        front = component.front or dict(component.box.panels).get("front") or deck.back or BOX_FRONT
+        tied.append(dataclasses.replace(component, size=deck.size, cards=(card,), front=front))
     return tied
