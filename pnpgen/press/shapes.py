@@ -78,7 +78,7 @@ def flatten_path(segments: Sequence[tuple]) -> list[Polygon]:
 
 def _cubic_points(p0: Point, p1: Sequence[float], p2: Sequence[float], p3: Sequence[float]) -> list[Point]:
     hull = math.dist(p0, p1) + math.dist(p1, p2) + math.dist(p2, p3)
-    steps = max(1, min(256, math.ceil(math.sqrt(hull / TOLERANCE))))
+    steps = max(1, min(64, math.ceil(math.sqrt(hull / TOLERANCE))))
     points = []
     for i in range(1, steps + 1):
         t = i / steps

@@ -11,7 +11,8 @@ from .model import Outline, Size
 from .validate_values import describe, read_value
 
 SHAPES = ("rect", "round", "hex")
-MAX_SEGMENTS = 5000  # a die-cut outline, not an illustration
+MAX_SEGMENTS = 1000  # a die-cut outline, not an illustration
+MIN_MM = 5.0  # a smaller piece cannot be cut out by hand
 MAX_MM = 2000.0
 _TOKEN = re.compile(r"\s*,?\s*(?:([MmLlHhVvCcSsQqTtAaZz])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?))")
 _ARITY = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
@@ -50,7 +51,16 @@ def read_shape(raw: LMap, problems: Collector) -> tuple[str, Outline | None]:
 
 def check_size(kind: str, outline: Outline | None, raw: LMap, problems: Collector, read_size) -> Size:
     """The size a shape allows: a path sets its own, a hex is regular (one side given sets the other);
-    read_size() reads any other size."""
+    read_size() reads any other size. A die-cut piece is at least MIN_MM each way."""
+    size = _shape_size(kind, outline, raw, problems, read_size)
+    if outline is not None and min(size.width, size.height) < units.mm(MIN_MM) - 1e-9:
+        problems.add(raw.where("shape"), f"a {kind} piece {units.to_mm(size.width):.2f} × {units.to_mm(size.height):.2f} mm "
+                                         f"is too small to cut out; expected at least {MIN_MM:g} mm each way")
+        return Size(max(size.width, units.mm(MIN_MM)), max(size.height, units.mm(MIN_MM)))
+    return size
+
+
+def _shape_size(kind: str, outline: Outline | None, raw: LMap, problems: Collector, read_size) -> Size:
     if kind == "path" and outline is not None:
         if "size" in raw:
             problems.add(raw.where("size"), "a shape path sets the size (its bounding box); expected no 'size' beside it")
