@@ -58,6 +58,9 @@ def lay_out_cutouts(game: Game, component: Component, spec: SheetSpec, renderer:
         if cutouts:
             refuse_too_big(component, cutouts[0].dieline, spec, paper)
     report.pieces += len(cutouts)
+    if spec.gutterfold:
+        report.notes.append(f"{game.id}/{component.id}: die-cut pieces are not folded in the gutter; their backs are "
+                            f"printed on duplex back pages ({spec.duplex} edge)")
     try:
         pages = pack(cutouts, spec, hexes=component.shape == "hex")
     except ValueError as err:

@@ -288,3 +288,17 @@ def _inside(p, segments) -> bool:
 
 def _area(points) -> float:
     return abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]))) / 2
+
+
+def test_die_cut_builds_are_byte_identical(tmp_path):
+    first, second = build(tmp_path / "one"), build(tmp_path / "two")
+    for name in ("deck-box", "hexes", "pointy", "shield", "rounded", "hero", "cut-print-and-play"):
+        assert (first / f"{name}.pdf").read_bytes() == (second / f"{name}.pdf").read_bytes(), name
+
+
+def test_gutterfold_leaves_die_cut_backs_on_duplex_pages_and_says_so(tmp_path):
+    project = tmp_path / "die-cut"
+    shutil.copytree(FIXTURE, project)
+    report = pnpgen.build(project, Options(out_dir=tmp_path / "out", gutterfold=True, check=False))
+    assert any("cut/pointy: die-cut pieces are not folded in the gutter" in note for note in report.notes)
+    assert len(PdfReader(tmp_path / "out" / "cut" / "pointy.pdf").pages) == 2
