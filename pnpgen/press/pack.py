@@ -37,7 +37,7 @@ def pack(cutouts: Sequence[Cutout], spec: SheetSpec, hexes: bool = False) -> lis
     if not cutouts:
         return []
     first = cutouts[0].dieline
-    positions = _hex_positions(first, spec) if hexes else _grid_positions(first, spec)
+    positions = _hex_positions(first, spec) if hexes else _grid_positions(first, spec, len(cutouts))
     fronts = [_page(cutouts[start:start + len(positions)], positions, spec)
               for start in range(0, len(cutouts), len(positions))]
     if spec.duplex == "none" or not any(any(c.backs) for c in cutouts):
@@ -45,8 +45,11 @@ def pack(cutouts: Sequence[Cutout], spec: SheetSpec, hexes: bool = False) -> lis
     return [page for front, backs in fronts for page in (front, _back_page(front, backs, spec))]
 
 
-def _grid_positions(dieline: Dieline, spec: SheetSpec) -> list[tuple[Size, float, float]]:
+def _grid_positions(dieline: Dieline, spec: SheetSpec, count: int) -> list[tuple[Size, float, float]]:
     grid = plan_grid(Size(dieline.width, dieline.height), spec)
+    if count == 1:  # a lone piece (a box) sits in the middle of its page
+        paper = grid.paper
+        return [(paper, (paper.width - dieline.width) / 2, (paper.height - dieline.height) / 2)]
     return [(grid.paper, grid.x0 + c * (dieline.width + spec.gap), grid.y0 + r * (dieline.height + spec.gap))
             for r in reversed(range(grid.rows)) for c in range(grid.cols)]
 

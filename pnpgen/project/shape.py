@@ -248,3 +248,20 @@ def _extremes(p0, p1, p2, p3) -> list[float]:
         return []
     roots = ((-b + math.sqrt(disc)) / (2 * a), (-b - math.sqrt(disc)) / (2 * a))
     return [t for t in roots if 0 < t < 1]
+
+
+def outline_d(outline: Outline, size: Size) -> str:
+    """The cut outline as SVG path data in template millimetres (y down, from the trim's top-left)."""
+    w, h = units.to_mm(size.width), units.to_mm(size.height)
+    if outline.kind == "path":
+        return outline.d
+    if outline.kind == "rounded":
+        r = min(units.to_mm(outline.radius), w / 2, h / 2)
+        arc = f"A{r:.4g} {r:.4g} 0 0 1"
+        return (f"M{r:.4g} 0 H{w - r:.4g} {arc} {w:.4g} {r:.4g} V{h - r:.4g} {arc} {w - r:.4g} {h:.4g} "
+                f"H{r:.4g} {arc} 0 {h - r:.4g} V{r:.4g} {arc} {r:.4g} 0 Z")
+    if outline.orientation == "flat":
+        points = [(0, h / 2), (w / 4, 0), (3 * w / 4, 0), (w, h / 2), (3 * w / 4, h), (w / 4, h)]
+    else:
+        points = [(w / 2, 0), (w, h / 4), (w, 3 * h / 4), (w / 2, h), (0, 3 * h / 4), (0, h / 4)]
+    return "M" + " L".join(f"{x:.4g} {y:.4g}" for x, y in points) + " Z"

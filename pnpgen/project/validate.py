@@ -1,6 +1,7 @@
 """Turn loaded YAML values into the frozen model, reporting every problem at once."""
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from .. import units
@@ -8,7 +9,7 @@ from ..errors import Collector, Location, PnpError
 from .load import LList, LMap, load_file, resolve_inside
 from .model import Component, Fields, Game, Layout, Project, Size
 from .schema import check_keys, see_readme
-from .shape import check_size, read_shape
+from .shape import check_size, outline_d, read_shape
 from .validate_cards import read_cards
 from .validate_pieces import box_card, read_box, read_standee, tie_boxes
 from .validate_values import (as_list, describe, read_fields, read_players, read_value, validate_expectations,
@@ -190,6 +191,8 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
     if kind in ("box", "standee") and shape != "rect":
         problems.add(raw.where("shape"), f"a {kind} is cut by its own dieline; expected no 'shape' (or rect)")
     size = check_size(shape, outline, raw, problems, lambda: read_size(raw, problems))
+    if outline is not None:
+        outline = dataclasses.replace(outline, d=outline_d(outline, size))
     bleed = read_value(raw, "bleed", "length", problems, default=units.mm(3))
     if "front" not in raw and kind != "box":
         problems.add(raw.loc, "missing 'front' in component; expected front: front template, relative to "

@@ -302,3 +302,12 @@ def test_gutterfold_leaves_die_cut_backs_on_duplex_pages_and_says_so(tmp_path):
     report = pnpgen.build(project, Options(out_dir=tmp_path / "out", gutterfold=True, check=False))
     assert any("cut/pointy: die-cut pieces are not folded in the gutter" in note for note in report.notes)
     assert len(PdfReader(tmp_path / "out" / "cut" / "pointy.pdf").pages) == 2
+
+
+def test_the_readme_examples_build_on_letter(tmp_path):
+    docs = Path(__file__).parents[2] / "docs" / "die-cut"
+    report = pnpgen.build(docs, Options(out_dir=tmp_path, paper="letter"))
+    assert {p.name for p in report.written} >= {"terrain.pdf", "shields.pdf", "spells.pdf", "heroes.pdf", "spells-box.pdf"}
+    for pdf in tmp_path.rglob("*.pdf"):
+        for page in PdfReader(pdf).pages:
+            assert [round(float(v) / 72 * 25.4, 1) for v in page.mediabox.upper_right] in ([215.9, 279.4], [279.4, 215.9])
