@@ -13,6 +13,8 @@ from .shapes import rect_polygon as rect
 MIN_DEPTH = mm(5)  # thinner than this a box cannot be folded by hand
 SLEEVE_MARGIN = mm(3)  # a sleeve is this much wider and higher than its card (63 × 88 → 66 × 91)
 SLEEVE_THICKNESS = mm(0.1)  # added per card by a sleeve (two layers of a common sleeve)
+SLOT_GAP = mm(6)  # between a standee's feet and its base card: white between their bleeds
+SLOT_MARGIN = mm(5)  # the base card reaches this far past each side of the figure
 
 
 @dataclass(frozen=True)
@@ -120,20 +122,31 @@ def tuck_box(size: BoxSize) -> Dieline:
 
 
 def standee(width: float, height: float, base: str, base_depth: float, back_flip: str) -> Dieline:
-    """A figure's front above its feet, its back above the front mirrored about the fold at the head,
-    and (base fold) a base flap at each foot that folds out to stand on. back_flip: "y" when the back
-    is the front's own art mirrored, "xy" when it is a back drawn as seen from behind."""
+    """A figure's front above its feet, its back above the front mirrored about the fold at the head.
+    base fold: a base flap at each foot folds out to stand on; base slot: a separate base card, cut
+    beside the feet, with a slit the folded figure's feet slide into; none: the figure alone.
+    back_flip: "y" when the back is the front's own art mirrored, "xy" when it is a back drawn as
+    seen from behind."""
     foot = base_depth if base == "fold" else 0.0
-    top = 2 * foot + 2 * height
-    panels = [Panel("front", (0, foot, width, foot + height), rect(0, foot, width, foot + height)),
-              Panel("back", (0, foot + height, width, foot + 2 * height),
-                    rect(0, foot + height, width, foot + 2 * height), flip=back_flip)]
-    folds = [(0, foot + height, width, foot + height)]
+    below = base_depth + SLOT_GAP if base == "slot" else 0.0  # room for the base card under the figure
+    margin = SLOT_MARGIN if base == "slot" else 0.0  # the base card is wider than the figure
+    x0, y0 = margin, below + foot
+    top = y0 + 2 * height + foot
+    panels = [Panel("front", (x0, y0, x0 + width, y0 + height), rect(x0, y0, x0 + width, y0 + height)),
+              Panel("back", (x0, y0 + height, x0 + width, y0 + 2 * height),
+                    rect(x0, y0 + height, x0 + width, y0 + 2 * height), flip=back_flip)]
+    folds = [(x0, y0 + height, x0 + width, y0 + height)]
+    cuts = [rect(x0, below, x0 + width, top)]
     if foot:
-        panels += [Panel("base", (0, 0, width, foot), rect(0, 0, width, foot), printed=False),
-                   Panel("base", (0, top - foot, width, top), rect(0, top - foot, width, top), printed=False)]
-        folds += [(0, foot, width, foot), (0, top - foot, width, top - foot)]
-    return Dieline(width, top, tuple(panels), (rect(0, 0, width, top),), tuple(folds))
+        panels += [Panel("base", (x0, below, x0 + width, y0), rect(x0, below, x0 + width, y0), printed=False),
+                   Panel("base", (x0, top - foot, x0 + width, top), rect(x0, top - foot, x0 + width, top),
+                         printed=False)]
+        folds += [(x0, y0, x0 + width, y0), (x0, top - foot, x0 + width, top - foot)]
+    if base == "slot":
+        card = rect(0, 0, width + 2 * margin, base_depth)
+        panels.append(Panel("base", (0, 0, width + 2 * margin, base_depth), card, printed=False))
+        cuts += [card, ((x0, base_depth / 2), (x0 + width, base_depth / 2))]  # the slit: as wide as the figure
+    return Dieline(width + 2 * margin, top, tuple(panels), tuple(cuts), tuple(folds))
 
 
 def outline_polygons(outline: Outline | None, size: Size, shape: str = "rect") -> list[Polygon]:

@@ -79,8 +79,9 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
         Key("flap", "template", "Template of the tuck and dust flaps.", default="pnpgen/box-flap.svg.j2"),
     ),
     "standee": (
-        Key("base", "choice:fold,none", "`fold`: a base flap at each foot, folded out to stand on.", default="fold"),
-        Key("base_depth", "length", "How deep each base flap is.", default="20mm"),
+        Key("base", "choice:fold,slot,none", "`fold`: a base flap at each foot, folded out to stand on; `slot`: a "
+            "base card cut beside the feet, with a slit the folded feet slide into; `none`: no base.", default="fold"),
+        Key("base_depth", "length", "How deep each base flap, or the base card, is.", default="20mm"),
     ),
     "layout": (
         Key("gap", "length", "Space between neighbouring trims.", default="0mm for cards, 3mm for chips"),

@@ -45,7 +45,7 @@ def read_standee(raw: LMap, problems: Collector) -> Standee:
         problems.add(raw.where("standee"), f"'standee' must be a mapping such as {{base: fold}}; found {describe(value)}")
         return DEFAULT_STANDEE
     check_keys(value, "standee", problems)
-    return Standee(read_value(value, "base", "choice:fold,none", problems, default="fold"),
+    return Standee(read_value(value, "base", "choice:fold,slot,none", problems, default="fold"),
                    read_value(value, "base_depth", "length", problems, default=DEFAULT_STANDEE.base_depth))
 
 

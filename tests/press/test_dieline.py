@@ -311,3 +311,20 @@ def test_the_readme_examples_build_on_letter(tmp_path):
     for pdf in tmp_path.rglob("*.pdf"):
         for page in PdfReader(pdf).pages:
             assert [round(float(v) / 72 * 25.4, 1) for v in page.mediabox.upper_right] in ([215.9, 279.4], [279.4, 215.9])
+
+
+def test_slot_standee_has_a_base_card_with_a_slit_as_wide_as_the_figure(built):
+    reader, page, found = page_paths(built / "archer.pdf")
+    cuts = cut_segments(found)
+    horizontal = [s for s in cuts if abs(s[0][1] - s[1][1]) < 1e-6]
+    ys = sorted({round(s[0][1], 2) for s in horizontal})
+    # base card bottom and top, the slit halfway up it, the figure's feet and head
+    bottom = ys[0]
+    slit = [s for s in horizontal if abs(s[0][1] - (bottom + 9)) < 0.01]
+    assert len(slit) == 1 and length(slit[0]) == pytest.approx(30, abs=0.01)
+    card = [s for s in horizontal if abs(s[0][1] - bottom) < 0.01]
+    assert sum(length(s) for s in card) == pytest.approx(40, abs=0.01)  # 5 mm past each side of the figure
+    folds = fold_segments(found)
+    assert len(folds) == 1 and length(folds[0]) == pytest.approx(30, abs=0.01)  # only the head: no fold-out base
+    (_, _, front_m), (_, _, back_m) = clipped_forms(reader, page)
+    assert front_m[0] > 0 and front_m[3] > 0 and back_m[0] < 0 and back_m[3] < 0  # a back drawn from behind turns half round
