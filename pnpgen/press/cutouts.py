@@ -45,16 +45,20 @@ def lay_out_cutouts(game: Game, component: Component, spec: SheetSpec, renderer:
         cutouts = [box_cutout(game, component, spec, render, paper)]
     else:
         cutouts = []
+        size = component.size
+        if component.kind == "standee":  # one dieline for all: packing reuses what it computes for one
+            flips = {flip: standee(size.width, size.height, component.standee.base, component.standee.base_depth, flip)
+                     for flip in ("y", "xy")}
+        else:
+            shaped = piece(component.outline, size, component.shape)
         for p in expand_pieces(component):
             front, back = render(component, p.card, "front"), render(component, p.card, "back")
             label = f"{component.id} #{p.index}"
             if component.kind == "standee":
-                dieline = standee(component.size.width, component.size.height, component.standee.base,
-                                  component.standee.base_depth, "xy" if back else "y")
+                dieline = flips["xy" if back else "y"]
                 cutouts.append(Cutout(dieline, (front, back or front) + (None,) * (len(dieline.panels) - 2), (), label))
             else:
-                cutouts.append(Cutout(piece(component.outline, component.size, component.shape), (front,),
-                                      (back,) if back else (), label))
+                cutouts.append(Cutout(shaped, (front,), (back,) if back else (), label))
         if cutouts:
             refuse_too_big(component, cutouts[0].dieline, spec, paper)
     report.pieces += len(cutouts)

@@ -38,7 +38,8 @@ def pack(cutouts: Sequence[Cutout], spec: SheetSpec, hexes: bool = False) -> lis
         return []
     first = cutouts[0].dieline
     positions = _hex_positions(first, spec) if hexes else _grid_positions(first, spec, len(cutouts))
-    fronts = [_page(cutouts[start:start + len(positions)], positions, spec)
+    grown: dict[int, tuple] = {}  # per dieline: its cuts and each panel grown by the bleed, computed once
+    fronts = [_page(cutouts[start:start + len(positions)], positions, spec, grown)
               for start in range(0, len(cutouts), len(positions))]
     if spec.duplex == "none" or not any(any(c.backs) for c in cutouts):
         return [page for page, _ in fronts]
@@ -50,8 +51,9 @@ def _grid_positions(dieline: Dieline, spec: SheetSpec, count: int) -> list[tuple
     if count == 1:  # a lone piece (a box) sits in the middle of its page
         paper = grid.paper
         return [(paper, (paper.width - dieline.width) / 2, (paper.height - dieline.height) / 2)]
-    return [(grid.paper, grid.x0 + c * (dieline.width + spec.gap), grid.y0 + r * (dieline.height + spec.gap))
-            for r in reversed(range(grid.rows)) for c in range(grid.cols)]
+    cells = (divmod(i, grid.cols) for i in range(min(count, grid.capacity)))  # reading order: top row first
+    return [(grid.paper, grid.x0 + c * (dieline.width + spec.gap), grid.y0 + (grid.rows - 1 - r) * (dieline.height + spec.gap))
+            for r, c in cells]
 
 
 def _hex_positions(dieline: Dieline, spec: SheetSpec) -> list[tuple[Size, float, float]]:
@@ -84,23 +86,28 @@ def _hex_positions(dieline: Dieline, spec: SheetSpec) -> list[tuple[Size, float,
     return best
 
 
-def _page(chunk: Sequence[Cutout], positions, spec: SheetSpec) -> tuple[Page, list[str | None]]:
+def _page(chunk: Sequence[Cutout], positions, spec: SheetSpec, grown: dict) -> tuple[Page, list[str | None]]:
     """The front page of these cutouts, and the back face of each of its placements."""
     paper = positions[0][0]
-    printable = rect_polygon(spec.margin, spec.margin, paper.width - spec.margin, paper.height - spec.margin)
+    printable = (spec.margin, spec.margin, paper.width - spec.margin, paper.height - spec.margin)
     pieces = [(cutout, x, y) for cutout, (_, x, y) in zip(chunk, positions)]
     panels = [translate(panel.polygon, x, y) for cutout, x, y in pieces for panel in cutout.dieline.panels]
+    boxes = [bounds([p]) for p in panels]
     index = 0
     placements, backs, marks, edges = [], [], [], {}
-    for i, (cutout, x, y) in enumerate(pieces):
+    for cutout, x, y in pieces:
         cuts = [translate(c, x, y) for c in cutout.dieline.cuts]
-        reach = clip(offset(cuts, spec.bleed), [printable])
-        for panel, face, back in zip(cutout.dieline.panels, cutout.faces, cutout.backs or (None,) * len(cutout.faces)):
-            own, index = panels[index], index + 1
+        reach_grown, panels_grown = _grow(cutout.dieline, spec.bleed, grown)
+        reach = [translate(p, x, y) for p in reach_grown]
+        if not _within(bounds(reach), printable):  # the margin clips the bleed
+            reach = clip(reach, [rect_polygon(*printable)])
+        for panel, face, back, own_grown in zip(cutout.dieline.panels, cutout.faces,
+                                                cutout.backs or (None,) * len(cutout.faces), panels_grown):
+            index += 1
             if face is None or not panel.printed:
                 continue
-            near = [p for j, p in enumerate(panels) if j != index - 1 and _near(p, own, spec.bleed)]
-            shown = clip(offset([own], spec.bleed), reach, near)
+            near = [p for j, p in enumerate(panels) if j != index - 1 and _near(boxes[j], boxes[index - 1], spec.bleed)]
+            shown = clip([translate(p, x, y) for p in own_grown], reach, near)
             if not shown:
                 continue
             x0, y0, x1, y1 = panel.frame
@@ -120,9 +127,21 @@ def _page(chunk: Sequence[Cutout], positions, spec: SheetSpec) -> tuple[Page, li
     return page, backs
 
 
-def _near(a: Polygon, b: Polygon, distance: float) -> bool:
-    ax0, ay0, ax1, ay1 = bounds([a])
-    bx0, by0, bx1, by1 = bounds([b])
+def _grow(dieline: Dieline, bleed: float, grown: dict) -> tuple:
+    """The dieline's cuts grown by the bleed, and each panel grown by it, in the dieline's own coordinates."""
+    key = id(dieline)
+    if key not in grown:
+        grown[key] = (dieline, offset(dieline.cuts, bleed), [offset([p.polygon], bleed) for p in dieline.panels])
+    return grown[key][1:]
+
+
+def _within(box: tuple, limit: tuple) -> bool:
+    return box[0] >= limit[0] and box[1] >= limit[1] and box[2] <= limit[2] and box[3] <= limit[3]
+
+
+def _near(a: tuple, b: tuple, distance: float) -> bool:
+    ax0, ay0, ax1, ay1 = a
+    bx0, by0, bx1, by1 = b
     return ax0 <= bx1 + distance and bx0 <= ax1 + distance and ay0 <= by1 + distance and by0 <= ay1 + distance
 
 

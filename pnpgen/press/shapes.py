@@ -14,6 +14,7 @@ Polygon = tuple[Point, ...]
 
 SCALE = 1000.0  # Clipper works in integers: 1/1000 pt is far below what a printer resolves
 TOLERANCE = mm(0.02)  # largest distance between a curve and the polyline drawn for it
+BLEED_TOLERANCE = mm(0.1)  # the same for the rounded corners of a bleed: it is cut away, only its reach counts
 
 
 def hex_polygon(width: float, height: float, orientation: str) -> Polygon:
@@ -77,8 +78,11 @@ def flatten_path(segments: Sequence[tuple]) -> list[Polygon]:
 
 
 def _cubic_points(p0: Point, p1: Sequence[float], p2: Sequence[float], p3: Sequence[float]) -> list[Point]:
-    hull = math.dist(p0, p1) + math.dist(p1, p2) + math.dist(p2, p3)
-    steps = max(1, min(64, math.ceil(math.sqrt(hull / TOLERANCE))))
+    # A chord of a curve whose second derivative stays below M strays at most M·h²/8 from it (h = 1/steps);
+    # a cubic's second derivative is at most 6 × its larger second difference of control points.
+    bend = max(math.dist((0, 0), [a - 2 * b + c for a, b, c in zip(p0, p1, p2)]),
+               math.dist((0, 0), [a - 2 * b + c for a, b, c in zip(p1, p2, p3)]))
+    steps = max(1, min(64, math.ceil(math.sqrt(6 * bend / (8 * TOLERANCE)))))
     points = []
     for i in range(1, steps + 1):
         t = i / steps
@@ -122,9 +126,10 @@ def offset(polygons: Sequence[Sequence[Point]], distance: float) -> list[Polygon
     """Grow the area the polygons cover by distance on every side, corners rounded (the bleed of a die cut)."""
     if distance <= 0:
         return [tuple(p) for p in polygons]
-    tool = pyclipper.PyclipperOffset(2.0, SCALE * TOLERANCE)
+    tool = pyclipper.PyclipperOffset(2.0, SCALE * BLEED_TOLERANCE)
     tool.AddPaths([_to_clipper(p) for p in polygons], pyclipper.JT_ROUND, pyclipper.ET_CLOSEDPOLYGON)
-    return [_from_clipper(p) for p in tool.Execute(distance * SCALE)]
+    grown = pyclipper.CleanPolygons(tool.Execute(distance * SCALE), SCALE * BLEED_TOLERANCE)
+    return [_from_clipper(p) for p in grown if len(p) > 2]
 
 
 def clip(subject: Sequence[Sequence[Point]], within: Sequence[Sequence[Point]],

@@ -156,6 +156,18 @@ def path_operators(polygons) -> str:
     return " ".join(parts)
 
 
+def cut_operators(points: tuple[float, ...]) -> str:
+    """Segments x0 y0 x1 y1 … as path operators, a segment that starts where the last ended continuing it."""
+    parts, last = [], None
+    for i in range(0, len(points), 4):
+        start, end = points[i:i + 2], points[i + 2:i + 4]
+        if start != last:
+            parts.append(f"{fp_str(*start)} m")
+        parts.append(f"{fp_str(*end)} l")
+        last = end
+    return " ".join(parts)
+
+
 def draw_crop_marks(canvas: Canvas, lines: list[tuple[float, ...]]) -> None:
     """All crop marks of a page in two strokes: a white halo, then the black line, so they show on dark bleed."""
     if not lines:
@@ -186,7 +198,7 @@ def draw_mark(canvas: Canvas, mark: Mark) -> None:
             canvas.circle(cx, cy, size / 4, stroke=1, fill=0)
     elif mark.kind == "cutline":  # every cut of a page's die-cut pieces, solid, as one stroke
         _stroke(canvas, BLACK, 0.3)
-        canvas.addLiteral(" ".join(f"{fp_str(*p[i:i + 2])} m {fp_str(*p[i + 2:i + 4])} l" for i in range(0, len(p), 4)) + " S")
+        canvas.addLiteral(cut_operators(p) + " S")
     elif mark.kind == "fold":
         _stroke(canvas, GREY, 0.3)
         canvas.setDash(3, 2)
