@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .. import units
-from ..press.dieline import SLEEVE_THICKNESS, box_size
+from ..press.dieline import SLEEVE_THICKNESS, size_box
 from ..project.model import Game
 from .findings import PASS, Finding
 
@@ -16,7 +16,7 @@ def state_boxes(game: Game) -> list[Finding]:
         if deck is None:
             continue
         count = sum(card.copies for card in deck.cards)
-        size = box_size(deck.size, count, box.thickness, box.clearance, box.sleeves)
+        size = size_box(deck.size, count, box.thickness, box.clearance, box.sleeves)
         per_card = box.thickness + (SLEEVE_THICKNESS if box.sleeves else 0.0)
         sleeved = " sleeved" if box.sleeves else ""
         stack = count * per_card + box.clearance

@@ -9,7 +9,7 @@ from ..faces.render import Face, Renderer
 from ..project.expand import expand_pieces
 from ..project.model import Component, Game, Size
 from ..project.validate_pieces import BOX_FRONT
-from .dieline import Dieline, box_size, piece, standee, tuck_box
+from .dieline import Dieline, draw_piece, draw_standee, draw_tuck_box, size_box
 from .impose import Page, SheetSpec
 from .pack import Cutout, fits, pack
 
@@ -22,16 +22,17 @@ def is_cutout(component: Component) -> bool:
     return component.kind in ("box", "standee") or component.outline is not None
 
 
-def deck_box(game: Game, component: Component) -> tuple[Component, Dieline]:
+def size_deck_box(game: Game, component: Component) -> tuple[Component, Dieline]:
     """The deck a box holds and the box's dieline, sized from the deck's card size and count."""
     box = component.box
     deck = game.component(box.deck)
     count = sum(card.copies for card in deck.cards)
-    return deck, tuck_box(box_size(deck.size, count, box.thickness, box.clearance, box.sleeves))
+    return deck, draw_tuck_box(size_box(deck.size, count, box.thickness, box.clearance, box.sleeves))
 
 
 def lay_out_cutouts(game: Game, component: Component, spec: SheetSpec, renderer: Renderer, report,
                     paper: str) -> tuple[list[Page], dict[str, Face]]:
+    """Render every panel's face once and pack the component's dielines on pages (paper names the paper)."""
     faces: dict[str, Face] = {}
 
     def render(variant: Component, card, side: str) -> str | None:
@@ -42,15 +43,15 @@ def lay_out_cutouts(game: Game, component: Component, spec: SheetSpec, renderer:
         return face.key
 
     if component.kind == "box":
-        cutouts = [box_cutout(game, component, spec, render, paper)]
+        cutouts = [cut_box(game, component, spec, render, paper)]
     else:
         cutouts = []
         size = component.size
         if component.kind == "standee":  # one dieline for all: packing reuses what it computes for one
-            flips = {flip: standee(size.width, size.height, component.standee.base, component.standee.base_depth, flip)
+            flips = {flip: draw_standee(size.width, size.height, component.standee.base, component.standee.base_depth, flip)
                      for flip in ("y", "xy")}
         else:
-            shaped = piece(component.outline, size, component.shape)
+            shaped = draw_piece(component.outline, size, component.shape)
         for p in expand_pieces(component):
             front, back = render(component, p.card, "front"), render(component, p.card, "back")
             label = f"{component.id} #{p.index}"
@@ -72,9 +73,9 @@ def lay_out_cutouts(game: Game, component: Component, spec: SheetSpec, renderer:
     return pages, faces
 
 
-def box_cutout(game: Game, component: Component, spec: SheetSpec, render, paper: str) -> Cutout:
+def cut_box(game: Game, component: Component, spec: SheetSpec, render, paper: str) -> Cutout:
     """Render each printed panel of the box with its template: the card fields say which panel it is."""
-    deck, dieline = deck_box(game, component)
+    deck, dieline = size_deck_box(game, component)
     refuse_big_box(component, deck, dieline, spec, paper)
     templates = {"back": deck.back or BOX_FRONT, **BOX_TEMPLATES, **dict(component.box.panels),
                  "front": component.front}
@@ -101,8 +102,8 @@ def refuse_big_box(component: Component, deck: Component, dieline: Dieline, spec
     low, high = -1, count  # fits(low) holds (-1: none tried), fits(high) does not
     while high - low > 1:
         middle = (low + high) // 2
-        size = box_size(deck.size, middle, box.thickness, box.clearance, box.sleeves)
-        unfolded = tuck_box(size)
+        size = size_box(deck.size, middle, box.thickness, box.clearance, box.sleeves)
+        unfolded = draw_tuck_box(size)
         low, high = (middle, high) if fits(unfolded.width, unfolded.height, spec) else (low, middle)
     largest = (f"the largest deck of these cards that fits is {low} cards" if low >= 0 else
                "no deck of cards this size fits")

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from ..project.model import Outline, Size
 from ..units import mm
-from .shapes import Polygon, arc_points, flatten_path, hex_polygon, rounded_polygon
-from .shapes import rect_polygon as rect
+from .shapes import Polygon, trace_arc, flatten_path, trace_hex, trace_rounded
+from .shapes import trace_rect as rect
 
 MIN_DEPTH = mm(5)  # thinner than this a box cannot be folded by hand
 SLEEVE_MARGIN = mm(3)  # a sleeve is this much wider and higher than its card (63 × 88 → 66 × 91)
@@ -50,7 +50,7 @@ class BoxSize:
     cards: int
 
 
-def box_size(card: Size, cards: int, thickness: float, clearance: float, sleeves: bool) -> BoxSize:
+def size_box(card: Size, cards: int, thickness: float, clearance: float, sleeves: bool) -> BoxSize:
     """Card size + clearance (+ sleeve); depth = cards × thickness (+ sleeve) + clearance, at least MIN_DEPTH."""
     extra = SLEEVE_MARGIN if sleeves else 0.0
     per_card = thickness + (SLEEVE_THICKNESS if sleeves else 0.0)
@@ -58,7 +58,7 @@ def box_size(card: Size, cards: int, thickness: float, clearance: float, sleeves
     return BoxSize(card.width + extra + clearance, card.height + extra + clearance, depth, cards)
 
 
-def flap_sizes(size: BoxSize) -> dict[str, float]:
+def size_flaps(size: BoxSize) -> dict[str, float]:
     """Tuck flap, dust flap and glue tab depths, and the thumb notch radius, for a box of this size."""
     w, h, d = size.width, size.height, size.depth
     return {
@@ -69,14 +69,14 @@ def flap_sizes(size: BoxSize) -> dict[str, float]:
     }
 
 
-def tuck_box(size: BoxSize) -> Dieline:
+def draw_tuck_box(size: BoxSize) -> Dieline:
     """A straight tuck box: front, side, back, side, glue tab in a row; the ends, their tuck flaps hinge
     on the back; dust flaps on the sides; a thumb notch in the front's top edge, where the box opens.
 
     Folded: the strip becomes a tube with the glue tab under the front's free edge; the top end closes
     over the opening towards the front and its tuck flap slides down inside the front, behind the notch."""
     w, h, d = size.width, size.height, size.depth
-    f = flap_sizes(size)
+    f = size_flaps(size)
     tuck, dust, glue, notch = f["tuck"], f["dust"], f["glue"], f["notch"]
     x1, x2, x3, x4, x5 = w, w + d, 2 * w + d, 2 * w + 2 * d, 2 * w + 2 * d + glue
     yb, yt = d + tuck, d + tuck + h
@@ -86,8 +86,8 @@ def tuck_box(size: BoxSize) -> Dieline:
 
     def tuck_flap(y_hinge: float, sign: int) -> list:
         tip = y_hinge + sign * tuck
-        corner = arc_points(x2 + chamfer, tip - sign * chamfer, chamfer, math.pi, -sign * math.pi / 2)
-        other = arc_points(x3 - chamfer, tip - sign * chamfer, chamfer, sign * math.pi / 2, -sign * math.pi / 2)
+        corner = trace_arc(x2 + chamfer, tip - sign * chamfer, chamfer, math.pi, -sign * math.pi / 2)
+        other = trace_arc(x3 - chamfer, tip - sign * chamfer, chamfer, sign * math.pi / 2, -sign * math.pi / 2)
         return corner + other  # from the left side to the right side of the flap
 
     def dust_flap(x_from: float, x_to: float, y_hinge: float, sign: int) -> list:
@@ -99,7 +99,7 @@ def tuck_box(size: BoxSize) -> Dieline:
     glue_tab = [(x5, yb + glue_slant), (x5, yt - glue_slant), (x4, yt)]
     top = [*dust_flap(x4, x3, yt, 1), (x3, yt), (x3, yt + d), *reversed(tuck_flap(yt + d, 1)),
            (x2, yt + d), (x2, yt), *dust_flap(x2, x1, yt, 1), (x1, yt)]
-    notch_arc = arc_points(w / 2, yt, notch, 0.0, -math.pi)
+    notch_arc = trace_arc(w / 2, yt, notch, 0.0, -math.pi)
     outline = tuple(bottom + glue_tab + top + notch_arc + [(0, yt)])
     front = tuple([(0, yb), (x1, yb), (x1, yt)] + notch_arc + [(0, yt)])
     panels = (
@@ -121,7 +121,7 @@ def tuck_box(size: BoxSize) -> Dieline:
     return Dieline(x5, yt + d + tuck, panels, (outline,), folds)
 
 
-def standee(width: float, height: float, base: str, base_depth: float, back_flip: str) -> Dieline:
+def draw_standee(width: float, height: float, base: str, base_depth: float, back_flip: str) -> Dieline:
     """A figure's front above its feet, its back above the front mirrored about the fold at the head.
     base fold: a base flap at each foot folds out to stand on; base slot: a separate base card, cut
     beside the feet, with a slit the folded figure's feet slide into; none: the figure alone.
@@ -149,23 +149,23 @@ def standee(width: float, height: float, base: str, base_depth: float, back_flip
     return Dieline(width + 2 * margin, top, tuple(panels), tuple(cuts), tuple(folds))
 
 
-def outline_polygons(outline: Outline | None, size: Size, shape: str = "rect") -> list[Polygon]:
+def trace_outline(outline: Outline | None, size: Size, shape: str = "rect") -> list[Polygon]:
     """The cut outline of a piece of this size, y up from its trim box's bottom-left corner."""
     w, h = size.width, size.height
     if outline is not None and outline.kind == "hex":
-        return [hex_polygon(w, h, outline.orientation)]
+        return [trace_hex(w, h, outline.orientation)]
     if outline is not None and outline.kind == "rounded":
-        return [rounded_polygon(w, h, outline.radius)]
+        return [trace_rounded(w, h, outline.radius)]
     if outline is not None and outline.kind == "path":
         return [tuple((x, h - y) for x, y in polygon) for polygon in flatten_path(outline.segments)]
     if shape == "round":
-        circle = arc_points(0.0, 0.0, max(w, h) / 2, 0.0, 2 * math.pi)[:-1]
+        circle = trace_arc(0.0, 0.0, max(w, h) / 2, 0.0, 2 * math.pi)[:-1]
         return [tuple((w / 2 + x * w / max(w, h), h / 2 + y * h / max(w, h)) for x, y in circle)]
     return [rect(0, 0, w, h)]
 
 
-def piece(outline: Outline | None, size: Size, shape: str = "rect") -> Dieline:
+def draw_piece(outline: Outline | None, size: Size, shape: str = "rect") -> Dieline:
     """A single die-cut piece: one panel whose art shows inside its outline."""
-    polygons = outline_polygons(outline, size, shape)
+    polygons = trace_outline(outline, size, shape)
     panel = Panel("face", (0, 0, size.width, size.height), polygons[0])
     return Dieline(size.width, size.height, (panel,), tuple(polygons))

@@ -10,7 +10,7 @@ from ..project.model import Size
 from .dieline import Dieline
 from .impose import Page, Placement, SheetSpec, _landscape, _mirror_axes, plan_grid
 from .marks import Mark, Rect, bound
-from .shapes import Polygon, bounds, clip, mirror, offset, rect_polygon, translate
+from .shapes import bounds, clip, mirror, offset, trace_rect, translate
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ def _page(chunk: Sequence[Cutout], positions, spec: SheetSpec, grown: dict) -> t
         reach_grown, panels_grown = _grow(cutout.dieline, spec.bleed, grown)
         reach = [translate(p, x, y) for p in reach_grown]
         if not _within(bounds(reach), printable):  # the margin clips the bleed
-            reach = clip(reach, [rect_polygon(*printable)])
+            reach = clip(reach, [trace_rect(*printable)])
         for panel, face, back, own_grown in zip(cutout.dieline.panels, cutout.faces,
                                                 cutout.backs or (None,) * len(cutout.faces), panels_grown):
             index += 1

@@ -17,7 +17,7 @@ TOLERANCE = mm(0.02)  # largest distance between a curve and the polyline drawn 
 BLEED_TOLERANCE = mm(0.1)  # the same for the rounded corners of a bleed: it is cut away, only its reach counts
 
 
-def hex_polygon(width: float, height: float, orientation: str) -> Polygon:
+def trace_hex(width: float, height: float, orientation: str) -> Polygon:
     """A regular hexagon filling width × height from (0, 0), y up: flat (a flat edge on top) or pointy."""
     if orientation == "flat":
         return ((0.0, height / 2), (width / 4, 0.0), (3 * width / 4, 0.0), (width, height / 2),
@@ -26,7 +26,7 @@ def hex_polygon(width: float, height: float, orientation: str) -> Polygon:
             (0.0, 3 * height / 4), (0.0, height / 4))
 
 
-def rounded_polygon(width: float, height: float, radius: float) -> Polygon:
+def trace_rounded(width: float, height: float, radius: float) -> Polygon:
     """A rectangle from (0, 0) with corners rounded to radius (clamped to half the shorter side)."""
     r = min(radius, width / 2, height / 2)
     if r <= 0:
@@ -40,7 +40,7 @@ def rounded_polygon(width: float, height: float, radius: float) -> Polygon:
     return tuple(points)
 
 
-def arc_points(cx: float, cy: float, r: float, start: float, sweep: float) -> list[Point]:
+def trace_arc(cx: float, cy: float, r: float, start: float, sweep: float) -> list[Point]:
     """Points along a circular arc (angles in radians, counter-clockwise positive), ends included."""
     steps = _arc_steps(r, abs(sweep))
     return [(cx + r * math.cos(start + sweep * i / steps), cy + r * math.sin(start + sweep * i / steps))
@@ -155,5 +155,5 @@ def _from_clipper(path) -> Polygon:
     return tuple((x / SCALE, y / SCALE) for x, y in path)
 
 
-def rect_polygon(x0: float, y0: float, x1: float, y1: float) -> Polygon:
+def trace_rect(x0: float, y0: float, x1: float, y1: float) -> Polygon:
     return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))

@@ -44,7 +44,7 @@ def read_shape(raw: LMap, problems: Collector) -> tuple[str, Outline | None]:
         except ValueError as err:
             problems.add(value.where("path"), f"shape path: {err}")
             return "rect", None
-        return "path", path_outline(segments)
+        return "path", read_path_outline(segments)
     problems.add(value.where_key(kind), f"unknown shape '{kind}'; expected one of {HINT}")
     return "rect", None
 
@@ -64,7 +64,7 @@ def _shape_size(kind: str, outline: Outline | None, raw: LMap, problems: Collect
     if kind == "path" and outline is not None:
         if "size" in raw:
             problems.add(raw.where("size"), "a shape path sets the size (its bounding box); expected no 'size' beside it")
-        return path_size(outline)
+        return size_path(outline)
     given = raw.get("size")
     only = [k for k in ("width", "height") if isinstance(given, LMap) and set(given) == {k}]
     if kind != "hex" or outline is None or not only:
@@ -73,8 +73,8 @@ def _shape_size(kind: str, outline: Outline | None, raw: LMap, problems: Collect
         return size
     if only:
         across = read_value(given, only[0], "length", problems, default=units.mm(40))
-        return Size(*hex_size(max(across, 1e-3), outline.orientation, only[0] == "width"))
-    regular = Size(*hex_size(size.width, outline.orientation, True))
+        return Size(*size_hex(max(across, 1e-3), outline.orientation, only[0] == "width"))
+    regular = Size(*size_hex(size.width, outline.orientation, True))
     if abs(regular.height - size.height) > units.mm(0.05):
         problems.add(raw.where("size") if "size" in raw else raw.loc,
                      f"a regular {outline.orientation} hex {units.to_mm(size.width):g} mm wide is "
@@ -83,7 +83,7 @@ def _shape_size(kind: str, outline: Outline | None, raw: LMap, problems: Collect
     return regular
 
 
-def hex_size(across: float, orientation: str, along_width: bool) -> tuple[float, float]:
+def size_hex(across: float, orientation: str, along_width: bool) -> tuple[float, float]:
     """Return (width, height) of a regular hexagon from its width (along_width) or its height."""
     ratio = math.sqrt(3) / 2  # flat: height / width; pointy: width / height
     if orientation == "flat":
@@ -204,20 +204,20 @@ def _arc(x0, y0, rx, ry, rotation, large, sweep, x1, y1) -> list[tuple]:
     return curves
 
 
-def path_outline(segments: list[tuple]) -> Outline:
+def read_path_outline(segments: list[tuple]) -> Outline:
     """Move the path to start its bounding box at (0, 0), in points, and keep its mm text for templates."""
-    x0, y0, _, _ = path_bounds(segments)
+    x0, y0, _, _ = bound_path(segments)
     moved = [(s[0], *((v - x0) if i % 2 == 0 else (v - y0) for i, v in enumerate(s[1:]))) for s in segments]
     d = " ".join(s[0] + " ".join(f"{v:.4g}" for v in s[1:]) for s in moved)
     return Outline("path", segments=tuple((s[0], *(units.mm(v) for v in s[1:])) for s in moved), d=d)
 
 
-def path_size(outline: Outline) -> Size:
-    _, _, x1, y1 = path_bounds(outline.segments)
+def size_path(outline: Outline) -> Size:
+    _, _, x1, y1 = bound_path(outline.segments)
     return Size(max(x1, 1e-6), max(y1, 1e-6))
 
 
-def path_bounds(segments) -> tuple[float, float, float, float]:
+def bound_path(segments) -> tuple[float, float, float, float]:
     """The exact bounding box of a path's end points and curve extremes."""
     xs, ys, here = [], [], (0.0, 0.0)
     for s in segments:
@@ -250,7 +250,7 @@ def _extremes(p0, p1, p2, p3) -> list[float]:
     return [t for t in roots if 0 < t < 1]
 
 
-def outline_d(outline: Outline, size: Size) -> str:
+def describe_outline(outline: Outline, size: Size) -> str:
     """The cut outline as SVG path data in template millimetres (y down, from the trim's top-left)."""
     w, h = units.to_mm(size.width), units.to_mm(size.height)
     if outline.kind == "path":

@@ -9,9 +9,9 @@ from ..errors import Collector, Location, PnpError
 from .load import LList, LMap, load_file, resolve_inside
 from .model import Component, Fields, Game, Layout, Project, Size
 from .schema import check_keys, see_readme
-from .shape import check_size, outline_d, read_shape
+from .shape import check_size, describe_outline, read_shape
 from .validate_cards import read_cards
-from .validate_pieces import box_card, read_box, read_standee, tie_boxes
+from .validate_pieces import make_box_card, read_box, read_standee, tie_boxes
 from .validate_values import (as_list, describe, read_fields, read_players, read_value, validate_expectations,
                               validate_notes)
 
@@ -192,7 +192,7 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
         problems.add(raw.where("shape"), f"a {kind} is cut by its own dieline; expected no 'shape' (or rect)")
     size = check_size(shape, outline, raw, problems, lambda: read_size(raw, problems))
     if outline is not None:
-        outline = dataclasses.replace(outline, d=outline_d(outline, size))
+        outline = dataclasses.replace(outline, d=describe_outline(outline, size))
     bleed = read_value(raw, "bleed", "length", problems, default=units.mm(3))
     if "front" not in raw and kind != "box":
         problems.add(raw.loc, "missing 'front' in component; expected front: front template, relative to "
@@ -205,7 +205,7 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
         problems.add(raw.where_key("box"), f"'box' belongs to a component of kind box, not {kind}; expected kind: box")
     if kind == "box":
         box = read_box(raw, thickness, problems, lambda mapping, key: read_template(mapping, key, root, problems))
-        cards = [box_card(raw, defaults)]
+        cards = [make_box_card(raw, defaults)]
     else:
         box = None
         cards = read_cards(raw, defaults, copies if copies is not None else 1, problems)

@@ -49,7 +49,7 @@ def read_standee(raw: LMap, problems: Collector) -> Standee:
                    read_value(value, "base_depth", "length", problems, default=DEFAULT_STANDEE.base_depth))
 
 
-def box_card(raw: LMap, defaults: Fields) -> Card:
+def make_box_card(raw: LMap, defaults: Fields) -> Card:
     """A box is one piece; its fields are the component's defaults (the deck's are added in tie_boxes)."""
     return Card(defaults, 1, raw.loc)
 

@@ -6,14 +6,14 @@ import math
 import pytest
 
 from pnpgen import units
-from pnpgen.press.dieline import outline_polygons
+from pnpgen.press.dieline import trace_outline
 from pnpgen.press.shapes import area, flatten_path, offset
 from pnpgen.project.model import Outline, Size
-from pnpgen.project.shape import hex_size, parse_path, path_outline, path_size
+from pnpgen.project.shape import size_hex, parse_path, read_path_outline, size_path
 
 
 def size_mm(d: str) -> tuple[float, float]:
-    size = path_size(path_outline(parse_path(d)))
+    size = size_path(read_path_outline(parse_path(d)))
     return round(units.to_mm(size.width), 6), round(units.to_mm(size.height), 6)
 
 
@@ -32,7 +32,7 @@ def test_paths_have_exact_bounds(d, expected):
 
 
 def test_a_circle_from_arcs_stays_on_its_radius():
-    outline = path_outline(parse_path("M10 0 A10 10 0 1 1 10 20 A10 10 0 0 1 10 0 Z"))
+    outline = read_path_outline(parse_path("M10 0 A10 10 0 1 1 10 20 A10 10 0 0 1 10 0 Z"))
     polygon, = flatten_path(outline.segments)
     centre = (units.mm(10), units.mm(10))
     assert all(math.dist(p, centre) == pytest.approx(units.mm(10), abs=units.mm(0.02)) for p in polygon)
@@ -52,9 +52,9 @@ def test_bad_paths_say_what_is_wrong(d, message):
 
 
 def test_path_outline_is_y_up_from_its_bounding_box():
-    outline = path_outline(parse_path("M100 100 L140 100 L120 130 Z"))
-    size = path_size(outline)
-    polygon, = outline_polygons(outline, size)
+    outline = read_path_outline(parse_path("M100 100 L140 100 L120 130 Z"))
+    size = size_path(outline)
+    polygon, = trace_outline(outline, size)
     ys = sorted(round(units.to_mm(y), 6) for _, y in polygon)
     assert ys == [0, 30, 30]  # the tip (y 130 in the path, downwards) is at the bottom
     assert outline.d.startswith("M0 0 L40 0")
@@ -62,8 +62,8 @@ def test_path_outline_is_y_up_from_its_bounding_box():
 
 @pytest.mark.parametrize("orientation", ["flat", "pointy"])
 def test_hexes_are_regular(orientation):
-    w, h = hex_size(units.mm(40), orientation, along_width=True)
-    polygon, = outline_polygons(Outline("hex", orientation=orientation), Size(w, h))
+    w, h = size_hex(units.mm(40), orientation, along_width=True)
+    polygon, = trace_outline(Outline("hex", orientation=orientation), Size(w, h))
     sides = [math.dist(a, b) for a, b in zip(polygon, polygon[1:] + polygon[:1])]
     assert max(sides) == pytest.approx(min(sides), abs=1e-9)
 
