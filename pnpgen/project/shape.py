@@ -155,6 +155,12 @@ def parse_path(d: str) -> list[tuple]:
             raise ValueError(f"more than {MAX_SEGMENTS} segments; expected a die-cut outline")
     if not any(s[0] == "Z" for s in out):
         raise ValueError("the outline is not closed; expected it to end with Z")
+    drawn = 0
+    for segment in out:  # every closed subpath must enclose something: M and at least two more points
+        if segment[0] == "Z" and drawn < 2:
+            raise ValueError("a closed part of the outline has fewer than three points; expected an area, "
+                             "such as \"M0 0 L40 0 L20 30 Z\"")
+        drawn = 0 if segment[0] in "MZ" else drawn + 1
     return out
 
 

@@ -41,6 +41,7 @@ def test_a_circle_from_arcs_stays_on_its_radius():
 @pytest.mark.parametrize("d, message", [
     ("L0 0 L1 1 Z", "must start with M"),
     ("M0 0 L40 0 L20 30", "not closed"),
+    ("M0 0 L10 10 Z", "fewer than three points"),
     ("M0 0 L40", "'L' needs 2 numbers"),
     ("M0 0 L40 0 X 1 Z", "cannot read 'X 1 Z'"),
     ("M0 0 L1e9 0 Z", "within ±2000 mm"),
