@@ -67,7 +67,7 @@ def lay_out_cutouts(game: Game, component: Component, spec: SheetSpec, renderer:
         report.notes.append(f"{game.id}/{component.id}: die-cut pieces are not folded in the gutter; their backs are "
                             f"printed on duplex back pages ({spec.duplex} edge)")
     try:
-        pages = pack(cutouts, spec, hexes=component.shape == "hex")
+        pages = pack(cutouts, spec, hexes=component.shape == "hex" and spec.gap == 0)  # a gap: by bounding box
     except ValueError as err:
         raise PnpError(f"component '{component.id}': {err}", component.location) from None
     return pages, faces

@@ -328,3 +328,10 @@ def test_slot_standee_has_a_base_card_with_a_slit_as_wide_as_the_figure(built):
     assert len(folds) == 1 and length(folds[0]) == pytest.approx(30, abs=0.01)  # only the head: no fold-out base
     (_, _, front_m), (_, _, back_m) = clipped_forms(reader, page)
     assert front_m[0] > 0 and front_m[3] > 0 and back_m[0] < 0 and back_m[3] < 0  # a back drawn from behind turns half round
+
+
+def test_hexes_with_a_gap_are_cut_one_by_one(tmp_path):
+    out = build(tmp_path, edit=lambda text: text.replace("size: {width: 40mm}\n", "size: {width: 40mm}\n        layout: {gap: 3mm}\n"))
+    _, _, found = page_paths(out / "hexes.pdf")
+    cuts = cut_segments(found)
+    assert len(cuts) == 6 * 12 and all(length(s) == pytest.approx(20, abs=0.01) for s in cuts)
