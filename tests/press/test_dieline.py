@@ -335,3 +335,20 @@ def test_hexes_with_a_gap_are_cut_one_by_one(tmp_path):
     _, _, found = page_paths(out / "hexes.pdf")
     cuts = cut_segments(found)
     assert len(cuts) == 6 * 12 and all(length(s) == pytest.approx(20, abs=0.01) for s in cuts)
+
+
+def test_every_bundled_deck_has_a_tuck_box_in_its_print_and_play(tmp_path):
+    root = Path(__file__).parents[2]
+    project = pnpgen.load_project(root)
+    for game in project.games:
+        decks = {c.id for c in game.components if c.kind == "card"}
+        boxed = [c.box.deck for c in game.components if c.box]
+        assert sorted(boxed) == sorted(decks), game.id
+    pnpgen.build(root, Options(out_dir=tmp_path, game="three-times-undress", only="components", check=False))
+    combined = PdfReader(tmp_path / "three-times-undress" / "three-times-undress-print-and-play.pdf")
+    labels = [" ".join(line for line in page.extract_text().splitlines() if "box for" in line) for page in combined.pages]
+    assert sum("battle-cards-box: box for battle-cards" in label for label in labels) == 1
+    assert sum("mahjong-players-box: box for mahjong-players" in label for label in labels) == 1
+    _, _, found = page_paths(tmp_path / "three-times-undress" / "mahjong-players-box.pdf")
+    vertical = sorted({round(a[0], 3) for a, b in fold_segments(found) if abs(a[0] - b[0]) < 1e-6})
+    assert vertical[1] - vertical[0] == pytest.approx(15 * 0.30 + 1, abs=TOL)  # 15 雀士 cards: 5.5 mm deep
