@@ -21,11 +21,12 @@ def export_sheets(project: Project, games: tuple[Game, ...], kind: str, out_dir:
     """OUTDIR/<game>/csv/<component>.csv, or OUTDIR/<game>/xlsx/<game>.xlsx with a tab per component."""
     report = ExportReport(out_dir)
     for game in games:
-        tables = {component.id: tabulate_cards(game, component) for component in game.components}
-        report.pieces += sum(card.copies for component in game.components for card in component.cards)
+        listed = [c for c in game.components if c.box is None]  # a tuck box's one piece is made from its deck
+        tables = {component.id: tabulate_cards(game, component) for component in listed}
+        report.pieces += sum(card.copies for component in listed for card in component.cards)
         folder = out_dir / game.id / kind
         if kind == "csv":
-            for component in game.components:
+            for component in listed:
                 target = folder / f"{component.id}.csv"
                 write_atomically(target, csv_bytes(tables[component.id]), "CSV file")
                 report.written.append(target)

@@ -38,6 +38,8 @@ def read_from_sheets(files: list[Path], sheet_for, notes: list[str]) -> None:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         for game in data["games"]:
             for component in game["components"]:
+                if "box" in component:  # a tuck box has no card list: its deck's cards size it
+                    continue
                 component.pop("matrix", None)
                 component["cards"] = {**sheet_for(game["id"], component["id"]),
                                       **({"types": declared[game["id"], component["id"]]}
