@@ -29,7 +29,7 @@ _IMAGE = re.compile(r"!\[[^\]\n]*\]\(\s*(component:[^\s)\"]+)")
 _KANJI_VALUES = {c: i for i, c in enumerate("〇一二三四五六七八九")}
 
 
-def check_rulebook(project: Project, game: Game, sources: list[Path] | None = None) -> list[Finding]:
+def check_rulebook(project: Project, game: Game, sources: list[Path] | None = None, strict: bool = False) -> list[Finding]:
     """Findings for the game's rulebook sources (default: `rulebook:` and, when set, `rules_sheet:`)."""
     if sources is None:
         sources = [Path(p) for p in (game.rulebook, getattr(game, "rules_sheet", None)) if p]

@@ -8,9 +8,9 @@ from ..errors import Collector, Location, PnpError
 from .load import LList, LMap, load_file, resolve_inside
 from .model import Component, Fields, Game, Layout, Project, Size
 from .schema import check_keys
-from .validate_cards import read_cards
-from .validate_values import (as_list, describe, read_fields, read_players, read_value, validate_expectations,
-                              validate_notes)
+from .validate_cards import locate_fields, read_cards
+from .validate_expectations import validate_expectations, validate_figures, validate_notes
+from .validate_values import as_list, describe, read_fields, read_players, read_value
 
 MAX_PIECES = 100_000
 
@@ -103,6 +103,9 @@ def validate_game(raw: LMap, base: Path, root: Path, problems: Collector) -> Gam
     check_keys(raw, "game", problems)
     game_id = read_value(raw, "id", "id", problems)  # a bad id is reported; the rest is still checked
     defaults = read_fields(raw, "defaults", problems)
+    figures = validate_figures(raw, problems)
+    if figures:  # templates print rule figures as card.figures.NAME, so the text follows the data
+        defaults = defaults.merged({"figures": Fields({f.name: f.value for f in figures})})
     components_raw = as_list(raw, "components", problems)
     by_id: dict[str, LMap] = {}
     for index, item in enumerate(components_raw):
@@ -128,6 +131,7 @@ def validate_game(raw: LMap, base: Path, root: Path, problems: Collector) -> Gam
         players=players,
         components=tuple(components),
         expectations=validate_expectations(raw, players, {c.id for c in components}, problems),
+        figures=figures,
         notes=validate_notes(raw, problems),
         defaults=defaults,
         location=raw.loc,
@@ -206,6 +210,7 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
         cards=tuple(cards),
         location=raw.loc,
         game_id=game_id,
+        field_locations=locate_fields(raw),
     )
     return component if cid else None
 

@@ -1,0 +1,74 @@
+"""Turn card fields that nothing reads into findings: a key no template, expectation or rulebook uses (a typo such
+as `efect:` or `copise:`) is reported where it is written, with the names the templates do read."""
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+
+from ..project.model import Component, Game, Project
+from .findings import FAIL, Finding
+
+_READ = re.compile(r"card\s*\.\s*(\w+)|card\s*\[\s*['\"]([^'\"]+)['\"]\s*\]|card\s*\.\s*get\(\s*['\"]([^'\"]+)['\"]")
+_IMPORT = re.compile(r"\{%-?\s*(?:import|include|from|extends)\s+['\"]([^'\"]+)['\"]")
+_WORD = re.compile(r"[\w-]+")
+EXEMPT = {"figures"}  # the game's rule figures, shared by every card
+
+
+def check_unread_fields(project: Project, game: Game) -> list[Finding]:
+    others = expectation_words(game) | rulebook_words(project, game)
+    findings = []
+    for component in game.components:
+        strict, loose = template_reads(project, component)
+        for name, location in component.field_locations:
+            if name in EXEMPT or name in loose or name in others:
+                continue
+            close = difflib.get_close_matches(name, sorted(strict | {"copies", "tbd"}), n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'?" if close else (
+                "expected one of the fields its templates read: " + (", ".join(sorted(strict)) or "none"))
+            findings.append(Finding(FAIL, game.id, f"field {name} of {component.id}", location, None, None,
+                                    f"no template, expectation or rulebook reads '{name}', so it changes nothing; {hint}",
+                                    figure="field"))
+    return findings
+
+
+def template_reads(project: Project, component: Component) -> tuple[set[str], set[str]]:
+    """Names the component's templates read as card.NAME (strict), and every word in them (loose)."""
+    strict: set[str] = set()
+    loose: set[str] = set()
+    pending = [t for t in (component.front, component.back) if t]
+    seen: set[str] = set()
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            text = (project.templates_dir / name).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        strict |= {a or b or c for a, b, c in _READ.findall(text)}
+        loose |= set(_WORD.findall(text))
+        pending += _IMPORT.findall(text)
+    return strict, loose | strict
+
+
+def expectation_words(game: Game) -> set[str]:
+    words: set[str] = set()
+    for expectation in game.expectations:
+        for text in (expectation.by, expectation.where, *expectation.of,
+                     expectation.setup.remove if expectation.setup else None,
+                     expectation.setup.use if expectation.setup else None):
+            words |= set(_WORD.findall(text or ""))
+    return words
+
+
+def rulebook_words(project: Project, game: Game) -> set[str]:
+    words: set[str] = set()
+    for source in (game.rulebook, game.rules_sheet):
+        if source:
+            try:
+                words |= set(_WORD.findall(Path(source).read_text(encoding="utf-8-sig", errors="replace")))
+            except OSError:
+                pass
+    return words
