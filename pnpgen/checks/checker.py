@@ -5,11 +5,13 @@ from collections import Counter
 
 from ..project.expand import expand_pieces
 from ..project.model import Expectation, Game, Piece, Project, Source
+from .cardtext import check_card_text
 from .combinations import check_combinations, check_names
 from .documents import (Documents, check_cited, check_game_document, check_source, check_stated_distribution,
                         cited_source)
 from .expressions import evaluate, key_of
 from .findings import FAIL, PASS, WARN, Finding
+from .vocabulary import build_vocabulary
 
 def check_project(project: Project, games=None, strict: bool = False) -> list[Finding]:
     """Every finding for the chosen games; `strict` also lists numbers in prose that nothing accounts for."""
@@ -56,10 +58,12 @@ def check_game(project: Project, game: Game, documents: Documents | None = None,
         findings.extend(check_source(documents, game, note.source, note.location))
     findings.extend(check_placeholders(game))
     findings.extend(check_unread_fields(project, game))
+    nouns = build_vocabulary(game)
+    findings.extend(check_card_text(game, nouns, strict))
     if game.rulebook or game.rules_sheet:
         from .rulebook import check_rulebook
 
-        findings.extend(check_rulebook(project, game, strict=strict))
+        findings.extend(check_rulebook(project, game, strict=strict, nouns=nouns))
     return findings
 
 

@@ -99,11 +99,26 @@ def make_context(game: Game) -> dict:
         row += [counts[k] for k in keys] + ([len(chosen)] if total else [])
         return markdown_table(header, [row])
 
+    def figure(name: str, **inputs):
+        """A rule figure of the game (`figures:`): a number, or an expression figure evaluated for `inputs`."""
+        found = game.figure(name)
+        if found is None:
+            known = ", ".join(f.name for f in game.figures) or "none"
+            raise PnpError(f"no figure '{name}' in game '{game.id}'; expected one of: {known}")
+        if not isinstance(found.value, str):
+            return found.value
+        missing = [i for i in found.inputs if i not in inputs]
+        if missing:
+            raise PnpError(f"figure '{name}' is '{found.value}' and needs {', '.join(missing)}; "
+                           f"expected figure('{name}', {', '.join(f'{i}=…' for i in found.inputs)})")
+        return compile_expression(found.value)(**{i: inputs[i] for i in found.inputs})
+
     def quickdraw_table(bullet_component: str = "bullet-chips", by: str = "bullet") -> Markup:
         """Players (rows) × bullet number (columns): how many children a quick draw downs."""
         numbers = [v for v in values(bullet_component, by) if isinstance(v, int) and not isinstance(v, bool)]
         header = ["人数＼バレット"] + [str(n) for n in numbers]
-        rows = [[f"{p}人"] + [f"{quickdraw_downs(p, n)}人" if n <= p - 1 else "—" for n in numbers]
+        downs = (lambda p, n: figure("quickdraw_downs", players=p, bullet=n)) if game.figure("quickdraw_downs") else quickdraw_downs
+        rows = [[f"{p}人"] + [f"{downs(p, n)}人" if n <= p - 1 else "—" for n in numbers]
                 for p in game.players]
         return markdown_table(header, rows)
 
@@ -121,7 +136,7 @@ def make_context(game: Game) -> dict:
 
     helpers: dict[str, Callable] = {"count": count, "each": each, "values": values, "table": table,
                                     "quickdraw_table": quickdraw_table, "quickdraw_downs": quickdraw_downs,
-                                    "bullet_table": bullet_table, "bullets_used": bullets_used}
+                                    "bullet_table": bullet_table, "bullets_used": bullets_used, "figure": figure}
     return {
         "game": {"id": game.id, "title": game.title, "players": game.players},
         "players": game.players,

@@ -1,0 +1,83 @@
+"""Turn hand-written Markdown tables into findings cell by cell: a row or column header names a component, a
+player count, a field value or a figure, and each number in a cell is held to what the data gives there."""
+from __future__ import annotations
+
+import re
+
+from ..project.model import Game
+from .numerals import parse_number
+from .prose import Span, check_span
+from .vocabulary import PER_WORDS, Context
+
+_RULE = re.compile(r"^\s*:?-+:?\s*$")
+_PLAYERS = re.compile(r"^([0-9０-９]+)\s*人(?:プレイ|用|で|時)?(?:の場合|時)?$")
+_VALUE = re.compile(r"^[0-9０-９]+$")
+
+
+def table_lines(text: str) -> set[int]:
+    return {i for i, line in enumerate(text.split("\n")) if line.lstrip().startswith("|")}
+
+
+def cells(line: str, offset: int) -> list[tuple[str, int]]:
+    """The cells of a table row with their offsets (escaped bars stay inside a cell)."""
+    out, start = [], line.index("|") + 1
+    for match in re.finditer(r"(?<!\\)\|", line[start:]):
+        end = start + match.start()
+        out.append((line[start:end], offset + start))
+        start = end + 1
+    return out
+
+
+def header_players(text: str) -> int | None:
+    match = _PLAYERS.match(text.strip())
+    return int(parse_number(match.group(1))) if match else None
+
+
+def header_value(text: str) -> str | None:
+    text = text.strip()
+    return str(parse_number(text)) if _VALUE.match(text) else None
+
+
+def check_tables(game: Game, text: str, tables: set[int], locate, nouns, strict: bool, origin: str) -> list:
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    findings = []
+    index = 0
+    while index < len(lines):
+        if index not in tables:
+            index += 1
+            continue
+        block = []
+        while index in tables:
+            block.append(index)
+            index += 1
+        heading = next((lines[i] for i in range(block[0] - 1, max(block[0] - 4, -1), -1) if lines[i].strip()), "")
+        findings.extend(check_table(game, [(lines[i], offsets[i]) for i in block], heading, locate, nouns, strict, origin))
+    return findings
+
+
+def check_table(game: Game, rows: list[tuple[str, int]], heading: str, locate, nouns, strict: bool, origin: str) -> list:
+    parsed = [cells(line, offset) for line, offset in rows]
+    if len(parsed) < 3 or not all(_RULE.match(c) for c, _ in parsed[1]):
+        return []
+    header = [c for c, _ in parsed[0]]
+    findings = []
+    for row in parsed[2:]:
+        row_header = row[0][0] if row else ""
+        for column, (cell, start) in enumerate(row[1:], 1):
+            column_header = header[column] if column < len(header) else ""
+            players = header_players(column_header) or header_players(row_header)
+            inputs = {}
+            if players is not None:
+                inputs["players"] = players
+            if header_value(column_header) is not None and header_players(row_header) is not None:
+                inputs["*"] = int(header_value(column_header))
+            quoted = frozenset(v for v in (header_value(column_header), header_value(row_header)) if v is not None)
+            per = any(w in row_header + column_header for w in PER_WORDS)
+            context = Context(players, per, quoted, inputs)
+            span = Span(cell, start, row_header)
+            findings.extend(check_span(game, span, locate, nouns, strict, origin, context,
+                                       fallback=(header[0] if header else "", column_header, heading)))
+    return findings
