@@ -68,7 +68,8 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
         players = context.players if context else nearest_players(numbers, number)
         here = Context(players, per or (context.per if context else False), quoted | (context.quoted if context else frozenset()),
                        context.inputs if context else {})
-        fitting = [n for n in nouns if n.takes(number.unit)]
+        unit = "" if text[number.start - 1:number.start] in ("×", "x", "＊", "*") else number.unit  # ×２ＶＰ: a factor
+        fitting = [n for n in nouns if n.takes(unit)]
         noun = nearest_noun(text, number, fitting)
         if noun is None and not any(word in text for n in nouns for word in n.words):
             noun = next_noun(span.before[-MAX_GAP:], fitting)  # 手札を配ります。４人プレイでは３枚ずつ: one phrase back
@@ -133,12 +134,14 @@ def judge(game: Game, noun: Noun | None, number: Number, context: Context, text:
                         "name what it counts", figure="untied")]
     check = f"{origin} {noun.label}"
     if number.value in accepted:
-        return [Finding(PASS, game.id, check, where, number.value, number.value, f"「{snippet}」 agrees with the data")]
+        return [Finding(PASS, game.id, check, where, number.value, number.value,
+                        f"「{snippet}」 agrees with the data; prefer {noun.hint} so that the text follows the data")]
     shown = "、".join(str(v) for v in sorted(accepted, key=str)) or "nothing"
     data = noun.location
     at = f" ({data.file}:{data.line})" if data is not None else ""
     per = "" if context.per else "; a count per owner needs the phrase to say per what (ずつ, 各, １人あたり)"
-    return [Finding(FAIL, game.id, check, where, shown, number.value,
+    expected = next(iter(accepted)) if len(accepted) == 1 else shown
+    return [Finding(FAIL, game.id, check, where, expected, number.value,
                     f"「{snippet}」 states {number.text}{number.unit} but the data{at} gives {shown}{per}; "
                     f"write {noun.hint} instead of the number")]
 

@@ -21,10 +21,9 @@ def table_lines(text: str) -> set[int]:
 def cells(line: str, offset: int) -> list[tuple[str, int]]:
     """The cells of a table row with their offsets (escaped bars stay inside a cell)."""
     out, start = [], line.index("|") + 1
-    for match in re.finditer(r"(?<!\\)\|", line[start:]):
-        end = start + match.start()
-        out.append((line[start:end], offset + start))
-        start = end + 1
+    for match in re.compile(r"(?<!\\)\|").finditer(line, start):
+        out.append((line[start:match.start()], offset + start))
+        start = match.end()
     return out
 
 

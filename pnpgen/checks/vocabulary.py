@@ -156,5 +156,6 @@ def figure_units(figure) -> frozenset:
     if figure.source is None:
         return frozenset({""})
     values = {figure.value} if not isinstance(figure.value, str) else {v for _, v in figure.examples}
-    units = {unit_of(n.unit) for n in find_numbers(figure.source.quote) if n.value in values}
-    return frozenset(units or {""})
+    numbers = find_numbers(figure.source.quote)
+    units = {unit_of(n.unit) for n in numbers if n.value in values} or {unit_of(n.unit) for n in numbers}
+    return frozenset(units or {""})  # the units of every number when the data no longer agrees with the quote
