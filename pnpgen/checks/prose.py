@@ -16,8 +16,9 @@ _SENTENCE = re.compile(r"[^。！？!?\n]+")
 _QUOTED = re.compile(r"「([0-9０-９]+)」")
 _ORDINAL = re.compile(r"\s*(?:目|番目|番|回目|位|段階|章|節)")
 _PLAYER_FORM = re.compile(r"人(?:プレイ|用)")
-MAX_GAP = 16  # characters between a number and its noun in one phrase (エリアカードをよくシャッフルし、…８枚)
+MAX_GAP = 20  # characters between a number and its noun in one phrase (エリアカードをよくシャッフルし、…８枚)
 _RANGE = "〜～~"
+_LIST = "・"
 _LIST_MARK = re.compile(r"^\s*(?:#+\s*)?[0-9０-９]+\s*(?:[.．]\s|[：:])")
 
 
@@ -68,8 +69,8 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
         players = context.players if context else nearest_players(numbers, number)
         here = Context(players, per or (context.per if context else False), quoted | (context.quoted if context else frozenset()),
                        context.inputs if context else {})
-        unit = "" if text[number.start - 1:number.start] in ("×", "x", "＊", "*") else number.unit  # ×２ＶＰ: a factor
-        fitting = [n for n in nouns if n.takes(unit)]
+        factor = text[number.start - 1:number.start] in ("×", "x", "＊", "*")  # ×２ＶＰ: a factor, unit or not
+        fitting = [n for n in nouns if factor or n.takes(number.unit)]
         noun = nearest_noun(text, number, fitting)
         if noun is None and not any(word in text for n in nouns for word in n.words):
             noun = next_noun(span.before[-MAX_GAP:], fitting)  # 手札を配ります。４人プレイでは３枚ずつ: one phrase back
@@ -88,6 +89,8 @@ def skipped(text: str, number: Number) -> bool:
         return True
     if text[number.end:number.end + 1] in _RANGE or (number.start and text[number.start - 1] in _RANGE):
         return True  # １〜７の数字: card values, not counts
+    if text[number.end:number.end + 1] in _LIST or (number.start and text[number.start - 1] in _LIST):
+        return True  # 1・2・3・down: a list of values
     if number.start < 6 and _LIST_MARK.match(text) and _LIST_MARK.match(text).end() > number.start:
         return True
     return text[after:after + 1] in ("%", "％", "mm", "m") or text[number.end:number.end + 2] in ("mm", "cm")
@@ -127,9 +130,9 @@ def judge(game: Game, noun: Noun | None, number: Number, context: Context, text:
     snippet = text.strip()[:60]
     accepted = noun.accepts(context) if noun else set()
     if noun is None or (number.value == 1 and 1 not in accepted):
-        if not strict:
+        if not strict or number.value in (0, 1):  # 「１枚引いて」 counts one thing; it states no figure of the game
             return []
-        return [Finding(WARN, game.id, f"{origin} number not tied to the data", where, None, number.value,
+        return [Finding(WARN, game.id, f"{origin} number not tied to the data", where, "a component or figure", number.value,
                         f"「{snippet}」: {number.text}{number.unit} names no component or figure; write an expression or "
                         "name what it counts", figure="untied")]
     check = f"{origin} {noun.label}"

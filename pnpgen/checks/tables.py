@@ -11,7 +11,9 @@ from .vocabulary import PER_WORDS, Context
 
 _RULE = re.compile(r"^\s*:?-+:?\s*$")
 _PLAYERS = re.compile(r"^([0-9０-９]+)\s*人(?:プレイ|用|で|時)?(?:の場合|時)?$")
+_PLAYERS_COLUMN = re.compile(r"^([0-9０-９]+)\s*人(?:プレイ|用|で|時)(?:の場合|時)?$")  # not 「１人」: per person
 _VALUE = re.compile(r"^[0-9０-９]+$")
+VALUE_WORDS = re.compile(r"数字|番号|の値")
 
 
 def table_lines(text: str) -> set[int]:
@@ -27,8 +29,8 @@ def cells(line: str, offset: int) -> list[tuple[str, int]]:
     return out
 
 
-def header_players(text: str) -> int | None:
-    match = _PLAYERS.match(text.strip())
+def header_players(text: str, column: bool = False) -> int | None:
+    match = (_PLAYERS_COLUMN if column else _PLAYERS).match(text.strip())
     return int(parse_number(match.group(1))) if match else None
 
 
@@ -52,9 +54,19 @@ def check_tables(game: Game, text: str, tables: set[int], locate, nouns, strict:
         while index in tables:
             block.append(index)
             index += 1
-        heading = next((lines[i] for i in range(block[0] - 1, max(block[0] - 4, -1), -1) if lines[i].strip()), "")
+        heading = section_above(lines, block[0])
         findings.extend(check_table(game, [(lines[i], offsets[i]) for i in block], heading, locate, nouns, strict, origin))
     return findings
+
+
+def section_above(lines: list[str], first: int) -> str:
+    """The text between the table and the heading above it (the heading included): what the table is about."""
+    above = []
+    for index in range(first - 1, max(first - 12, -1), -1):
+        above.insert(0, lines[index])
+        if lines[index].lstrip().startswith("#"):
+            break
+    return "\n".join(above)
 
 
 def check_table(game: Game, rows: list[tuple[str, int]], heading: str, locate, nouns, strict: bool, origin: str) -> list:
@@ -67,16 +79,19 @@ def check_table(game: Game, rows: list[tuple[str, int]], heading: str, locate, n
         row_header = row[0][0] if row else ""
         for column, (cell, start) in enumerate(row[1:], 1):
             column_header = header[column] if column < len(header) else ""
-            players = header_players(column_header) or header_players(row_header)
+            players = header_players(column_header, column=True) or header_players(row_header)
             inputs = {}
             if players is not None:
                 inputs["players"] = players
             if header_value(column_header) is not None and header_players(row_header) is not None:
                 inputs["*"] = int(header_value(column_header))
-            quoted = frozenset(v for v in (header_value(column_header), header_value(row_header)) if v is not None)
+            if VALUE_WORDS.search(column_header):
+                continue  # a column of card values (downを倒せる数字), not of counts
+            quoted = frozenset(header_value(column_header) or column_header.strip() for _ in (0,)) | frozenset(
+                {header_value(row_header) or row_header.strip()})
             per = any(w in row_header + column_header for w in PER_WORDS)
             context = Context(players, per, quoted, inputs)
             span = Span(cell, start, row_header)
             findings.extend(check_span(game, span, locate, nouns, strict, origin, context,
-                                       fallback=(header[0] if header else "", column_header, heading)))
+                                       fallback=(header[0] if header else "", column_header, " ".join(header), heading)))
     return findings

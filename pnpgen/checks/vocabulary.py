@@ -104,7 +104,8 @@ def used_counts(game: Game, component: Component, pieces: list[Piece], players: 
                 used = pieces_used(expectation, pieces, count)
                 found.add(len(used))
                 if expectation.by:
-                    found |= set(Counter(key_of(p.card.fields.get(expectation.by)) for p in used).values())
+                    each = set(Counter(key_of(p.card.fields.get(expectation.by)) for p in used).values())
+                    found |= each | ({n * players for n in each} if players else set())  # 全員: every player's set
     return found
 
 
