@@ -6,7 +6,7 @@ import re
 
 from ..project.model import Game
 from .findings import Finding
-from .prose import check_prose
+from .tables import check_prose
 from .vocabulary import Noun
 
 

@@ -31,13 +31,10 @@ class Span:
     before: str = ""  # the previous sentence of the same paragraph, for nouns the sentence leaves out
 
 
-def check_prose(game: Game, text: str, locate: Callable[[int], Location], nouns: list[Noun], strict: bool,
-                origin: str) -> list[Finding]:
-    """Findings for each number in `text` (blanked Markdown or a card's text); `locate` turns offsets into places."""
-    from .tables import check_tables, table_lines
-
-    tables = table_lines(text)
-    findings = check_tables(game, text, tables, locate, nouns, strict, origin)
+def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[int], Location], nouns: list[Noun],
+                    strict: bool, origin: str) -> list[Finding]:
+    """Findings for each number in the sentences of `text` outside its table lines; `locate` turns offsets into places."""
+    findings: list[Finding] = []
     previous, last_end = "", 0
     for match in _SENTENCE.finditer(text):
         if text.count("\n", 0, match.start()) in tables:

@@ -16,7 +16,7 @@ from ..errors import Location, PnpError
 from ..project.model import Game, Project
 from .findings import FAIL, PASS, Finding
 from .numerals import parse_number  # noqa: F401  (the tests read numbers through here)
-from .prose import check_prose
+from .tables import check_prose
 from .vocabulary import build_vocabulary
 
 _TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)

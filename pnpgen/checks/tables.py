@@ -1,4 +1,4 @@
-"""Turn hand-written Markdown tables into findings cell by cell: a row or column header names a component, a
+"""Turn prose with hand-written Markdown tables into findings, tables cell by cell: a row or column header names a component, a
 player count, a field value or a figure, and each number in a cell is held to what the data gives there."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 from ..project.model import Game
 from .numerals import parse_number
-from .prose import Span, check_span
+from .prose import Span, check_sentences, check_span
 from .vocabulary import PER_WORDS, Context
 
 _RULE = re.compile(r"^\s*:?-+:?\s*$")
@@ -14,6 +14,13 @@ _PLAYERS = re.compile(r"^([0-9０-９]+)\s*人(?:プレイ|用|で|時)?(?:の�
 _PLAYERS_COLUMN = re.compile(r"^([0-9０-９]+)\s*人(?:プレイ|用|で|時)(?:の場合|時)?$")  # not 「１人」: per person
 _VALUE = re.compile(r"^[0-9０-９]+$")
 VALUE_WORDS = re.compile(r"数字|番号|の値")
+
+
+def check_prose(game: Game, text: str, locate, nouns, strict: bool, origin: str) -> list:
+    """Findings for each number in `text` (blanked Markdown or a card's text): its tables cell by cell, then its sentences."""
+    tables = table_lines(text)
+    return check_tables(game, text, tables, locate, nouns, strict, origin) + check_sentences(
+        game, text, tables, locate, nouns, strict, origin)
 
 
 def table_lines(text: str) -> set[int]:
