@@ -63,15 +63,18 @@ def component_noun(game: Game, component: Component) -> Noun:
     subsets = [pieces] + [subset(game, e.where, pieces) for e in game.expectations
                           if e.component == component.id and e.where]
 
+    tallies = [counts for chosen in subsets for counts in field_counts(chosen).values()]
+    used: dict = {}
+
     def accepts(context: Context) -> set:
         values = {len(s) for s in subsets}
-        for chosen in subsets:
-            for name, counts in field_counts(chosen).items():
-                if context.per and len(set(counts.values())) == 1:
-                    values |= set(counts.values())
-                values |= {n for v, n in counts.items() if v in context.quoted}
-        values |= used_counts(game, component, pieces, context.players)
-        return values
+        for counts in tallies:
+            if context.per and len(set(counts.values())) == 1:
+                values |= set(counts.values())
+            values |= {n for v, n in counts.items() if v in context.quoted}
+        if context.players not in used:
+            used[context.players] = used_counts(game, component, pieces, context.players)
+        return values | used[context.players]
 
     return Noun(short_names(component), f"count {component.id}", accepts, f"{{{{ count('{component.id}')|zen }}}}", component.location)
 

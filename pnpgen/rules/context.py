@@ -111,7 +111,10 @@ def make_context(game: Game) -> dict:
         if missing:
             raise PnpError(f"figure '{name}' is '{found.value}' and needs {', '.join(missing)}; "
                            f"expected figure('{name}', {', '.join(f'{i}=…' for i in found.inputs)})")
-        return compile_expression(found.value)(**{i: inputs[i] for i in found.inputs})
+        try:
+            return compile_expression(found.value)(**{i: inputs[i] for i in found.inputs})
+        except Exception as err:  # the designer's expression failing is a located input error, not a crash
+            raise PnpError(f"figure '{name}' ('{found.value}') failed for {inputs}: {err}") from None
 
     def quickdraw_table(bullet_component: str = "bullet-chips", by: str = "bullet") -> Markup:
         """Players (rows) × bullet number (columns): how many children a quick draw downs."""
