@@ -65,7 +65,7 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
             continue
         players = context.players if context else nearest_players(numbers, number)
         here = Context(players, per or (context.per if context else False), quoted | (context.quoted if context else frozenset()),
-                       context.inputs if context else {})
+                       context.inputs if context else {}, part=context is not None or "うち" in text)
         factor = text[number.start - 1:number.start] in ("×", "x", "＊", "*")  # ×２ＶＰ: a factor, unit or not
         fitting = [n for n in nouns if factor or n.takes(number.unit)]
         noun = nearest_noun(text, number, fitting)

@@ -28,6 +28,7 @@ class Context:
     per: bool = False  # the phrase says per what (ずつ, 各, １人あたり)
     quoted: frozenset = frozenset()  # card values the phrase names in 「」 (「１」, 「10」)
     inputs: dict = field(default_factory=dict, hash=False)  # an expression figure's inputs (row and column headers)
+    part: bool = False  # the phrase speaks of a part (このうち, a table row): counts of `where:` subsets may apply
 
 
 @dataclass(frozen=True)
@@ -67,11 +68,13 @@ def component_noun(game: Game, component: Component) -> Noun:
     used: dict = {}
 
     def accepts(context: Context) -> set:
-        values = {len(s) for s in subsets}
+        values = {len(s) for s in subsets} if context.part else {len(pieces)}
         for counts in tallies:
             if context.per and len(set(counts.values())) == 1:
                 values |= set(counts.values())
             values |= {n for v, n in counts.items() if v in context.quoted}
+        if context.players is None:  # pieces used at a player count only when the phrase names one
+            return values
         if context.players not in used:
             used[context.players] = used_counts(game, component, pieces, context.players)
         return values | used[context.players]

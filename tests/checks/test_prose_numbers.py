@@ -32,6 +32,8 @@ def add_line(project, file, line):
     (OTOGI_RULES, "otogi-taisen", "マーカー（３０個）を用意します。", "rulebook count markers", 32, 30),  # full-width in brackets
     (OTOGI_RULES, "otogi-taisen", "エリアカード（１１枚）をよく混ぜます。", "rulebook count area-cards", 33, 11),  # per suit, but says no "per"
     (OTOGI_RULES, "otogi-taisen", "１ラウンドは７トリックです。", "rulebook figure tricks", 6, 7),
+    (TTU_RULES, "three-times-undress", "闘牌カード（７枚）を山にします。", "rulebook count battle-cards", 46, 7),  # 7 are ron cards: a part
+    (TTU_RULES, "three-times-undress", "闘牌カード（３６枚）を山にします。", "rulebook count battle-cards", 46, 36),  # 36 only at 3 players
     (OTOGI_RULES, "otogi-taisen", "マジョリティボーナスとして４ＶＰを得ます。", "rulebook figure majority_vp", 3, 4),
     (TTU_RULES, "three-times-undress", "聴牌速度が２５以上ならツモできます。", "rulebook figure tenpai_speed", 20, 25),
     (TTU_RULES, "three-times-undress", "５人プレイでも遊べます。", "rulebook player count", "3–4", 5),
@@ -54,6 +56,7 @@ def test_a_number_in_prose_that_the_data_contradicts_fails(project, file, game, 
     (TTU_RULES, "three-times-undress", "闘牌カードは全部で46枚です。"),
     (TTU_RULES, "three-times-undress", "３人プレイでは闘牌カード36枚を使います。"),
     (TTU_RULES, "three-times-undress", "闘牌カードの「１」（10枚）を抜きます。"),
+    (TTU_RULES, "three-times-undress", "闘牌カードのうち７枚は、ロンできるカードです。"),
     (OTOGI_RULES, "otogi-taisen", "| 使うエリアカード | 27枚 | 33枚 |"),
 ])
 def test_correct_numbers_in_prose_pass(project, file, game, sentence):
