@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from ..project.model import Component, Game, Project
-from .findings import FAIL, Finding
+from .findings import FAIL, WARN, Finding
 
 _READ = re.compile(r"card\s*\.\s*(\w+)|card\s*\[\s*['\"]([^'\"]+)['\"]\s*\]|card\s*\.\s*get\(\s*['\"]([^'\"]+)['\"]")
 _IMPORT = re.compile(r"\{%-?\s*(?:import|include|from|extends)\s+['\"]([^'\"]+)['\"]")
@@ -20,15 +20,19 @@ def check_unread_fields(project: Project, game: Game) -> list[Finding]:
     findings = []
     for component in game.components:
         strict, loose = template_reads(project, component)
+        written = {name for card in component.cards for name in card.fields}
         for name, location in component.field_locations:
             if name in EXEMPT or name in loose or name in others:
                 continue
             close = difflib.get_close_matches(name, sorted(strict | {"copies", "tbd"}), n=1, cutoff=0.6)
-            hint = f"did you mean '{close[0]}'?" if close else (
-                "expected one of the fields its templates read: " + (", ".join(sorted(strict)) or "none"))
-            findings.append(Finding(FAIL, game.id, f"field {name} of {component.id}", location, None, None,
-                                    f"no template, expectation or rulebook reads '{name}', so it changes nothing; {hint}",
-                                    figure="field"))
+            if close and close[0] in written | {"copies", "tbd"}:  # a typo: the real field's text or copies go missing
+                findings.append(Finding(FAIL, game.id, f"field {name} of {component.id}", location, close[0], name,
+                                        f"no template, expectation or rulebook reads '{name}', so it changes nothing; "
+                                        f"did you mean '{close[0]}'?", figure="field"))
+            else:  # an extra field nobody reads yet, or a template typo that rendering reports: worth a look, not a stop
+                hint = f"did you mean '{close[0]}'?" if close else "the templates read: " + (", ".join(sorted(strict)) or "no card field")
+                findings.append(Finding(WARN, game.id, f"field {name} of {component.id}", location, None, None,
+                                        f"no template, expectation or rulebook reads '{name}'; {hint}", figure="field"))
     return findings
 
 
