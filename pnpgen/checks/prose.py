@@ -3,7 +3,7 @@ to a known noun — a component, a setup figure, a rule figure — is held to th
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from ..errors import Location
@@ -139,11 +139,12 @@ def judge(game: Game, noun: Noun | None, number: Number, context: Context, text:
     shown = "、".join(str(v) for v in sorted(accepted, key=str)) or "nothing"
     data = noun.location
     at = f" ({data.file}:{data.line})" if data is not None else ""
-    per = "" if context.per else "; a count per owner needs the phrase to say per what (ずつ, 各, １人あたり)"
+    per_owner = not context.per and number.value in noun.accepts(replace(context, per=True))
+    per = "; a count per owner needs the phrase to say per what (ずつ, 各, １人あたり)" if per_owner else ""
     expected = next(iter(accepted)) if len(accepted) == 1 else shown
     return [Finding(FAIL, game.id, check, where, expected, number.value,
                     f"「{snippet}」 states {number.text}{number.unit} but the data{at} gives {shown}{per}; "
-                    f"write {noun.hint} instead of the number")]
+                    f"write {noun.hint.replace('players=N', f'players={context.players or 3}')} instead of the number")]
 
 
 def check_players(game: Game, number: Number, where: Location, origin: str) -> Finding:

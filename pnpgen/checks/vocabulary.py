@@ -125,7 +125,7 @@ def setup_nouns(game: Game) -> list[Noun]:
         def accepts(context: Context, setups=setups, figure=figure) -> set:
             return {getattr(e.setup, figure) for e in setups if context.players in (None, *e.players)}
 
-        nouns.append(Noun(words, f"setup {figure}", accepts, f"the setup's {figure}", setups[0].location,
+        nouns.append(Noun(words, f"setup {figure}", accepts, f"{{{{ setup('{figure}', players=N)|zen }}}}", setups[0].location,
                           frozenset({"", "枚"})))
     return nouns
 

@@ -116,6 +116,15 @@ def make_context(game: Game) -> dict:
         except Exception as err:  # the designer's expression failing is a located input error, not a crash
             raise PnpError(f"figure '{name}' ('{found.value}') failed for {inputs}: {err}") from None
 
+    def setup(name: str, players: int, component_id: str | None = None):
+        """A setup figure at a player count (deal, set_aside, turns), from the game's setup expectations."""
+        for expectation in game.expectations:
+            if (expectation.kind == "setup" and players in expectation.players and getattr(expectation.setup, name, 0)
+                    and component_id in (None, expectation.component)):
+                return getattr(expectation.setup, name)
+        raise PnpError(f"no setup states '{name}' at {players} players in game '{game.id}'; expected deal, set_aside or "
+                       "turns of a setup expectation for that player count")
+
     def quickdraw_table(bullet_component: str = "bullet-chips", by: str = "bullet") -> Markup:
         """Players (rows) × bullet number (columns): how many children a quick draw downs."""
         numbers = [v for v in values(bullet_component, by) if isinstance(v, int) and not isinstance(v, bool)]
@@ -139,7 +148,8 @@ def make_context(game: Game) -> dict:
 
     helpers: dict[str, Callable] = {"count": count, "each": each, "values": values, "table": table,
                                     "quickdraw_table": quickdraw_table, "quickdraw_downs": quickdraw_downs,
-                                    "bullet_table": bullet_table, "bullets_used": bullets_used, "figure": figure}
+                                    "bullet_table": bullet_table, "bullets_used": bullets_used, "figure": figure,
+                                    "setup": setup}
     return {
         "game": {"id": game.id, "title": game.title, "players": game.players},
         "players": game.players,
