@@ -126,7 +126,7 @@ def judge(game: Game, noun: Noun | None, number: Number, context: Context, text:
           origin: str) -> list[Finding]:
     snippet = text.strip()[:60]
     accepted = noun.accepts(context) if noun else set()
-    if noun is None or (number.value == 1 and 1 not in accepted):
+    if noun is None or (number.value in (0, 1) and number.value not in accepted):  # 「１枚引く」「０もあり」
         if not strict or number.value in (0, 1):  # 「１枚引いて」 counts one thing; it states no figure of the game
             return []
         return [Finding(WARN, game.id, f"{origin} number not tied to the data", where, "a component or figure", number.value,
