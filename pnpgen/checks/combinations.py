@@ -35,21 +35,28 @@ def spots(pieces: list[Piece], fields: tuple, combo: tuple) -> str:
 def check_names(game: Game, expectation: Expectation, pieces_by_component: dict[str, list[Piece]]) -> list[Finding]:
     """The field holds the same names in every component, and (with equals) the names the document lists."""
     field = expectation.by
-    found = {cid: list(dict.fromkeys(key_of(p.card.fields.get(field)) for p in pieces_by_component[cid]))
-             for cid in expectation.components}
+    found = {cid: names_in(game, cid, field, pieces_by_component) for cid in expectation.components}
     reference = list(expectation.names) or found[expectation.components[0]]
     findings = []
     for cid, names in found.items():
         extra = [n for n in names if n not in reference]
         lacking = [n for n in reference if n not in names]
         detail = "; ".join(part for part in (
-            f"not in the list: {', '.join(extra)} ({where(pieces_by_component[cid], field, extra)})" if extra else "",
+            f"not in the list: {', '.join(extra)} ({where(pieces_by_component.get(cid, []), field, extra) or cid})" if extra else "",
             f"missing: {', '.join(lacking)}" if lacking else "") if part)
         findings.append(Finding(FAIL if detail else PASS, game.id, f"names {field} in {cid}", expectation.location,
                                 reference, names, detail, expectation.source, figure="names"))
     if expectation.names:
         findings.append(check_listed(game, expectation))
     return findings
+
+
+def names_in(game: Game, source: str, field: str, pieces_by_component: dict) -> list[str]:
+    """The names a component's cards hold in `field`, or the keys of a game default (defaults.race_style)."""
+    if source.startswith("defaults."):
+        table = game.defaults.get(source.split(".", 1)[1])
+        return [key_of(k) for k in table] if hasattr(table, "items") else []
+    return list(dict.fromkeys(key_of(p.card.fields.get(field)) for p in pieces_by_component[source]))
 
 
 def where(pieces: list[Piece], field: str, names: list[str]) -> str:

@@ -74,7 +74,7 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
         Key("setup", "id", "Component whose use at each player count is checked."),
         Key("combinations", "id", "Component in which every combination of the fields `of` occurs exactly once (each value of each field crossed with every other)."),
         Key("names", "text", "A field whose names must be the same in every component `in` (and, with `equals`, the names the document lists)."),
-        Key("in", "list of ids", "The components that share the names (with `names`)."),
+        Key("in", "list of ids", "The components that share the names (with `names`); `defaults.NAME` stands for the keys of a game default such as `defaults.race_style`."),
         Key("of", "list of fields", "The fields whose combinations must each occur once (with `combinations`)."),
         Key("by", "text", "The field to group by."),
         Key("where", "expression", "Only pieces for which this expression over `card` is true."),

@@ -144,7 +144,7 @@ def validate_names(item: LMap, component_ids: set, problems: Collector) -> Expec
     field = read_value(item, "names", "text", problems)
     components = read_texts(item, "in", problems)
     for name in components:
-        if name not in component_ids:
+        if name not in component_ids and not name.startswith("defaults."):
             problems.add(item.where("in"), f"'{name}' is not a component of this game; expected one of: {', '.join(sorted(component_ids))}")
             return None
     if not field or not components:
@@ -152,7 +152,8 @@ def validate_names(item: LMap, component_ids: set, problems: Collector) -> Expec
         return None
     equals = item.get("equals")
     names = read_texts(item, "equals", problems) if equals is not None else ()
-    return Expectation(kind="names", component=components[0], source=read_source(item, problems), location=item.loc,
+    first = next((c for c in components if not c.startswith("defaults.")), components[0])
+    return Expectation(kind="names", component=first, source=read_source(item, problems), location=item.loc,
                        by=field, components=components, names=names, known=read_known(item, problems))
 
 

@@ -248,3 +248,37 @@ def test_json_adds_col_and_figure(project):
     data = json.loads(result.output)
     deal = [f for f in data["findings"] if f["check"] == "setup area-cards at 4 players: deal as the document states"][0]
     assert (deal["status"], deal["figure"], deal["col"], data["version"]) == ("fail", "deal", 9, 1)
+
+
+def test_a_colour_table_key_that_no_longer_names_a_race_fails_names(project):
+    edit(project, OTOGI, "        河童: {color: \"#2f8f7a\"", "        かっぱ: {color: \"#2f8f7a\"")
+    found = [f for f in failed(project, "otogi-taisen") if f.check == "names race in defaults.race_style"]
+    assert len(found) == 1 and found[0].detail == "not in the list: かっぱ (defaults.race_style); missing: 河童"
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ("      tricks: {value: 6, words: [トリック], quote: \"１ラウンドは６トリックで構成され\"}",
+     "      tricks: 6", "figure 'tricks' must be a mapping with 'value:' and 'quote:'"),
+    ("        value: players - bullet\n        inputs: [players, bullet]\n", "        value: players - bullet\n",
+     "an expression figure needs 'inputs:', the names it takes, such as [players, bullet]"),
+    ("examples: [{players: 4, bullet: 1, value: 3},", "examples: [{players: 4, value: 3},",
+     "an example gives every input (players, bullet) and the 'value' the document states"),
+    ("        in: [race-cards, hero-cards, markers, defaults.race_style]", "        in: [race-cards, heroes]",
+     "'heroes' is not a component of this game"),
+    ("owners: {value: 4, quote: \"「烏天狗」「河童」「狗神」「鬼族」の４つの種族を表すカードです\"}\n        source: {document: 003_04ce32e9bd80a31c.txt, quote: \"各種族に",
+     "owners: {value: 4}\n        source: {document: 003_04ce32e9bd80a31c.txt, quote: \"各種族に",
+     "'owners' needs 'quote:', the phrase that states it, or 'assumed:', why it stands without one"),
+])
+def test_malformed_figures_are_located_errors_never_tracebacks(project, old, new, message):
+    file = LWS if "bullet" in old else OTOGI
+    edit(project, file, old, new)
+    result = CliRunner().invoke(main, ["check", str(project)])
+    output = result.output + result.stderr
+    assert result.exit_code == 1 and message in output and "Traceback" not in output
+    assert f"{file}:" in output
+
+
+def test_an_expression_figure_that_fails_is_a_finding(project):
+    edit(project, LWS, "value: players - bullet\n", "value: players // (bullet - bullet)\n")
+    found = [f for f in failed(project, "last-wan-standing-quickdraw") if f.check.startswith("figure quickdraw_downs at")]
+    assert found and str(found[0].found).startswith("error:")
