@@ -5,7 +5,7 @@ from collections import Counter
 
 from ..project.expand import expand_pieces
 from ..project.model import Expectation, Game, Piece, Project, Source
-from .cardtext import check_card_text
+from .cardtext import check_card_text, check_template_text
 from .combinations import check_combinations, check_names
 from .documents import (Documents, check_cited, check_game_document, check_source, check_stated_distribution,
                         cited_source)
@@ -60,6 +60,7 @@ def check_game(project: Project, game: Game, documents: Documents | None = None,
     findings.extend(check_unread_fields(project, game))
     nouns = build_vocabulary(game)
     findings.extend(check_card_text(game, nouns, strict))
+    findings.extend(check_template_text(project, game, nouns, strict))
     if game.rulebook or game.rules_sheet:
         from .rulebook import check_rulebook
 

@@ -36,24 +36,29 @@ def check_unread_fields(project: Project, game: Game) -> list[Finding]:
     return findings
 
 
+def template_texts(project: Project, component: Component) -> dict[str, str]:
+    """The source of each template a component draws with, its imports and includes followed."""
+    texts: dict[str, str] = {}
+    pending = [t for t in (component.front, component.back) if t]
+    while pending:
+        name = pending.pop()
+        if name in texts:
+            continue
+        try:
+            texts[name] = (project.templates_dir / name).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            texts[name] = ""
+        pending += _IMPORT.findall(texts[name])
+    return texts
+
+
 def template_reads(project: Project, component: Component) -> tuple[set[str], set[str]]:
     """Names the component's templates read as card.NAME (strict), and every word in them (loose)."""
     strict: set[str] = set()
     loose: set[str] = set()
-    pending = [t for t in (component.front, component.back) if t]
-    seen: set[str] = set()
-    while pending:
-        name = pending.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        try:
-            text = (project.templates_dir / name).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
+    for text in template_texts(project, component).values():
         strict |= {a or b or c for a, b, c in _READ.findall(text)}
         loose |= set(_WORD.findall(text))
-        pending += _IMPORT.findall(text)
     return strict, loose | strict
 
 

@@ -147,3 +147,11 @@ def test_the_map_prints_the_rule_figures_through_the_template(project, tmp_path)
     pnpgen.build(project, pnpgen.Options(out_dir=out, game="otogi-taisen", only="components", check=False))
     text = "".join(page.extract_text() for page in PdfReader(out / "otogi-taisen" / "area-map.pdf").pages).replace("\n", "")
     assert "マーカー最多のプレイヤーが５VP" in text and "エリア数×２" in text
+
+
+def test_a_figure_typed_into_a_template_is_held_to_the_data(project):
+    edit(project, "templates/otogi/map.svg.j2", "マーカー最多のプレイヤーが' ~ (card.figures.majority_vp|zen) ~ 'VP",
+         "マーカー最多のプレイヤーが４VP")
+    slips = failed(project, "otogi-taisen")
+    assert [(f.check, f.expected, f.found, f.location.file) for f in slips] == [
+        ("template text otogi/map.svg.j2 figure majority_vp", 3, 4, "templates/otogi/map.svg.j2")]
