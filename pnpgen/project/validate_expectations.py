@@ -98,8 +98,8 @@ def validate_expectation(item: LMap, game_players: tuple, component_ids: set, pr
     if kind in ("distribution", "per") and not by:
         problems.add(item.loc, f"a '{kind}' expectation needs 'by:' naming the field to group by")
     of = read_texts(item, "of", problems)
-    if kind == "combinations" and len(of) < 2:
-        problems.add(item.loc, "a 'combinations' expectation needs 'of:', two or more fields, such as [area, number]")
+    if kind == "combinations" and not of:
+        problems.add(item.loc, "a 'combinations' expectation needs 'of:', the fields whose combinations occur once, such as [area, number]")
     equals = read_equals(item, kind, problems)
     each = read_value(item, "each", "count", problems)
     if kind == "per" and each is None:
