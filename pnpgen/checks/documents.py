@@ -94,8 +94,9 @@ def check_stated(game: Game, check: str, figure: str, value, source: Source | No
     if source is None:
         return Finding(WARN, game.id, name, location, "not stated", value, "assumption: no quote states this figure; "
                        "add the phrase of the document that does (source: or {value: N, quote: …})", figure=figure)
-    numbers = find_numbers(source.quote) if figure == "owners" else for_players(source.quote, players)
-    stated = [n.value for n in numbers]  # owners are often people: 「７人プレイ」 states seven owners
+    people = figure == "owners" or "players" in check  # owners and player counts are people: 「７人プレイ」 states 7
+    numbers = find_numbers(source.quote) if people else for_players(source.quote, players)
+    stated = [n.value for n in numbers]
     if not stated:
         return Finding(WARN, game.id, name, location, "not stated", value,
                        "assumption: the quoted phrase states no figure, so this one is assumed, not cited", source, figure=figure)

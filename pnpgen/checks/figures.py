@@ -13,11 +13,25 @@ def check_figures(project: Project, game: Game, documents: Documents) -> list[Fi
     findings = []
     for figure in game.figures:
         findings.extend(check_source(documents, game, figure.source, figure.location))
+        if figure.name in PLAYER_FIGURES and game.players:
+            findings.append(check_players(game, figure))
         if isinstance(figure.value, str):
             findings.extend(check_rule(game, figure))
         else:
             findings.append(check_number(game, figure))
     return findings
+
+
+PLAYER_FIGURES = {"min_players": min, "max_players": max}  # held to the game's `players:` as well as to the quote
+
+
+def check_players(game: Game, figure: Figure) -> Finding:
+    """The game's `players:` must be the range the document states (「３〜４人用」)."""
+    found = PLAYER_FIGURES[figure.name](game.players)
+    return Finding(PASS if found == figure.value else FAIL, game.id, f"players: {figure.name}", game.location,
+                   figure.value, found, "" if found == figure.value else
+                   f"the game's players: runs {min(game.players)}–{max(game.players)}; the document's figure is {figure.value}",
+                   figure.source, figure="players")
 
 
 def check_number(game: Game, figure: Figure) -> Finding:
@@ -42,7 +56,7 @@ def check_rule(game: Game, figure: Figure) -> list[Finding]:
     """An expression figure must give the value the document states for each example."""
     name = f"figure {figure.name}"
     if not figure.examples:
-        return [Finding(WARN, game.id, name, figure.location, None, figure.value,
+        return [Finding(WARN, game.id, name, figure.location, "not stated", figure.value,
                         f"assumption: no example ties '{figure.value}' to a number the document states; add examples:",
                         figure.source, figure="examples")]
     findings = []

@@ -128,7 +128,7 @@ def check_rest(game: Game, expectation: Expectation, prefix: str, available: int
     """Pieces neither dealt, drawn nor set aside must go somewhere the data names."""
     name = f"{prefix}: pieces left over"
     if expectation.setup.rest:
-        return Finding(PASS, game.id, name, expectation.location, None, spare,
+        return Finding(PASS, game.id, name, expectation.location, spare, spare,
                        f"{available} − ({formula}): {expectation.setup.rest}", figure="rest")
     return Finding(WARN, game.id, name, expectation.location, 0, spare,
                    f"{spare} of {available} pieces are not dealt, drawn or set aside ({formula}) and the data does not say "

@@ -282,3 +282,9 @@ def test_an_expression_figure_that_fails_is_a_finding(project):
     edit(project, LWS, "value: players - bullet\n", "value: players // (bullet - bullet)\n")
     found = [f for f in failed(project, "last-wan-standing-quickdraw") if f.check.startswith("figure quickdraw_downs at")]
     assert found and str(found[0].found).startswith("error:")
+
+
+def test_the_games_player_range_is_held_to_the_document(project):
+    edit(project, TTU, "    players: {min: 3, max: 4}", "    players: {min: 3, max: 5}")
+    found = by_check(failed(project, "three-times-undress"))
+    assert (found["players: max_players"].expected, found["players: max_players"].found) == (4, 5)
