@@ -94,7 +94,7 @@ def check_stated(game: Game, check: str, figure: str, value, source: Source | No
     if source is None:
         return Finding(WARN, game.id, name, location, "not stated", value, "assumption: no quote states this figure; "
                        "add the phrase of the document that does (source: or {value: N, quote: …})", figure=figure)
-    people = figure == "owners" or "players" in check  # owners and player counts are people: 「７人プレイ」 states 7
+    people = figure == "owners" or check in ("figure min_players", "figure max_players")  # 「７人プレイ」 states 7 people
     numbers = find_numbers(source.quote) if people else for_players(source.quote, players)
     stated = [n.value for n in numbers]
     if not stated:
