@@ -19,6 +19,7 @@ _PLAYER_FORM = re.compile(r"人(?:プレイ|用)")
 MAX_GAP = 20  # characters between a number and its noun in one phrase (エリアカードをよくシャッフルし、…８枚)
 _RANGE = "〜～~"
 _LIST = "・"
+_VALUES = re.compile(r"数字|番号")
 _LIST_MARK = re.compile(r"^\s*(?:#+\s*)?[0-9０-９]+\s*(?:[.．]\s|[：:])")
 
 
@@ -65,7 +66,8 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
             continue
         players = context.players if context else nearest_players(numbers, number)
         here = Context(players, per or (context.per if context else False), quoted | (context.quoted if context else frozenset()),
-                       context.inputs if context else {}, part=context is not None or "うち" in text)
+                       context.inputs if context else {}, part=context is not None or "うち" in text,
+                       values=bool(_VALUES.search(text)))
         factor = text[number.start - 1:number.start] in ("×", "x", "＊", "*")  # ×２ＶＰ: a factor, unit or not
         fitting = [n for n in nouns if factor or n.takes(number.unit)]
         noun = nearest_noun(text, number, fitting)

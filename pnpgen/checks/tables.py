@@ -14,6 +14,12 @@ _PLAYERS = re.compile(r"^([0-9０-９]+)\s*人(?:プレイ|用|で|時)?(?:の�
 _PLAYERS_COLUMN = re.compile(r"^([0-9０-９]+)\s*人(?:プレイ|用|で|時)(?:の場合|時)?$")  # not 「１人」: per person
 _VALUE = re.compile(r"^[0-9０-９]+$")
 VALUE_WORDS = re.compile(r"数字|番号|の値")
+QUALIFIER = re.compile(r"人|全員|計|枚数|個数|数$")
+
+
+def first_noun_text(header: list[str], nouns) -> str:
+    """The first header cell that names a noun: what a table of counts per person or in total is about."""
+    return next((cell for cell in header if any(word in cell for noun in nouns for word in noun.words)), "")
 
 
 def check_prose(game: Game, text: str, locate, nouns, strict: bool, origin: str) -> list:
@@ -99,6 +105,8 @@ def check_table(game: Game, rows: list[tuple[str, int]], heading: str, locate, n
             per = any(w in row_header + column_header for w in PER_WORDS)
             context = Context(players, per, quoted, inputs)
             span = Span(cell, start, row_header)
-            findings.extend(check_span(game, span, locate, nouns, strict, origin, context,
-                                       fallback=(header[0] if header else "", column_header, " ".join(header), heading)))
+            fallback = (column_header,)
+            if QUALIFIER.search(column_header) or not column_header.strip():  # １人, 全員, 枚数: the table's noun counts
+                fallback += (header[0] if header else "", first_noun_text(header, nouns), heading)
+            findings.extend(check_span(game, span, locate, nouns, strict, origin, context, fallback=fallback))
     return findings

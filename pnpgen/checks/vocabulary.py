@@ -29,6 +29,7 @@ class Context:
     quoted: frozenset = frozenset()  # card values the phrase names in 「」 (「１」, 「10」)
     inputs: dict = field(default_factory=dict, hash=False)  # an expression figure's inputs (row and column headers)
     part: bool = False  # the phrase speaks of a part (このうち, a table row): counts of `where:` subsets may apply
+    values: bool = False  # the phrase speaks of card values (数字は１２): a field's values may apply
 
 
 @dataclass(frozen=True)
@@ -65,10 +66,13 @@ def component_noun(game: Game, component: Component) -> Noun:
                           if e.component == component.id and e.where]
 
     tallies = [counts for chosen in subsets for counts in field_counts(chosen).values()]
+    numbers = {v for p in pieces for v in p.card.fields.values() if isinstance(v, int) and not isinstance(v, bool)}
     used: dict = {}
 
     def accepts(context: Context) -> set:
         values = {len(s) for s in subsets} if context.part else {len(pieces)}
+        if context.values:
+            values |= numbers
         for counts in tallies:
             if context.per and len(set(counts.values())) == 1:
                 values |= set(counts.values())
