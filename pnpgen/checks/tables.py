@@ -106,7 +106,8 @@ def check_table(game: Game, rows: list[tuple[str, int]], heading: str, locate, n
             context = Context(players, per, quoted, inputs)
             span = Span(cell, start, row_header)
             fallback = (column_header,)
-            if QUALIFIER.search(column_header) or not column_header.strip():  # １人, 全員, 枚数: the table's noun counts
+            if QUALIFIER.search(column_header) or not column_header.strip() or header_value(column_header) is not None:
+                # １人, 全員, 枚数 or a value (1, 2, …): the cell counts what the table is about
                 fallback += (header[0] if header else "", first_noun_text(header, nouns), heading)
             findings.extend(check_span(game, span, locate, nouns, strict, origin, context, fallback=fallback))
     return findings
