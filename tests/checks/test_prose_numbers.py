@@ -155,3 +155,24 @@ def test_a_figure_typed_into_a_template_is_held_to_the_data(project):
     slips = failed(project, "otogi-taisen")
     assert [(f.check, f.expected, f.found, f.location.file) for f in slips] == [
         ("template text otogi/map.svg.j2 figure majority_vp", 3, 4, "templates/otogi/map.svg.j2")]
+
+
+PER_PLAYER = "\n### 人数ごとの準備\n\n| 人数 | 手札 | 【王牌】 |\n|:--|:-:|:-:|\n| ３人 | {a}枚 | {b}枚 |\n| ４人 | {c}枚 | {d}枚 |\n"
+BY_NUMBER = "\n### 闘牌カードの内訳\n\n| 数字 | 枚数 |\n|:--|:-:|\n| 1 | {a} |\n| 2 | 7 |\n| 3 | 7 |\n| 4 | 6 |\n| 5 | 6 |\n| 6 | 5 |\n| 7 | 5 |\n| 計 | {b} |\n"
+OTOGI_SETUP = "\n| 人数 | 使うエリアカード | 配る手札 | 残るカード |\n|:--|:-:|:-:|:-:|\n| ３人 | {a}枚 | {b}枚 | 3枚 |\n| ４人 | 33枚 | 8枚 | 1枚 |\n"
+
+
+@pytest.mark.parametrize("file,game,table,old,new,check", [
+    (TTU_RULES, "three-times-undress", PER_PLAYER.format(a="４", b="６", c="３", d="２"),
+     "| ４人 | ３枚 | ２枚 |", "| ４人 | ３枚 | ３枚 |", "rulebook setup set_aside"),
+    (TTU_RULES, "three-times-undress", BY_NUMBER.format(a="10", b="46"), "| 1 | 10 |", "| 1 | 9 |", "rulebook count battle-cards"),
+    (OTOGI_RULES, "otogi-taisen", OTOGI_SETUP.format(a="27", b="8"), "| ３人 | 27枚 | 8枚 |", "| ３人 | 27枚 | 7枚 |",
+     "rulebook setup deal"),
+])
+def test_tables_written_by_hand_in_other_shapes(project, file, game, table, old, new, check):
+    """Players as rows, values as rows, a column nothing in the data gives (残るカード): correct passes, a slip fails."""
+    path = project / file
+    path.write_text(path.read_text(encoding="utf-8") + table, encoding="utf-8")
+    assert failed(project, game) == []
+    edit(project, file, old, new)
+    assert [f.check for f in failed(project, game)] == [check]
