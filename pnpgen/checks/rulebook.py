@@ -1,11 +1,10 @@
-"""Turn a game's rulebook sources into findings: literal counts next to component names held to the data.
+"""Turn a game's rulebook sources into findings: every literal number held to the data, expressions and pictures.
 
-The recommended way to state a count is an expression, `闘牌カード（{{ count('battle-cards')|zen }}枚）`:
-it cannot drift. A number written out next to a component's name — `闘牌カード（４６枚）`,
-`マーカー３２個`, `４６枚の闘牌カード`, ASCII, full-width or kanji digits — is read as a claim about
-that component: it passes when it equals the component's piece count (or the count per value of a
-field when every value has the same count, e.g. 8 markers per race), and fails otherwise, with the
-rulebook's file:line. Template errors and picture references that name no piece fail too.
+The recommended way to state a figure is an expression — `闘牌カード（{{ count('battle-cards')|zen }}枚）`,
+`{{ figure('tricks')|zen }}トリック`, `{{ setup('deal', players=4)|zen }}枚` — it cannot drift. A number
+written out (ASCII, full-width or kanji) is tied to the nearest component, setup or rule figure of its phrase
+or table (see prose.py and tables.py) and fails when the data gives another; template errors and picture
+references that name no piece fail too.
 """
 from __future__ import annotations
 
