@@ -23,6 +23,7 @@ class Documents:
     """The project's documents/ folder, read once per check run."""
 
     def __init__(self, project: Project):
+        self.root = project.root
         self.folder = project.root / "documents"
         self.texts: dict[str, str | None] = {}
         self.problems: dict[str, str] = {}
@@ -48,8 +49,11 @@ class Documents:
             info = path.lstat()
         except OSError:
             raise ValueError(f"documents/{name} does not exist; {self.suggest(name)}") from None
-        if stat.S_ISLNK(info.st_mode) or not stat.S_ISREG(info.st_mode):
-            raise ValueError(f"documents/{name} is not a plain file (a link, folder or device); expected the document itself")
+        inside = self.folder.resolve()
+        if (stat.S_ISLNK(info.st_mode) or not stat.S_ISREG(info.st_mode) or self.folder.is_symlink()
+                or not inside.is_relative_to(self.root.resolve()) or not path.resolve().is_relative_to(inside)):
+            raise ValueError(f"documents/{name} is not a plain file inside the project (a link, folder or device); "
+                             "expected the document itself")
         if info.st_size > MAX_DOCUMENT:
             raise ValueError(f"documents/{name} is over {MAX_DOCUMENT // 1048576} MB; expected a text document")
         return path.read_bytes().decode("utf-8-sig", errors="replace")

@@ -96,6 +96,16 @@ def test_no_documents_folder_fails_every_citation(project):
     assert cited and all("the project has no documents/ folder" in f.detail for f in cited)
 
 
+def test_a_documents_folder_that_links_out_of_the_project_is_not_read(project, tmp_path):
+    import shutil
+
+    outside = tmp_path / "outside"
+    shutil.move(project / "documents", outside)
+    (project / "documents").symlink_to(outside)
+    cited = [f for f in failed(project, "otogi-taisen") if f.check in ("cited document", "game document")]
+    assert cited and all("is not a plain file inside the project" in f.detail for f in cited)
+
+
 def test_a_link_in_documents_is_not_read(project):
     target = project / "documents" / "003_04ce32e9bd80a31c.txt"
     target.rename(project / "elsewhere.txt")
