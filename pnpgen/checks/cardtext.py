@@ -18,7 +18,7 @@ def check_card_text(game: Game, nouns: list[Noun], strict: bool = False) -> list
     for component in game.components:
         places = dict(component.field_locations)
         for card in component.cards:
-            for name, text in texts(card.fields):
+            for name, text in find_texts(card.fields):
                 top = name.split(".")[0]
                 if top == "figures" or top in card.tbd or (top, text) in seen:
                     continue
@@ -57,7 +57,7 @@ def check_template_text(project: Project, game: Game, nouns: list[Noun], strict:
     return findings
 
 
-def texts(fields, prefix: str = ""):
+def find_texts(fields, prefix: str = ""):
     """(field path, text) for every string in a card's fields, nested lists and mappings included."""
     items = fields.items() if hasattr(fields, "items") else enumerate(fields)
     for key, value in items:
@@ -66,4 +66,4 @@ def texts(fields, prefix: str = ""):
             if not re.fullmatch(r"#[0-9a-fA-F]{3,8}", value) and any(c.isdigit() or c in "一二三四五六七八九十" for c in value):
                 yield name, value
         elif isinstance(value, (tuple, list)) or hasattr(value, "items"):
-            yield from texts(value, name + ".")
+            yield from find_texts(value, name + ".")

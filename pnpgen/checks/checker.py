@@ -8,7 +8,7 @@ from ..project.model import Expectation, Game, Piece, Project, Source
 from .cardtext import check_card_text, check_template_text
 from .combinations import check_combinations, check_names
 from .documents import (Documents, check_cited, check_game_document, check_source, check_stated_distribution,
-                        cited_source)
+                        find_cited_source)
 from .expressions import evaluate, key_of
 from .findings import FAIL, PASS, WARN, Finding
 from .vocabulary import build_vocabulary
@@ -38,7 +38,7 @@ def check_game(project: Project, game: Game, documents: Documents | None = None,
         elif expectation.kind == "distribution":
             results = [check_distribution(game, expectation, chosen),
                        check_stated_distribution(game, subject(expectation), {key_of(k): v for k, v in expectation.equals.items()},
-                                                 cited_source(expectation, "equals"), expectation.location)]
+                                                 find_cited_source(expectation, "equals"), expectation.location)]
         elif expectation.kind == "per":
             results = check_per_owner(game, expectation, chosen)
         elif expectation.kind == "combinations":

@@ -18,7 +18,7 @@ def check_combinations(game: Game, expectation: Expectation, pieces: list[Piece]
     axes = [list(dict.fromkeys(key_of(p.card.fields.get(f)) for p in pieces)) for f in fields]
     twice = [(combo, n) for combo, n in counts.items() if n > 1]
     missing = [combo for combo in product(*axes) if combo not in counts]
-    problems = [f"{'・'.join(combo)} ×{n} ({spots(pieces, fields, combo)})" for combo, n in twice]
+    problems = [f"{'・'.join(combo)} ×{n} ({locate_combination(pieces, fields, combo)})" for combo, n in twice]
     problems += [f"{'・'.join(combo)} missing" for combo in missing]
     expected = 1
     for axis in axes:
@@ -27,7 +27,7 @@ def check_combinations(game: Game, expectation: Expectation, pieces: list[Piece]
                     "; ".join(problems[:12]), expectation.source, figure="combinations")]
 
 
-def spots(pieces: list[Piece], fields: tuple, combo: tuple) -> str:
+def locate_combination(pieces: list[Piece], fields: tuple, combo: tuple) -> str:
     places = sorted({p.card.location for p in pieces if tuple(key_of(p.card.fields.get(f)) for f in fields) == combo})
     return ", ".join(f"{loc.file}:{loc.line}" for loc in places[:4])
 
@@ -35,14 +35,14 @@ def spots(pieces: list[Piece], fields: tuple, combo: tuple) -> str:
 def check_names(game: Game, expectation: Expectation, pieces_by_component: dict[str, list[Piece]]) -> list[Finding]:
     """The field holds the same names in every component, and (with equals) the names the document lists."""
     field = expectation.by
-    found = {cid: names_in(game, cid, field, pieces_by_component) for cid in expectation.components}
+    found = {cid: collect_names(game, cid, field, pieces_by_component) for cid in expectation.components}
     reference = list(expectation.names) or found[expectation.components[0]]
     findings = []
     for cid, names in found.items():
         extra = [n for n in names if n not in reference]
         lacking = [n for n in reference if n not in names]
         detail = "; ".join(part for part in (
-            f"not in the list: {', '.join(extra)} ({where(pieces_by_component.get(cid, []), field, extra) or cid})" if extra else "",
+            f"not in the list: {', '.join(extra)} ({locate_names(pieces_by_component.get(cid, []), field, extra) or cid})" if extra else "",
             f"missing: {', '.join(lacking)}" if lacking else "") if part)
         findings.append(Finding(FAIL if detail else PASS, game.id, f"names {field} in {cid}", expectation.location,
                                 reference, names, detail, expectation.source, figure="names"))
@@ -51,7 +51,7 @@ def check_names(game: Game, expectation: Expectation, pieces_by_component: dict[
     return findings
 
 
-def names_in(game: Game, source: str, field: str, pieces_by_component: dict) -> list[str]:
+def collect_names(game: Game, source: str, field: str, pieces_by_component: dict) -> list[str]:
     """The names a component's cards hold in `field`, or the keys of a game default (defaults.race_style)."""
     if source.startswith("defaults."):
         table = game.defaults.get(source.split(".", 1)[1])
@@ -59,7 +59,7 @@ def names_in(game: Game, source: str, field: str, pieces_by_component: dict) -> 
     return list(dict.fromkeys(key_of(p.card.fields.get(field)) for p in pieces_by_component[source]))
 
 
-def where(pieces: list[Piece], field: str, names: list[str]) -> str:
+def locate_names(pieces: list[Piece], field: str, names: list[str]) -> str:
     places = sorted({p.card.location for p in pieces if key_of(p.card.fields.get(field)) in names})
     return ", ".join(f"{loc.file}:{loc.line}" for loc in places[:4])
 

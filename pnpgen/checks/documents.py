@@ -10,7 +10,7 @@ from pathlib import Path, PurePosixPath
 from ..errors import Location
 from ..project.model import Expectation, Game, Project, Source
 from .findings import FAIL, PASS, WARN, Finding
-from .numerals import find_numbers, for_players, parse_number
+from .numerals import find_numbers, numbers_for_players, parse_number
 
 MAX_DOCUMENT = 8 * 1024 * 1024  # a design document is text; anything larger is not read
 _LIST = r"[0-9０-９]+(?:[・、,，][0-9０-９]+)+"
@@ -99,7 +99,7 @@ def check_stated(game: Game, check: str, figure: str, value, source: Source | No
         return Finding(WARN, game.id, name, location, "not stated", value, "assumption: no quote states this figure; "
                        "add the phrase of the document that does (source: or {value: N, quote: …})", figure=figure)
     people = figure == "owners" or check in ("figure min_players", "figure max_players")  # 「７人プレイ」 states 7 people
-    numbers = find_numbers(source.quote) if people else for_players(source.quote, players)
+    numbers = find_numbers(source.quote) if people else numbers_for_players(source.quote, players)
     stated = [n.value for n in numbers]
     if not stated:
         return Finding(WARN, game.id, name, location, "not stated", value,
@@ -111,7 +111,7 @@ def check_stated(game: Game, check: str, figure: str, value, source: Source | No
                    f"the quote states {shown}, not {value}; the data and the document disagree", source, figure=figure)
 
 
-def stated_mapping(quote: str) -> dict[str, int] | None:
+def read_stated_mapping(quote: str) -> dict[str, int] | None:
     """「１・２・３＝１０・７・７」 or 「２：１枚　３：１枚」 as {value: count}, when the quote has that form."""
     equation = _EQUATION.search(quote)
     if equation:
@@ -130,7 +130,7 @@ def check_stated_distribution(game: Game, check: str, expected: dict, source: So
     name = f"{check}: equals as the document states"
     if source is None:
         return check_stated(game, check, "equals", expected, None, location)
-    mapping = stated_mapping(source.quote)
+    mapping = read_stated_mapping(source.quote)
     if mapping is not None:
         differ = [k for k in dict.fromkeys(list(mapping) + list(expected)) if mapping.get(k) != expected.get(k)]
         if not differ:
@@ -155,7 +155,7 @@ def is_number(key) -> bool:
     return bool(re.fullmatch(r"[0-9０-９]+", str(key)))
 
 
-def cited_source(expectation: Expectation, figure: str) -> Source | None:
+def find_cited_source(expectation: Expectation, figure: str) -> Source | None:
     """The phrase a figure cites: its own quote, else the expectation's."""
     own = dict(expectation.cited).get(figure)
     if own and expectation.source:
@@ -169,4 +169,4 @@ def check_cited(game: Game, check: str, expectation: Expectation, figure: str, v
     if why:
         return Finding(WARN, game.id, f"{check}: {figure} as the document states", expectation.location, "not stated", value,
                        f"assumption: {why}", expectation.source, figure=figure)
-    return check_stated(game, check, figure, value, cited_source(expectation, figure), expectation.location, players)
+    return check_stated(game, check, figure, value, find_cited_source(expectation, figure), expectation.location, players)

@@ -6,7 +6,7 @@ from ..project.model import Figure, Game, Project
 from ..project.sandbox import compile_expression
 from .documents import Documents, check_source, check_stated
 from .findings import FAIL, PASS, WARN, Finding
-from .numerals import for_players
+from .numerals import numbers_for_players
 
 
 def check_figures(project: Project, game: Game, documents: Documents) -> list[Finding]:
@@ -69,7 +69,7 @@ def check_rule(game: Game, figure: Figure) -> list[Finding]:
                                     f"'{figure.value}' gives {value}; the document's example says {stated}", figure.source,
                                     figure="value"))
             continue
-        quoted = figure.source and [n.value for n in for_players(figure.source.quote, inputs.get("players"))]
+        quoted = figure.source and [n.value for n in numbers_for_players(figure.source.quote, inputs.get("players"))]
         status = PASS if quoted and stated in quoted else (WARN if not quoted else FAIL)
         detail = {PASS: "", WARN: "assumption: the quoted phrase states no figure for this example",
                   FAIL: f"the quote does not state {stated}"}[status]

@@ -63,22 +63,22 @@ def find_numbers(text: str) -> list[Number]:
     return found
 
 
-def quantities(numbers: list[Number]) -> list[Number]:
+def drop_player_counts(numbers: list[Number]) -> list[Number]:
     """The numbers that are not player counts."""
     return [n for n in numbers if not n.players]
 
 
-def for_players(text: str, players: int | None) -> list[Number]:
+def numbers_for_players(text: str, players: int | None) -> list[Number]:
     """The numbers a phrase states for a player count: its "４人…" part when it has parts for several counts."""
     numbers = find_numbers(text)
     marks = [n for n in numbers if n.players]
     if players is None or len({m.value for m in marks}) < 2:
-        return quantities(numbers)
+        return drop_player_counts(numbers)
     mine = [i for i, m in enumerate(marks) if m.value == players]
     if not mine:
-        return quantities([n for n in numbers if n.end <= marks[0].start])
+        return drop_player_counts([n for n in numbers if n.end <= marks[0].start])
     chosen = []
     for i in mine:
         stop = marks[i + 1].start if i + 1 < len(marks) else len(text)
         chosen += [n for n in numbers if marks[i].end <= n.start < stop]
-    return quantities(chosen)
+    return drop_player_counts(chosen)

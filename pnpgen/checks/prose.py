@@ -64,17 +64,17 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
             continue
         if number.players and context is None:
             continue
-        players = context.players if context else nearest_players(numbers, number)
+        players = context.players if context else find_players_before(numbers, number)
         here = Context(players, per or (context.per if context else False), quoted | (context.quoted if context else frozenset()),
                        context.inputs if context else {}, part=context is not None or "うち" in text,
                        values=bool(_VALUES.search(text)))
         factor = text[number.start - 1:number.start] in ("×", "x", "＊", "*")  # ×２ＶＰ: a factor, unit or not
         fitting = [n for n in nouns if factor or n.takes(number.unit)]
-        noun = nearest_noun(text, number, fitting)
+        noun = find_nearest_noun(text, number, fitting)
         if noun is None and not any(word in text for n in nouns for word in n.words):
-            noun = next_noun(span.before[-MAX_GAP:], fitting)  # 手札を配ります。４人プレイでは３枚ずつ: one phrase back
+            noun = find_last_noun(span.before[-MAX_GAP:], fitting)  # 手札を配ります。４人プレイでは３枚ずつ: one phrase back
             for other in fallback:
-                noun = noun or next_noun(other, fitting)
+                noun = noun or find_last_noun(other, fitting)
         findings.extend(judge(game, noun, number, here, text, where, strict, origin))
     return findings
 
@@ -95,12 +95,12 @@ def skipped(text: str, number: Number) -> bool:
     return text[after:after + 1] in ("%", "％", "mm", "m") or text[number.end:number.end + 2] in ("mm", "cm")
 
 
-def nearest_players(numbers: list[Number], number: Number) -> int | None:
+def find_players_before(numbers: list[Number], number: Number) -> int | None:
     earlier = [n for n in numbers if n.players and n.end <= number.start]
     return int(earlier[-1].value) if earlier else None
 
 
-def nearest_noun(text: str, number: Number, nouns: list[Noun]) -> Noun | None:
+def find_nearest_noun(text: str, number: Number, nouns: list[Noun]) -> Noun | None:
     best, distance, best_word = None, None, ""
     for noun in nouns:
         for word in noun.words:
@@ -113,7 +113,7 @@ def nearest_noun(text: str, number: Number, nouns: list[Noun]) -> Noun | None:
     return best
 
 
-def next_noun(text: str, nouns: list[Noun]) -> Noun | None:
+def find_last_noun(text: str, nouns: list[Noun]) -> Noun | None:
     """The noun written last in a neighbouring phrase (手札を配ります。４人プレイでは３枚ずつ)."""
     best, position = None, -1
     for noun in nouns:

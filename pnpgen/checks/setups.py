@@ -6,10 +6,10 @@ import re
 from collections import Counter
 
 from ..project.model import Expectation, Game, Piece
-from .documents import check_cited, cited_source
+from .documents import check_cited, find_cited_source
 from .expressions import evaluate, key_of
 from .findings import FAIL, PASS, WARN, Finding
-from .numerals import for_players
+from .numerals import numbers_for_players
 
 STATED = ("deal", "set_aside", "turns", "stated_needed")
 
@@ -78,7 +78,7 @@ def check_removed(game: Game, expectation: Expectation, pieces: list[Piece], use
         return []
     kept = {id(p) for p in used}
     removed = [p for p in pieces if id(p) not in kept]
-    source = cited_source(expectation, "remove")
+    source = find_cited_source(expectation, "remove")
     name = f"setup {expectation.component} at {players} players: pieces removed as the document states"
     fields = list(dict.fromkeys(re.findall(r"card\.(\w+)|card\[['\"](\w+)['\"]\]", setup.remove)))
     fields = [a or b for a, b in fields]
@@ -86,7 +86,7 @@ def check_removed(game: Game, expectation: Expectation, pieces: list[Piece], use
     shown = "; ".join(f"{f} {', '.join(map(str, v)) or 'none'}" for f, v in values.items())
     if source is None:
         return []
-    stated = {n.value for n in for_players(source.quote, players)}
+    stated = {n.value for n in numbers_for_players(source.quote, players)}
     numeric = {f: v for f, v in values.items() if v and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)}
     if not stated and numeric:
         return [Finding(WARN, game.id, name, expectation.location, None, shown,

@@ -17,7 +17,7 @@ VALUE_WORDS = re.compile(r"数字|番号|の値")
 QUALIFIER = re.compile(r"人|全員|計|枚数|個数|数$")
 
 
-def first_noun_text(header: list[str], nouns) -> str:
+def find_noun_header(header: list[str], nouns) -> str:
     """The first header cell that names a noun: what a table of counts per person or in total is about."""
     return next((cell for cell in header if any(word in cell for noun in nouns for word in noun.words)), "")
 
@@ -33,7 +33,7 @@ def table_lines(text: str) -> set[int]:
     return {i for i, line in enumerate(text.split("\n")) if line.lstrip().startswith("|")}
 
 
-def cells(line: str, offset: int) -> list[tuple[str, int]]:
+def split_cells(line: str, offset: int) -> list[tuple[str, int]]:
     """The cells of a table row with their offsets (escaped bars stay inside a cell)."""
     out, start = [], line.index("|") + 1
     for match in re.compile(r"(?<!\\)\|").finditer(line, start):
@@ -42,12 +42,12 @@ def cells(line: str, offset: int) -> list[tuple[str, int]]:
     return out
 
 
-def header_players(text: str, column: bool = False) -> int | None:
+def read_header_players(text: str, column: bool = False) -> int | None:
     match = (_PLAYERS_COLUMN if column else _PLAYERS).match(text.strip())
     return int(parse_number(match.group(1))) if match else None
 
 
-def header_value(text: str) -> str | None:
+def read_header_value(text: str) -> str | None:
     text = text.strip()
     return str(parse_number(text)) if _VALUE.match(text) else None
 
@@ -67,12 +67,12 @@ def check_tables(game: Game, text: str, tables: set[int], locate, nouns, strict:
         while index in tables:
             block.append(index)
             index += 1
-        heading = section_above(lines, block[0])
+        heading = find_section_above(lines, block[0])
         findings.extend(check_table(game, [(lines[i], offsets[i]) for i in block], heading, locate, nouns, strict, origin))
     return findings
 
 
-def section_above(lines: list[str], first: int) -> str:
+def find_section_above(lines: list[str], first: int) -> str:
     """The text between the table and the heading above it (the heading included): what the table is about."""
     above = []
     for index in range(first - 1, max(first - 12, -1), -1):
@@ -83,7 +83,7 @@ def section_above(lines: list[str], first: int) -> str:
 
 
 def check_table(game: Game, rows: list[tuple[str, int]], heading: str, locate, nouns, strict: bool, origin: str) -> list:
-    parsed = [cells(line, offset) for line, offset in rows]
+    parsed = [split_cells(line, offset) for line, offset in rows]
     if len(parsed) < 3 or not all(_RULE.match(c) for c, _ in parsed[1]):
         return []
     header = [c for c, _ in parsed[0]]
@@ -92,22 +92,22 @@ def check_table(game: Game, rows: list[tuple[str, int]], heading: str, locate, n
         row_header = row[0][0] if row else ""
         for column, (cell, start) in enumerate(row[1:], 1):
             column_header = header[column] if column < len(header) else ""
-            players = header_players(column_header, column=True) or header_players(row_header)
+            players = read_header_players(column_header, column=True) or read_header_players(row_header)
             inputs = {}
             if players is not None:
                 inputs["players"] = players
-            if header_value(column_header) is not None and header_players(row_header) is not None:
-                inputs["*"] = int(header_value(column_header))
+            if read_header_value(column_header) is not None and read_header_players(row_header) is not None:
+                inputs["*"] = int(read_header_value(column_header))
             if VALUE_WORDS.search(column_header):
                 continue  # a column of card values (downを倒せる数字), not of counts
-            quoted = frozenset(header_value(column_header) or column_header.strip() for _ in (0,)) | frozenset(
-                {header_value(row_header) or row_header.strip()})
+            quoted = frozenset(read_header_value(column_header) or column_header.strip() for _ in (0,)) | frozenset(
+                {read_header_value(row_header) or row_header.strip()})
             per = any(w in row_header + column_header for w in PER_WORDS)
             context = Context(players, per, quoted, inputs)
             span = Span(cell, start, row_header)
             fallback = (column_header,)
-            if QUALIFIER.search(column_header) or not column_header.strip() or header_value(column_header) is not None:
+            if QUALIFIER.search(column_header) or not column_header.strip() or read_header_value(column_header) is not None:
                 # １人, 全員, 枚数 or a value (1, 2, …): the cell counts what the table is about
-                fallback += (header[0] if header else "", first_noun_text(header, nouns), heading)
+                fallback += (header[0] if header else "", find_noun_header(header, nouns), heading)
             findings.extend(check_span(game, span, locate, nouns, strict, origin, context, fallback=fallback))
     return findings

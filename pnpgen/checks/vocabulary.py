@@ -16,7 +16,7 @@ PIECE_UNITS = frozenset({"", "枚", "個", "組", "セット", "部", "冊", "�
 _SAME_UNIT = {"VP": "ＶＰ", "以上": "", "以下": "", "未満": "", "人数": "人"}
 
 
-def unit_of(unit: str) -> str:
+def normalise_unit(unit: str) -> str:
     """Units that say the same thing compare equal (VP and ＶＰ; ２０以上 states a plain number)."""
     return _SAME_UNIT.get(unit, unit)
 SETUP_WORDS = {"deal": ("手札", "配"), "set_aside": ("王牌",), "turns": ("手番",)}
@@ -42,7 +42,7 @@ class Noun:
     units: frozenset = PIECE_UNITS  # the counter words a number about this noun carries
 
     def takes(self, unit: str) -> bool:
-        return unit_of(unit) in self.units
+        return normalise_unit(unit) in self.units
 
 
 def build_vocabulary(game: Game) -> list[Noun]:
@@ -52,7 +52,7 @@ def build_vocabulary(game: Game) -> list[Noun]:
     return nouns
 
 
-def short_names(component: Component) -> tuple[str, ...]:
+def list_names(component: Component) -> tuple[str, ...]:
     names = [component.name]
     bare = re.sub(r"[（(][^）)]*[）)]$", "", component.name)
     if bare and bare != component.name:
@@ -62,10 +62,10 @@ def short_names(component: Component) -> tuple[str, ...]:
 
 def component_noun(game: Game, component: Component) -> Noun:
     pieces = expand_pieces(component)
-    subsets = [pieces] + [subset(game, e.where, pieces) for e in game.expectations
+    subsets = [pieces] + [select_subset(game, e.where, pieces) for e in game.expectations
                           if e.component == component.id and e.where]
 
-    tallies = [counts for chosen in subsets for counts in field_counts(chosen).values()]
+    tallies = [counts for chosen in subsets for counts in count_by_field(chosen).values()]
     numbers = {v for p in pieces for v in p.card.fields.values() if isinstance(v, int) and not isinstance(v, bool)}
     used: dict = {}
 
@@ -80,18 +80,18 @@ def component_noun(game: Game, component: Component) -> Noun:
         if context.players is None:  # pieces used at a player count only when the phrase names one
             return values
         if context.players not in used:
-            used[context.players] = used_counts(game, component, pieces, context.players)
+            used[context.players] = count_used(game, component, pieces, context.players)
         return values | used[context.players]
 
-    return Noun(short_names(component), f"count {component.id}", accepts, f"{{{{ count('{component.id}')|zen }}}}", component.location)
+    return Noun(list_names(component), f"count {component.id}", accepts, f"{{{{ count('{component.id}')|zen }}}}", component.location)
 
 
-def subset(game: Game, where: str, pieces: list[Piece]) -> list[Piece]:
+def select_subset(game: Game, where: str, pieces: list[Piece]) -> list[Piece]:
     expectation = next(e for e in game.expectations if e.where == where)
     return [p for p in pieces if evaluate(where, expectation, card=p.card.fields)]
 
 
-def field_counts(pieces: list[Piece]) -> dict[str, Counter]:
+def count_by_field(pieces: list[Piece]) -> dict[str, Counter]:
     names = dict.fromkeys(k for p in pieces for k in p.card.fields)
     out = {}
     for name in names:
@@ -101,7 +101,7 @@ def field_counts(pieces: list[Piece]) -> dict[str, Counter]:
     return out
 
 
-def used_counts(game: Game, component: Component, pieces: list[Piece], players: int | None) -> set:
+def count_used(game: Game, component: Component, pieces: list[Piece], players: int | None) -> set:
     """Pieces used, per player count, as the setups say (使うエリアカード at 3 players: 27)."""
     from .setups import pieces_used
 
@@ -156,11 +156,11 @@ def figure_nouns(game: Game) -> list[Noun]:
             return {ex_value for _, ex_value in figure.examples}
 
         nouns.append(Noun(figure.words, f"figure {figure.name}", accepts, f"{{{{ figure('{figure.name}')|zen }}}}",
-                          figure.location, figure_units(figure)))
+                          figure.location, find_figure_units(figure)))
     return nouns
 
 
-def figure_units(figure) -> frozenset:
+def find_figure_units(figure) -> frozenset:
     """The counter word the document writes after this figure (６トリック, ３ＶＰ, １回), from its quote."""
     from .numerals import find_numbers
 
@@ -168,5 +168,5 @@ def figure_units(figure) -> frozenset:
         return frozenset({""})
     values = {figure.value} if not isinstance(figure.value, str) else {v for _, v in figure.examples}
     numbers = find_numbers(figure.source.quote)
-    units = {unit_of(n.unit) for n in numbers if n.value in values} or {unit_of(n.unit) for n in numbers}
+    units = {normalise_unit(n.unit) for n in numbers if n.value in values} or {normalise_unit(n.unit) for n in numbers}
     return frozenset(units or {""})  # the units of every number when the data no longer agrees with the quote
