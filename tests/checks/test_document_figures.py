@@ -298,3 +298,12 @@ def test_the_games_player_range_is_held_to_the_document(project):
     edit(project, TTU, "    players: {min: 3, max: 4}", "    players: {min: 3, max: 5}")
     found = by_check(failed(project, "three-times-undress"))
     assert (found["players: max_players"].expected, found["players: max_players"].found) == (4, 5)
+
+
+def test_a_special_file_in_documents_is_never_opened(project):
+    import os
+
+    os.mkfifo(project / "documents" / "pipe.txt")  # opening a FIFO would wait for a writer for ever
+    edit(project, OTOGI, '{document: 003_04ce32e9bd80a31c.txt, quote: "◇マーカー（３２個）"}', '{document: pipe.txt, quote: "◇マーカー（３２個）"}')
+    cited = [f for f in failed(project, "otogi-taisen") if f.check == "cited document"]
+    assert len(cited) == 1 and "is not a plain file" in cited[0].detail
