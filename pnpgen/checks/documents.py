@@ -106,8 +106,9 @@ def check_stated(game: Game, check: str, figure: str, value, source: Source | No
                        "assumption: the quoted phrase states no figure, so this one is assumed, not cited", source, figure=figure)
     if value in stated:
         return Finding(PASS, game.id, name, location, value, value, "", source, figure=figure)
-    shown = "、".join(str(n) for n in dict.fromkeys(stated))
-    return Finding(FAIL, game.id, name, location, value, value,
+    distinct = list(dict.fromkeys(stated))
+    shown = "、".join(str(n) for n in distinct)
+    return Finding(FAIL, game.id, name, location, distinct[0] if len(distinct) == 1 else shown, value,
                    f"the quote states {shown}, not {value}; the data and the document disagree", source, figure=figure)
 
 
