@@ -307,3 +307,40 @@ def test_a_special_file_in_documents_is_never_opened(project):
     edit(project, OTOGI, '{document: 003_04ce32e9bd80a31c.txt, quote: "◇マーカー（３２個）"}', '{document: pipe.txt, quote: "◇マーカー（３２個）"}')
     cited = [f for f in failed(project, "otogi-taisen") if f.check == "cited document"]
     assert len(cited) == 1 and "is not a plain file" in cited[0].detail
+
+
+def plain(value):
+    if hasattr(value, "items"):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [plain(v) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("game_file,component", [(TTU, "mahjong-players"), (OTOGI, "area-cards"), (OTOGI, "markers")])
+def test_every_matrix_written_out_card_by_card_passes(project, game_file, component):
+    """A correct rewrite: the cards a matrix makes, typed out one by one (game defaults stay in the game). The
+    chips are left out: a component that others extend would hand its written-out cards to them."""
+    import yaml
+
+    from pnpgen.project.validate import load_project
+
+    loaded = load_project(project)
+    game = next(g for g in loaded.games if g.component(component))
+    cards = [{**{k: plain(v) for k, v in card.fields.items() if k not in game.defaults},
+              **({"tbd": list(card.tbd)} if card.tbd else {}), "copies": card.copies}
+             for card in game.component(component).cards]
+    path = project / game_file
+    text = path.read_text(encoding="utf-8")
+    start = text.index(f"      - id: {component}\n")
+    end = text.find("\n      - id: ", start + 1)
+    end = text.index("\n    expectations:") if end < 0 else end
+    block = text[start:end]
+    head = block[:block.index("\n        matrix:")] if "\n        matrix:" in block else block[:block.index("\n        cards:")]
+    head = "\n".join(line for line in head.splitlines() if not line.startswith("        defaults:")
+                     and not line.startswith("          ") or line.startswith("        "))
+    written = yaml.safe_dump(cards, allow_unicode=True, default_flow_style=True, width=10_000)
+    items = "\n".join("          - " + yaml.safe_dump(c, allow_unicode=True, default_flow_style=True, width=10_000).strip()
+                      for c in cards)
+    path.write_text(text[:start] + head.split("\n        defaults:")[0] + "\n        cards:\n" + items + text[end:], encoding="utf-8")
+    assert written and failed(project, game.id) == []
