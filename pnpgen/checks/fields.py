@@ -25,7 +25,8 @@ def check_unread_fields(project: Project, game: Game) -> list[Finding]:
             if name in EXEMPT or name in loose or name in others:
                 continue
             close = difflib.get_close_matches(name, sorted(strict | {"copies", "tbd"}), n=1, cutoff=0.6)
-            on_some = 0 < sum(name in card.fields for card in component.cards) < len(component.cards)
+            carriers = sum(name in card.fields for card in component.cards)
+            on_some = 0 < carriers < len(component.cards) or len(component.cards) == 1  # on every card: a field, not a slip
             if close and close[0] in written | {"copies", "tbd"} and on_some:  # a slip on some cards: text or copies go missing
                 findings.append(Finding(FAIL, game.id, f"field {name} of {component.id}", location, close[0], name,
                                         f"no template, expectation or rulebook reads '{name}', so it changes nothing; "

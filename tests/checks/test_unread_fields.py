@@ -14,6 +14,7 @@ OTOGI = "games/otogi-taisen.yaml"
      "field efect of battle-cards", "did you mean 'effect'?"),
     (TTU, "three-times-undress", "- {number: 7, copies: 5}", "- {number: 7, copise: 5}", "field copise of battle-cards", "did you mean 'copies'?"),
     (OTOGI, "otogi-taisen", "          - {sheet: 2}", "          - {shet: 2}", "field shet of area-map", "did you mean 'sheet'?"),
+    (TTU, "three-times-undress", "- {han: 1, copies: 30}", "- {han: 1, copise: 30}", "field copise of score-chips", "did you mean 'copies'?"),
 ])
 def test_a_card_key_nothing_reads_is_reported_where_it_is_written(project, file, game, old, new, check, hint):
     edit(project, file, old, new)
