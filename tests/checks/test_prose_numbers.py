@@ -176,3 +176,15 @@ def test_tables_written_by_hand_in_other_shapes(project, file, game, table, old,
     assert failed(project, game) == []
     edit(project, file, old, new)
     assert [f.check for f in failed(project, game)] == [check]
+
+
+@pytest.mark.parametrize("file,game,old,new,check", [
+    (OTOGI_RULES, "otogi-taisen", "種族を１つ選び", "種族を２つ選び", "rulebook figure races_per_player"),
+    (TTU_RULES, "three-times-undress", "山から１枚引いて", "山から２枚引いて", "rulebook figure draw_per_turn"),
+    (OTOGI_RULES, "otogi-taisen", "磐座１つを占拠します", "磐座２つを占拠します", "rulebook figure occupy_per_action"),
+    (SHEET, "last-wan-standing-quickdraw", "１枚を一斉に公開する", "２枚を一斉に公開する", "rulebook figure child_reveal"),
+    (LWS_RULES, "last-wan-standing-quickdraw", "ランダムで２枚選択します", "ランダムで３枚選択します", "rulebook figure child_draw"),
+])
+def test_a_one_of_rule_changed_in_prose_fails(project, file, game, old, new, check):
+    edit(project, file, old, new)
+    assert [f.check for f in failed(project, game)] == [check]
