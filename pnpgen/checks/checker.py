@@ -36,9 +36,12 @@ def check_game(project: Project, game: Game, documents: Documents | None = None,
             results = [check_total(game, expectation, chosen),
                        check_cited(game, subject(expectation), expectation, "equals", expectation.equals)]
         elif expectation.kind == "distribution":
-            results = [check_distribution(game, expectation, chosen),
-                       check_stated_distribution(game, subject(expectation), {key_of(k): v for k, v in expectation.equals.items()},
-                                                 find_cited_source(expectation, "equals"), expectation.location)]
+            expected = {key_of(k): v for k, v in expectation.equals.items()}
+            stated = (check_cited(game, subject(expectation), expectation, "equals", expected)
+                      if "equals" in dict(expectation.assumed) else
+                      check_stated_distribution(game, subject(expectation), expected, find_cited_source(expectation, "equals"),
+                                                expectation.location))
+            results = [check_distribution(game, expectation, chosen), stated]
         elif expectation.kind == "per":
             results = check_per_owner(game, expectation, chosen)
         elif expectation.kind == "combinations":
