@@ -110,12 +110,13 @@ def common_folder(paths: list[Path]) -> str:
 @click.argument("project", default=".", type=click.Path(path_type=Path))
 @click.option("--game", help="Check only this game id.")
 @click.option("--json", "as_json", is_flag=True, help="Print findings as JSON (see the README for the shape).")
-def check_command(project, game, as_json) -> None:
+@click.option("--strict", is_flag=True, help="Also list every number in rulebooks and card text that no component or figure accounts for.")
+def check_command(project, game, as_json, strict) -> None:
     """Hold the data to the figures its design documents state."""
     from . import check
 
     try:
-        findings = check(project, game)
+        findings = check(project, game, strict)
     except PnpError as err:
         fail(err)
     if as_json:

@@ -136,6 +136,7 @@ class Component:
     outline: Outline | None = None  # shape hex, rounded or path
     box: Box | None = None  # kind box
     standee: Standee | None = None  # kind standee
+    field_locations: tuple[tuple[str, Location], ...] = ()  # where each field name is first written (unread-field check)
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,12 @@ class Expectation:
     owners: int | None = None
     players: tuple[int, ...] = ()
     setup: "Setup | None" = None
-    known: str | None = None  # a documented contradiction: a failure is reported as a warning
+    known: tuple[tuple[str, str], ...] = ()  # (figure, why): a documented contradiction, reported as a warning
+    cited: tuple[tuple[str, str], ...] = ()  # (figure, quote): a figure citing its own phrase of the document
+    assumed: tuple[tuple[str, str], ...] = ()  # (figure, why): a figure the document does not state
+    of: tuple[str, ...] = ()  # fields whose every combination occurs exactly once (combinations)
+    components: tuple[str, ...] = ()  # components whose `by` field must hold the same names (names)
+    names: tuple[str, ...] = ()  # the names the document lists (names)
 
 
 @dataclass(frozen=True)
@@ -175,6 +181,21 @@ class Setup:
     turns: int = 0  # draws per player over the whole hand
     stated_needed: int | None = None  # what the document's own formula says is needed
     stated_used: int | None = None  # how many pieces the document says are used
+    rest: str | None = None  # where the pieces not dealt, drawn or set aside go
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure the rules state (rounds, a VP value, a threshold, or a rule such as players − bullet)."""
+
+    name: str
+    value: Value  # a number, or an expression of the names in `inputs`
+    location: Location
+    source: Source | None = None
+    words: tuple[str, ...] = ()  # nouns that tie a number in prose to this figure (トリック, マジョリティボーナス)
+    inputs: tuple[str, ...] = ()  # the names an expression figure takes (players, bullet)
+    examples: tuple[tuple[Fields, int], ...] = ()  # inputs → value pairs the document states
+    assumed: str | None = None  # why the figure stands although the document does not state it
 
 
 @dataclass(frozen=True)
@@ -200,6 +221,10 @@ class Game:
     location: Location
     rulebook: str | None = None
     rules_sheet: str | None = None
+    figures: tuple[Figure, ...] = ()
+
+    def figure(self, name: str) -> Figure | None:
+        return next((f for f in self.figures if f.name == name), None)
 
     def component(self, component_id: str) -> Component | None:
         return next((c for c in self.components if c.id == component_id), None)

@@ -11,10 +11,10 @@ from .model import Component, Fields, Game, Layout, Project, Size
 from .schema import check_keys, see_readme
 from .shape import check_size, describe_outline, read_shape
 from .sheets import list_sheet_files, with_sheet_cards
-from .validate_cards import read_cards
+from .validate_cards import locate_fields, read_cards
+from .validate_expectations import validate_expectations, validate_figures, validate_notes
 from .validate_pieces import make_box_card, read_box, read_standee, tie_boxes
-from .validate_values import (as_list, describe, read_fields, read_players, read_value, validate_expectations,
-                              validate_notes)
+from .validate_values import as_list, describe, read_fields, read_players, read_value
 
 MAX_PIECES = 100_000
 KINDS = ("card", "chip", "map", "sheet", "box", "standee")
@@ -111,6 +111,9 @@ def validate_game(raw: LMap, base: Path, root: Path, problems: Collector, thickn
     check_keys(raw, "game", problems)
     game_id = read_value(raw, "id", "id", problems)  # a bad id is reported; the rest is still checked
     defaults = read_fields(raw, "defaults", problems)
+    figures = validate_figures(raw, problems)
+    if figures:  # templates print rule figures as card.figures.NAME, so the text follows the data
+        defaults = defaults.merged({"figures": Fields({f.name: f.value for f in figures})})
     components_raw = as_list(raw, "components", problems)
     by_id: dict[str, LMap] = {}
     for index, item in enumerate(components_raw):
@@ -137,6 +140,7 @@ def validate_game(raw: LMap, base: Path, root: Path, problems: Collector, thickn
         players=players,
         components=tuple(components),
         expectations=validate_expectations(raw, players, {c.id for c in components}, problems),
+        figures=figures,
         notes=validate_notes(raw, problems),
         defaults=defaults,
         location=raw.loc,
@@ -235,6 +239,7 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
         outline=outline,
         box=box,
         standee=read_standee(raw, problems) if kind == "standee" else None,
+        field_locations=locate_fields(raw),
     )
     return component if cid else None
 

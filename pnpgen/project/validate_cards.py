@@ -81,3 +81,26 @@ def read_matrix(raw: LMap, problems: Collector) -> list[Fields]:
         else:
             problems.add(where, f"axis '{name}' must be a non-empty list or a range {{from: 1, to: 11}}")
     return expand_matrix(axes)
+
+
+def locate_fields(raw: LMap) -> tuple[tuple[str, Location], ...]:
+    """Where each field name of a component is first written: its defaults, matrix axes and cards."""
+    spots: dict[str, Location] = {}
+    places = [raw.get("defaults")]
+    matrix = raw.get("matrix")
+    if isinstance(matrix, LMap):
+        for name, values in matrix.items():
+            # a range axis only multiplies the cards (copy: {from: 1, to: 8}); an axis of mappings is named by its items
+            if isinstance(values, LList) and not any(isinstance(v, LMap) for v in values):
+                spots.setdefault(str(name), matrix.where_key(name))
+            elif isinstance(values, LList):
+                places += values
+    if isinstance(raw.get("cards"), LList):
+        places += list(raw["cards"])
+    for place in places:
+        if isinstance(place, LMap):
+            for name in place:
+                spots.setdefault(str(name), place.where_key(name))
+    for name in ("copies", "tbd"):
+        spots.pop(name, None)
+    return tuple(spots.items())
