@@ -210,6 +210,30 @@ def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers,
                f"into {report.out_dir}")
 
 
+@main.command("diff")
+@click.argument("project", default=".", type=click.Path(path_type=Path))
+@click.option("--since", "since", metavar="REF",
+              help="A git revision (HEAD~2, a tag) or last-build (default: the last commit, else the last build).")
+@click.option("--game", help="Compare only this game id.")
+@click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path), help="Output folder (default: PROJECT/output).")
+@click.option("--json", "as_json", is_flag=True, help="Print the changes as JSON (see the README for the shape).")
+def diff_command(project, since, game, out_dir, as_json) -> None:
+    """Show which cards, faces and rulebook sections changed since REF; write changes.html and changes.pdf."""
+    from .diff.run import DiffOptions, diff
+
+    try:
+        report = diff(project, DiffOptions(out_dir=out_dir, since=since, game=game))
+    except PnpError as err:
+        fail(err)
+    if as_json:
+        click.echo(json.dumps(report.json, ensure_ascii=False, indent=2))
+        return
+    for line in report.lines:
+        click.echo(line)
+    click.echo(f"wrote {', '.join(p.name for p in report.written)} ({report.rasterised} face images) "
+               f"into {report.written[0].parent}")
+
+
 @main.command("serve")
 @click.argument("project", default=".", type=click.Path(path_type=Path))
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,

@@ -1,0 +1,47 @@
+"""Turn `pnpgen diff` into files: compare the project with REF, write changes.html and changes.pdf, report."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..atomic import write_atomically
+from ..project.validate import load_project
+from .html import render_html
+from .pdf import render_pdf
+from .report import as_json, lines
+from .session import compare_project
+
+
+@dataclass(frozen=True)
+class DiffOptions:
+    out_dir: Path | None = None  # default: PROJECT/output
+    since: str | None = None  # a git revision or "last-build"; default: the last commit, else the last build
+    game: str | None = None
+    cache: bool = True
+    cache_dir: Path | None = None
+
+
+@dataclass
+class DiffReport:
+    lines: list[str] = field(default_factory=list)
+    json: dict = field(default_factory=dict)
+    written: list[Path] = field(default_factory=list)
+    rasterised: int = 0  # face images drawn: only those of changed faces
+    notes: list[str] = field(default_factory=list)
+
+
+def diff(path: str | Path = ".", options: DiffOptions | None = None) -> DiffReport:
+    """Compare the project at path with options.since; write OUTDIR/changes.html and OUTDIR/changes.pdf."""
+    options = options or DiffOptions()
+    project = load_project(Path(path))
+    out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
+    with compare_project(project, options.since, options.game, out_dir, cache=options.cache,
+                         cache_dir=options.cache_dir) as comparison:
+        report = DiffReport(lines(comparison), as_json(comparison), rasterised=comparison.rasterised)
+        html = render_html(comparison).encode("utf-8")
+        pdf = render_pdf(comparison, comparison.fontbook.resolve(None))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for name, data in (("changes.html", html), ("changes.pdf", pdf)):
+        write_atomically(out_dir / name, data, name)
+        report.written.append(out_dir / name)
+    return report

@@ -1,0 +1,89 @@
+"""Turn a project folder's git revision (or the day it last changed) into the stamp templates print as build.revision."""
+from __future__ import annotations
+
+import datetime
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+GIT_TIMEOUT = 60
+# A project's repository is untrusted like the rest of it: its config must not make git run a program
+# (an fsmonitor hook), ask for a password or reach the network (a partial clone fetches missing objects).
+GIT_SAFETY = ("-c", "core.fsmonitor=false", "-c", "protocol.allow=never", "-c", "credential.helper=")
+IGNORED = frozenset({"output", ".pnpgen-cache", ".git", "__pycache__", ".pnpgen-build"})
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """What `{{ build.* }}` holds: the revision printed, and whether the card changed since `since`."""
+
+    revision: str = ""
+    changed: bool = False
+    since: str = ""
+
+    def context(self) -> dict:
+        return {"revision": self.revision + ("*" if self.changed else ""), "changed": self.changed,
+                "since": self.since}
+
+
+def run_git(root: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess | None:
+    """git's result in root, or None when git is not installed (or does not answer)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0", LC_ALL="C")
+    try:
+        return subprocess.run(["git", *GIT_SAFETY, "-C", str(root), *args], input=stdin, capture_output=True,
+                              env=env, timeout=GIT_TIMEOUT, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+
+
+def wanted(relative: Path) -> bool:
+    """Whether a file of the project is one a build may read (not its outputs, caches or hidden files)."""
+    parts = relative.parts
+    return bool(parts) and parts[0] not in IGNORED and not any(part.startswith(".") for part in parts)
+
+
+def source_files(root: Path, skip: Path | None = None) -> list[Path]:
+    """Every regular file of the project a build may read, in a stable order; links are not followed,
+    and nothing under skip (an output folder inside the project) is included."""
+    found = []
+    skip = skip.resolve() if skip is not None else None
+    for folder, dirs, files in os.walk(root):
+        here = Path(folder)
+        dirs[:] = sorted(d for d in dirs if wanted(here.relative_to(root) / d) and not (here / d).is_symlink()
+                         and (here / d).resolve() != skip)
+        found += [here / name for name in sorted(files) if wanted(here.relative_to(root) / name)]
+    return [path for path in found if path.is_file() and not path.is_symlink()]
+
+
+def project_revision(root: Path) -> str:
+    """The short commit of the project ('3f2a1c9', '3f2a1c9+' with uncommitted edits), else the day its
+    newest file was saved ('2026-11-30'): both the same for the same files, so builds stay reproducible."""
+    head = run_git(root, "rev-parse", "--short=7", "--verify", "-q", "HEAD")
+    if head is not None and head.returncode == 0:
+        status = run_git(root, "status", "--porcelain", "--untracked-files=no", "--", ".")
+        dirty = status is None or status.returncode != 0 or bool(status.stdout.strip())
+        return head.stdout.decode("ascii", "replace").strip() + ("+" if dirty else "")
+    times = [path.stat().st_mtime for path in source_files(root)]
+    if not times:
+        return ""
+    return datetime.datetime.fromtimestamp(max(times), tz=datetime.timezone.utc).date().isoformat()
+
+
+def mentions_build(templates: Path) -> bool:
+    """Whether any template may print the stamp: only then is it computed and part of every render key."""
+    if not templates.is_dir():
+        return False
+    for path in sorted(templates.rglob("*.j2")):
+        try:
+            if "build" in path.read_text(encoding="utf-8", errors="replace"):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def project_stamp(project) -> Stamp:
+    """The stamp of a build of project: its revision, computed only when a template may print it."""
+    return Stamp(project_revision(project.root)) if mentions_build(project.templates_dir) else Stamp()
