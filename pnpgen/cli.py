@@ -51,17 +51,32 @@ def main() -> None:
 @click.option("--rules-page", type=click.Choice(["a4", "a5"]), default="a4", show_default=True, help="Rulebook page size.")
 @click.option("--booklet", is_flag=True, help="Rulebook as an A5 saddle-stitch booklet on A4 sheets (print duplex).")
 @click.option("--no-cache", is_flag=True, help="Render, convert and write everything again.")
+@click.option("--reprint", is_flag=True, help="Write only <game>-reprint.pdf: the pieces changed or added since REF.")
+@click.option("--since", metavar="REF", help="With --reprint: a git revision or last-build (default: the last commit, "
+                                             "else the last build).")
 def build_command(project, out_dir, paper, game, duplex, back_offset, gutterfold, no_check, only, rules_page, booklet,
-                  no_cache) -> None:
+                  no_cache, reprint, since) -> None:
     """Build every component of PROJECT (a folder with cards.yaml, or a YAML file) into PDFs."""
     options = Options(out_dir=out_dir, paper=paper.lower(), game=game, duplex=duplex, back_offset=back_offset,
                       gutterfold=gutterfold, check=not no_check, only=only, rules_page=rules_page, booklet=booklet,
                       cache=not no_cache)
+    if reprint or since:
+        return reprint_command(project, options, reprint, since)
     report = run_with_progress(lambda progress: build(project, options, progress=progress))
     written = report.written + report.unchanged
     unchanged = f", {len(report.unchanged)} unchanged" if report.unchanged else ""
     click.echo(f"wrote {len(report.written)} PDFs{unchanged} ({report.pieces} pieces; {report.renders} faces rendered, "
                f"{report.faces} converted, the rest from the cache) into {common_folder(written)}")
+
+
+def reprint_command(project: Path, options: Options, reprint: bool, since: str | None) -> None:
+    from .diff.reprint import reprint as write_reprint
+
+    if not reprint:
+        fail(PnpError(f"--since {since}: goes with --reprint; expected `pnpgen build --reprint --since {since}`"))
+    report = run_with_progress(lambda _progress: write_reprint(project, options, since))
+    for line in report.lines:
+        click.echo(line)
 
 
 def run_with_progress(job):

@@ -62,7 +62,7 @@ def record_build(root: Path, out_dir: Path, revision: str) -> None:
     write_atomically(folder / "index.json", json.dumps(index, ensure_ascii=False, indent=1, sort_keys=True)
                      .encode("utf-8"), "build record")
     keep = {entry["sha256"] for entry in files.values()}
-    for stale in (folder / "objects").iterdir():
+    for stale in (folder / "objects").iterdir() if (folder / "objects").is_dir() else ():
         if stale.name not in keep:
             stale.unlink(missing_ok=True)
 
@@ -94,4 +94,5 @@ def restore_record(out_dir: Path, target: Path) -> str:
         if source.is_symlink() or file_hash(destination) != sha:
             raise PnpError(f"--since last-build: the recorded '{name}' was altered after the build; "
                            "build again to renew the record")
-    return str(index.get("revision") or "last build")
+    revision = index.get("revision")
+    return f"the last build ({revision})" if isinstance(revision, str) and revision else "the last build"
