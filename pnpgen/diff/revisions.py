@@ -57,7 +57,7 @@ def export_revision(root: Path, ref: str, target: Path) -> str:
         raise PnpError(f"--since {ref}: no such revision in the project's repository; "
                        "expected a commit, tag or branch such as HEAD, HEAD~2 or playtest-3")
     commit = found.stdout.decode("ascii").strip()
-    listing = run_git(root, "ls-tree", "-r", "-z", "-l", f"{commit}:{prefix}")
+    listing = run_git(root, "ls-tree", "--full-tree", "-r", "-z", "-l", f"{commit}:{prefix}")
     if listing is None or listing.returncode != 0:
         raise PnpError(f"--since {ref}: the project folder did not exist at that revision; expected a later one")
     blobs = list_blobs(listing.stdout)
