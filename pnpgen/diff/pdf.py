@@ -84,6 +84,8 @@ def render_pdf(comparison: Comparison, font: str) -> bytes:
         writer.line("No card and no rulebook section changed.")
     for change in comparison.cards:
         writer.y -= GAP
+        lines = 2 + len(change.fields) + bool(change.because)
+        writer.room(lines * SIZE * 1.6 + (IMAGE_HEIGHT + SIZE * 2 + GAP if change.faces else 0))  # heading with its pictures
         writer.line(headline(change), SIZE + 1)
         writer.line(str(change.location), indent=units.mm(4), grey=True)
         for field in change.fields:

@@ -31,7 +31,8 @@ def lines(comparison: Comparison) -> list[str]:
     if comparison.files:
         out.append("  changed files: " + ", ".join(comparison.files))
     for change in comparison.cards:
-        out.append(f"  {headline(change)}  {change.location}")
+        where = f"(was at {change.location})" if change.status == "removed" else str(change.location)
+        out.append(f"  {headline(change)}  {where}")
         out += [f"      {describe_field(f)}" for f in change.fields]
         if change.because:
             out.append("      only because these changed: " + ", ".join(change.because))
