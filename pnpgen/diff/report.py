@@ -1,8 +1,7 @@
 """Turn a comparison into what people and scripts read: lines for the terminal and a JSON document."""
 from __future__ import annotations
 
-import math
-
+from ..project.model import plain
 from .compare import CardChange, FieldChange
 from .session import Comparison
 
@@ -42,17 +41,6 @@ def lines(comparison: Comparison) -> list[str]:
     if len(out) == 1 + bool(comparison.files):
         out.append("  no card and no rulebook section changed")
     return out
-
-
-def plain(value):
-    """Card values as JSON: mappings and tuples as objects and lists, non-finite numbers as text."""
-    if hasattr(value, "items"):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (tuple, list)):
-        return [plain(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    return value
 
 
 def as_json(comparison: Comparison) -> dict:

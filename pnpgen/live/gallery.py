@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import math
 import threading
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from ..checks.checker import check_project
 from ..faces.convert import Converter
 from ..errors import PnpError, Problem
 from ..export.pieces import face_page
-from ..project.model import Card, Component, Project
+from ..project.model import Card, Component, Project, plain
 from ..faces.render import Renderer
 from ..project.validate import load_project
 from .state import Live
@@ -151,13 +150,3 @@ def caption(card: Card, component: Component) -> str:
             shown.append(str(value))
     return " · ".join(shown[:3]) or component.name
 
-
-def plain(value):
-    """Card fields as JSON: mappings and tuples as objects and lists, non-finite numbers as text."""
-    if isinstance(value, dict) or hasattr(value, "items"):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (tuple, list)):
-        return [plain(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    return value
