@@ -257,7 +257,9 @@ def diff_command(project, since, game, out_dir, as_json) -> None:
               help="Loopback address to listen on: 127.0.0.1, ::1 or localhost.")
 @click.option("--game", help="Show only this game id.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default web browser.")
-def serve_command(project, port, host, game, open_browser) -> None:
+@click.option("--since", metavar="REF", help="Mark the cards changed since REF (a git revision or last-build) "
+                                             "and show old and new side by side at /changes.html.")
+def serve_command(project, port, host, game, open_browser, since) -> None:
     """A live gallery of every face of PROJECT and its checks in your browser, rebuilt on every save (Ctrl-C stops)."""
     from .live.serve import serve
 
@@ -269,7 +271,7 @@ def serve_command(project, port, host, game, open_browser) -> None:
             webbrowser.open(url)
 
     try:
-        serve(project, host=host, port=port, options=Options(game=game), ready=ready)
+        serve(project, host=host, port=port, options=Options(game=game), ready=ready, since=since)
     except PnpError as err:
         fail(err)
     except KeyboardInterrupt:

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image, ImageChops
 from pypdf import PdfReader
 
-from conftest import REPO, apply_edits, commit_all, copy_bundled, git
+from diff.gitrepo import REPO, apply_edits, commit_all, copy_bundled, git
 from pnpgen import build, Options
 from pnpgen.diff.run import DiffOptions, diff
 from pnpgen.errors import PnpError

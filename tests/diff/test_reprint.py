@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from conftest import apply_edits, copy_bundled
+from diff.gitrepo import apply_edits, copy_bundled
 from pdfprobe import drawn_forms
 from pnpgen import Options, build, units
 from pnpgen.diff.reprint import reprint
