@@ -86,6 +86,10 @@ def compare_games(old: Side, new: Side, games: Sequence[Game], changed_inputs: l
             changes += compare_component(old, new, (before, previous), (game, component), context)
         for component in gone:
             changes += compare_component(old, new, (before, component), (game, None), context)
+    for before in old.project.games:  # a game taken out of the project: all its cards are removed
+        if new.project.game(before.id) is None and len(games) == len(new.project.games):
+            for component in before.components:
+                changes += compare_component(old, new, (before, component), (before, None), context)
     return changes
 
 
@@ -153,7 +157,21 @@ def pair_cards(old: Sequence[Card], new: Sequence[Card]) -> list[tuple[int | Non
         by_new = {j: i for i, j in chosen.items()}
         pairs += [(i, None) for i in range(i1, i2) if i not in matched_old]
         pairs += [(by_new.get(j), j) for j in range(j1, j2)]
-    return pairs
+    return pair_moved(pairs, old, new)
+
+
+def pair_moved(pairs: list, old: Sequence[Card], new: Sequence[Card]) -> list:
+    """A card taken out in one place and put back unchanged in another was moved, not removed and added."""
+    gone: dict[tuple, list[int]] = {}
+    for i, j in pairs:
+        if j is None:
+            gone.setdefault((old[i].fields, old[i].copies), []).append(i)
+    moved = {}
+    for i, j in pairs:
+        if i is None and gone.get((new[j].fields, new[j].copies)):
+            moved[j] = gone[(new[j].fields, new[j].copies)].pop(0)
+    taken = set(moved.values())
+    return [(moved.get(j, i), j) for i, j in pairs if not (j is None and i in taken)]
 
 
 def pair_block(old, new, olds: range, news: range, varying: set[str]) -> dict[int, int]:

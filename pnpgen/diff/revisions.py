@@ -16,7 +16,7 @@ from ..project.revision import run_git, wanted
 from ..record import has_record, restore_record
 
 LAST_BUILD = "last-build"
-MAX_BYTES = 1 << 30  # an old tree larger than this is no project folder
+MAX_BYTES = 256 << 20  # read into memory at once: an old tree larger than this is no project folder
 
 
 @contextlib.contextmanager
