@@ -17,6 +17,7 @@ from diff.gitrepo import REPO, apply_edits, commit_all, copy_bundled, git
 from pnpgen import build, Options
 from pnpgen.diff.run import DiffOptions, diff
 from pnpgen.errors import PnpError
+from pnpgen.project.validate import load_project
 
 EXPECTED = {
     # (component, status, index, fields that changed, sides whose face changed, files that alone explain it)
@@ -157,3 +158,28 @@ def test_a_tampered_record_is_refused(tmp_path):
     with pytest.raises(PnpError, match="no file of a project"):
         diff(project, DiffOptions(out_dir=out, since="last-build"))
     assert not (tmp_path / "outside.yaml").exists()
+
+
+def test_an_icon_changes_exactly_the_faces_that_show_it(tmp_path):
+    project = copy_bundled(tmp_path / "p")
+    git(project, "init", "-q")
+    commit_all(project)
+    apply_edits(project, [("templates/icons/ron.svg", '<circle cx="50" cy="50" r="48" fill="#b3262d"/>',
+                           '<circle cx="50" cy="50" r="48" fill="#2b4f8c"/>')])
+    report = diff(project, DiffOptions(out_dir=tmp_path / "out"))
+    loaded = load_project(project)
+    shows_ron = {(g.id, c.id, index) for g in loaded.games for c in g.components
+                 for index, card in enumerate(c.cards, 1)
+                 if card.fields.get("ron") is True or any(":ron:" in str(v) for v in card.fields.values())}
+    assert shows_ron  # the seal on ron cards, and :ron: in their effect text
+    assert {(c["game"], c["component"], c["index"]) for c in report.json["cards"]} == shows_ron
+    assert all(c["fields"] == [] and c["faces"] == ["front"] and c["because"] == ["templates/icons/ron.svg"]
+               for c in report.json["cards"])
+    assert report.json["sections"] == []
+
+
+def test_a_revision_is_never_read_as_an_option(edited_repo, tmp_path):
+    for since in ("--output=x", "-p", "HEAD --all"):
+        with pytest.raises(PnpError, match="no such revision"):
+            diff(edited_repo, DiffOptions(out_dir=tmp_path, since=since))
+    assert not (tmp_path / "x").exists() and not (edited_repo / "x").exists()
