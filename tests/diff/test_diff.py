@@ -183,3 +183,13 @@ def test_a_revision_is_never_read_as_an_option(edited_repo, tmp_path):
         with pytest.raises(PnpError, match="no such revision"):
             diff(edited_repo, DiffOptions(out_dir=tmp_path, since=since))
     assert not (tmp_path / "x").exists() and not (edited_repo / "x").exists()
+
+
+def test_the_command_line_reports_problems_without_a_traceback(tmp_path):
+    plain = copy_bundled(tmp_path / "plain")
+    env = {"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}
+    for args, message in ((["diff", str(plain)], "nothing to compare with"),
+                          (["build", str(plain), "--since", "HEAD"], "goes with --reprint"),
+                          (["build", str(plain), "--reprint", "--since", "last-build"], "no record of a previous")):
+        done = subprocess.run([sys.executable, "-m", "pnpgen", *args], capture_output=True, text=True, env=env)
+        assert done.returncode == 1 and message in done.stderr and "Traceback" not in done.stderr, done.stderr

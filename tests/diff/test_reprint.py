@@ -67,6 +67,9 @@ def test_reprint_holds_exactly_the_changed_pieces_with_backs_behind_fronts(edite
     assert round(units.to_mm(float(trim.width)) / w) == 3 and round(units.to_mm(float(trim.height)) / units.to_mm(battle.size.height)) == 3
     page_text = reader.pages[0].extract_text()
     assert project_revision(edited_repo) + "*" in page_text  # the stamp says these cards changed
+    assert "reprint: 2 sheets instead of 8" in reader.metadata.subject
+    reprint(edited_repo, Options(out_dir=tmp_path / "again", check=False))
+    assert (tmp_path / "again" / GAME / f"{GAME}-reprint.pdf").read_bytes() == target.read_bytes()  # deterministic
 
 
 def test_gutterfold_reprint_puts_each_back_beside_its_front(edited_repo, tmp_path):
