@@ -77,7 +77,7 @@ def list_blobs(listing: bytes) -> list[tuple[str, PurePosixPath, int]]:
         meta, _, name = entry.partition(b"\t")
         mode, kind, sha, size = meta.split()
         path = PurePosixPath(name.decode("utf-8", "surrogateescape"))
-        if kind == b"blob" and mode in (b"100644", b"100755") and wanted(Path(path)) and ".." not in path.parts:
+        if kind == b"blob" and mode in (b"100644", b"100755") and wanted(Path(path), int(size)) and ".." not in path.parts:
             blobs.append((sha.decode("ascii"), path, int(size)))
     return blobs
 

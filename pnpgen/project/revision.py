@@ -12,6 +12,10 @@ GIT_TIMEOUT = 60
 # (an fsmonitor hook), ask for a password or reach the network (a partial clone fetches missing objects).
 GIT_SAFETY = ("-c", "core.fsmonitor=false", "-c", "protocol.allow=never", "-c", "credential.helper=")
 IGNORED = frozenset({"output", ".pnpgen-cache", ".git", "__pycache__", ".pnpgen-build"})
+BUILD_FOLDERS = frozenset({"templates", "images", "fonts", "rules", "documents"})  # read in full
+SOURCE_SUFFIXES = frozenset(".yaml .yml .j2 .svg .md .txt .csv .tsv .xlsx .xls .ods .json .png .jpg .jpeg "
+                            ".ttf .otf .ttc .otc".split())
+MAX_FILE = 64 << 20
 
 
 @dataclass(frozen=True)
@@ -38,10 +42,13 @@ def run_git(root: Path, *args: str, stdin: bytes | None = None) -> subprocess.Co
         return None
 
 
-def wanted(relative: Path) -> bool:
-    """Whether a file of the project is one a build may read (not its outputs, caches or hidden files)."""
+def wanted(relative: Path, size: int = 0) -> bool:
+    """Whether a file of the project is one a build may read: data, templates, rules, documents, pictures
+    and fonts of ordinary size — not its outputs, caches or hidden files, nor a designer's art sources."""
     parts = relative.parts
-    return bool(parts) and parts[0] not in IGNORED and not any(part.startswith(".") for part in parts)
+    if not parts or parts[0] in IGNORED or any(part.startswith(".") for part in parts) or size > MAX_FILE:
+        return False
+    return parts[0] in BUILD_FOLDERS or relative.suffix.lower() in SOURCE_SUFFIXES
 
 
 def source_files(root: Path, skip: Path | None = None) -> list[Path]:
@@ -51,10 +58,13 @@ def source_files(root: Path, skip: Path | None = None) -> list[Path]:
     skip = skip.resolve() if skip is not None else None
     for folder, dirs, files in os.walk(root):
         here = Path(folder)
-        dirs[:] = sorted(d for d in dirs if wanted(here.relative_to(root) / d) and not (here / d).is_symlink()
+        dirs[:] = sorted(d for d in dirs if d not in IGNORED and not d.startswith(".") and not (here / d).is_symlink()
                          and (here / d).resolve() != skip)
-        found += [here / name for name in sorted(files) if wanted(here.relative_to(root) / name)]
-    return [path for path in found if path.is_file() and not path.is_symlink()]
+        for name in sorted(files):
+            path = here / name
+            if not path.is_symlink() and path.is_file() and wanted(path.relative_to(root), path.stat().st_size):
+                found.append(path)
+    return found
 
 
 def project_revision(root: Path) -> str:
