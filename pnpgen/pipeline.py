@@ -143,7 +143,7 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
         report.written.append(output.target)
     if stale:
         manifest.save()
-    record_build(project.root, out_dir, renderer.stamp.revision)  # what `diff --since last-build` compares with
+    record_build(project, out_dir, renderer.stamp.revision)  # what `diff --since last-build` compares with
     report.renders, report.faces = renderer.renders, converter.conversions
     return report
 

@@ -13,6 +13,7 @@ from pathlib import Path, PurePosixPath
 
 from .atomic import write_atomically
 from .errors import PnpError
+from .project.model import Project
 from .project.revision import source_files, wanted
 
 FOLDER = ".pnpgen-build"
@@ -37,12 +38,12 @@ def read_index(out_dir: Path) -> dict:
     return index
 
 
-def record_build(root: Path, out_dir: Path, revision: str) -> None:
+def record_build(project: Project, out_dir: Path, revision: str) -> None:
     """Remember every source file of the project as this build saw it (unchanged files are not hashed again)."""
-    folder = Path(out_dir) / FOLDER
+    root, folder = project.root, Path(out_dir) / FOLDER
     before = read_index(out_dir).get("files", {})
     files = {}
-    for path in source_files(root, skip=Path(out_dir)):
+    for path in source_files(root, project.files):
         name = path.relative_to(root).as_posix()
         stat = path.stat()
         known = before.get(name)

@@ -49,7 +49,7 @@ def reprint(path: str | Path = ".", options: Options | None = None, since: str |
         renderer = Renderer(project, comparison.fontbook, comparison.renderer.disk, comparison.renderer.inputs, stamp)
         for game in games:
             reprint_game(game, comparison, renderer, options, out_dir / game.id / f"{game.id}-reprint.pdf", report)
-        record_build(project.root, out_dir, today.revision)
+        record_build(project, out_dir, today.revision)
     return report
 
 

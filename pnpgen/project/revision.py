@@ -6,6 +6,7 @@ import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable
 
 GIT_TIMEOUT = 60
 # A project's repository is untrusted like the rest of it: its config must not make git run a program
@@ -51,20 +52,25 @@ def wanted(relative: Path, size: int = 0) -> bool:
     return parts[0] in BUILD_FOLDERS or relative.suffix.lower() in SOURCE_SUFFIXES
 
 
-def source_files(root: Path, skip: Path | None = None) -> list[Path]:
-    """Every regular file of the project a build may read, in a stable order; links are not followed,
-    and nothing under skip (an output folder inside the project) is included."""
-    found = []
-    skip = skip.resolve() if skip is not None else None
-    for folder, dirs, files in os.walk(root):
-        here = Path(folder)
-        dirs[:] = sorted(d for d in dirs if d not in IGNORED and not d.startswith(".") and not (here / d).is_symlink()
-                         and (here / d).resolve() != skip)
-        for name in sorted(files):
-            path = here / name
-            if not path.is_symlink() and path.is_file() and wanted(path.relative_to(root), path.stat().st_size):
-                found.append(path)
-    return found
+def source_files(root: Path, extra: Iterable[Path] = ()) -> list[Path]:
+    """The files a build of the project reads, in a stable order: the YAML at the top and extra (every data
+    file the project loaded), and everything in its templates, images, fonts, rules and documents folders.
+    Links are not followed."""
+    found = {path for path in [*root.glob("*.y*ml"), *extra] if is_source(root, path)}
+    for name in BUILD_FOLDERS:
+        for folder, dirs, files in os.walk(root / name):
+            here = Path(folder)
+            dirs[:] = [d for d in dirs if not d.startswith(".") and not (here / d).is_symlink()]
+            found.update(here / f for f in files if is_source(root, here / f))
+    return sorted(found)
+
+
+def is_source(root: Path, path: Path) -> bool:
+    try:
+        relative = path.relative_to(root)
+        return not path.is_symlink() and path.is_file() and wanted(relative, path.stat().st_size)
+    except (ValueError, OSError):
+        return False
 
 
 def project_revision(root: Path) -> str:
