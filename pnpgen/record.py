@@ -14,13 +14,13 @@ from pathlib import Path, PurePosixPath
 from .atomic import write_atomically
 from .errors import PnpError
 from .project.model import Project
-from .project.revision import source_files, wanted
+from .project.revision import source_files, is_wanted
 
 FOLDER = ".pnpgen-build"
 VERSION = 1
 
 
-def file_hash(path: Path) -> str:
+def hash_file(path: Path) -> str:
     hasher = hashlib.sha256()
     with path.open("rb") as stream:
         for chunk in iter(lambda: stream.read(1 << 20), b""):
@@ -51,7 +51,7 @@ def record_build(project: Project, out_dir: Path, revision: str) -> None:
                 and (folder / "objects" / str(known.get("sha256"))).is_file():
             files[name] = known
             continue
-        sha = file_hash(path)
+        sha = hash_file(path)
         target = folder / "objects" / sha
         if not target.is_file():
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -81,7 +81,7 @@ def restore_record(out_dir: Path, target: Path) -> str:
     for name, entry in sorted(index["files"].items()):
         relative = PurePosixPath(name)
         sha = entry.get("sha256") if isinstance(entry, dict) else None
-        if relative.is_absolute() or ".." in relative.parts or not wanted(Path(relative)) \
+        if relative.is_absolute() or ".." in relative.parts or not is_wanted(Path(relative)) \
                 or not isinstance(sha, str) or len(sha) != 64:
             raise PnpError(f"--since last-build: the record names '{name}', which is no file of a project; "
                            "expected a record written by `pnpgen build` (build again to renew it)")
@@ -92,7 +92,7 @@ def restore_record(out_dir: Path, target: Path) -> str:
             shutil.copyfile(source, destination, follow_symlinks=False)
         except OSError:
             raise PnpError(f"--since last-build: the record lacks '{name}'; build again to renew it") from None
-        if source.is_symlink() or file_hash(destination) != sha:
+        if source.is_symlink() or hash_file(destination) != sha:
             raise PnpError(f"--since last-build: the recorded '{name}' was altered after the build; "
                            "build again to renew the record")
     revision = index.get("revision")

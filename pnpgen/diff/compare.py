@@ -97,7 +97,7 @@ def compare_component(old: Side, new: Side, was: tuple, now: tuple, context: tup
     (old_game, old_component), (game, component), (changed_inputs, pixels_only, face_templates) = was, now, context
     old_cards = old_component.cards if old_component else ()
     new_cards = component.cards if component else ()
-    same_setting = bool(old_component and component) and setting(old_game, old_component) == setting(game, component)
+    same_setting = bool(old_component and component) and gather_setting(old_game, old_component) == gather_setting(game, component)
     found = []
     for i, j in pair_cards(old_cards, new_cards):
         if j is None:
@@ -122,19 +122,19 @@ def compare_component(old: Side, new: Side, was: tuple, now: tuple, context: tup
                 if (was_face is None) != (face is None) or (face and (was_face.key != face.key or pixels_only)):
                     faces.append(FaceChange(s, was_face, face, old_component, component))
         if fields or faces:
-            because = [] if fields or not same_setting else causes(faces, changed_inputs, face_templates)
+            because = [] if fields or not same_setting else find_causes(faces, changed_inputs, face_templates)
             found.append(CardChange(game.id, component.id, "changed", j + 1, card_caption(card, component), card,
                                     before, fields, faces, because))
     return found
 
 
-def setting(game: Game, component: Component) -> tuple:
+def gather_setting(game: Game, component: Component) -> tuple:
     """Everything of the game and component a face's rendering reads besides the card's fields."""
     return (game.id, game.title, component.id, component.name, component.kind, component.shape, component.size,
             component.bleed, component.front, component.back)
 
 
-def causes(faces: list[FaceChange], changed_inputs: list[str], face_templates: set[str]) -> list[str]:
+def find_causes(faces: list[FaceChange], changed_inputs: list[str], face_templates: set[str]) -> list[str]:
     """The changed files that explain faces whose card data did not change: the faces' own templates, and the
     shared files (partials, icons, images, fonts); other components' templates are not the cause."""
     own = {f"templates/{face.new.template}" for face in faces if face.new}
@@ -146,13 +146,13 @@ def pair_cards(old: Sequence[Card], new: Sequence[Card]) -> list[tuple[int | Non
     run the most alike cards; a card alike to none on the other side is added (None, j) or removed (i, None)."""
     matcher = SequenceMatcher(None, [(c.fields, c.copies) for c in old], [(c.fields, c.copies) for c in new],
                               autojunk=False)
-    varying = varying_fields([*old, *new])
+    varying = find_varying_fields([*old, *new])
     pairs: list[tuple[int | None, int | None]] = []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             pairs += [(i1 + k, j1 + k) for k in range(i2 - i1)]
             continue
-        chosen = pair_block(old, new, range(i1, i2), range(j1, j2), varying)
+        chosen = pair_alike(old, new, range(i1, i2), range(j1, j2), varying)
         matched_old = {i for i, _ in chosen.items()}
         by_new = {j: i for i, j in chosen.items()}
         pairs += [(i, None) for i in range(i1, i2) if i not in matched_old]
@@ -174,7 +174,7 @@ def pair_moved(pairs: list, old: Sequence[Card], new: Sequence[Card]) -> list:
     return [(moved.get(j, i), j) for i, j in pairs if not (j is None and i in taken)]
 
 
-def pair_block(old, new, olds: range, news: range, varying: set[str]) -> dict[int, int]:
+def pair_alike(old, new, olds: range, news: range, varying: set[str]) -> dict[int, int]:
     """Match the most alike cards of an edited run (at least half their telling fields equal), nearest first."""
     scored = []
     for i in olds:
@@ -192,7 +192,7 @@ def pair_block(old, new, olds: range, news: range, varying: set[str]) -> dict[in
     return chosen
 
 
-def varying_fields(cards: Sequence[Card]) -> set[str]:
+def find_varying_fields(cards: Sequence[Card]) -> set[str]:
     """The fields that tell cards apart: not the same on every card (defaults say nothing about identity)."""
     names = {name for card in cards for name in card.fields}
     return {n for n in names if len({repr(card.fields.get(n)) for card in cards}) > 1} | {"copies"}

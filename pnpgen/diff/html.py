@@ -5,7 +5,7 @@ import base64
 from html import escape
 
 from .compare import CardChange
-from .report import describe_field, headline
+from .report import describe_field, describe_change
 from .session import Comparison
 
 # Card data comes from an untrusted project: everything is escaped, and the page may load nothing at all.
@@ -22,19 +22,19 @@ img{max-width:260px;border:1px solid #ccc;background:#fff}.none{color:#777}
 """
 
 
-def data_uri(png: bytes) -> str:
+def encode_data_uri(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
-def figure(png: bytes | None, caption: str, role: str) -> str:
+def render_figure(png: bytes | None, caption: str, role: str) -> str:
     if png is None:
         return ""
-    return (f'<figure class="{role}"><img src="{data_uri(png)}" alt="{escape(caption)}">'
+    return (f'<figure class="{role}"><img src="{encode_data_uri(png)}" alt="{escape(caption)}">'
             f"<figcaption>{escape(caption)}</figcaption></figure>")
 
 
-def card_block(change: CardChange, comparison: Comparison) -> str:
-    parts = [f'<div class="card {change.status}"><div><b>{escape(headline(change))}</b> '
+def render_card(change: CardChange, comparison: Comparison) -> str:
+    parts = [f'<div class="card {change.status}"><div><b>{escape(describe_change(change))}</b> '
              f'<span class="where">{escape(str(change.location))}</span></div>']
     if change.fields:
         parts.append("<ul>" + "".join(f"<li>{escape(describe_field(f))}</li>" for f in change.fields) + "</ul>")
@@ -43,9 +43,9 @@ def card_block(change: CardChange, comparison: Comparison) -> str:
     for face in change.faces:
         picture = comparison.pictures[face.pair]
         parts.append(f'<div class="faces" data-side="{face.side}">'
-                     + figure(picture.old, f"{face.side} before ({comparison.label})", "old")
-                     + figure(picture.new, f"{face.side} now", "new")
-                     + figure(picture.overlay, f"{face.side}: changed pixels", "overlay") + "</div>")
+                     + render_figure(picture.old, f"{face.side} before ({comparison.label})", "old")
+                     + render_figure(picture.new, f"{face.side} now", "new")
+                     + render_figure(picture.overlay, f"{face.side}: changed pixels", "overlay") + "</div>")
     parts.append("</div>")
     return "".join(parts)
 
@@ -61,7 +61,7 @@ def render_html(comparison: Comparison) -> str:
         if (change.game, change.component) != group:
             group = (change.game, change.component)
             body.append(f"<h2>{escape(change.game)} / {escape(change.component)}</h2>")
-        body.append(card_block(change, comparison))
+        body.append(render_card(change, comparison))
     if comparison.sections:
         body.append("<h2>Rulebooks</h2><ul>")
         for s in comparison.sections:

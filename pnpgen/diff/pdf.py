@@ -8,7 +8,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import units
-from .report import describe_field, headline
+from .report import describe_field, describe_change
 from .session import Comparison
 
 PAGE = (units.mm(210), units.mm(297))
@@ -29,26 +29,26 @@ class Writer:
         self.font = font
         self.y = PAGE[1] - MARGIN
 
-    def room(self, height: float) -> None:
+    def make_room(self, height: float) -> None:
         if self.y - height < MARGIN:
             self.canvas.showPage()
             self.y = PAGE[1] - MARGIN
 
-    def line(self, text: str, size: float = SIZE, indent: float = 0.0, grey: bool = False) -> None:
+    def write_line(self, text: str, size: float = SIZE, indent: float = 0.0, grey: bool = False) -> None:
         width = PAGE[0] - 2 * MARGIN - indent
         for part in wrap(text, self.font, size, width):
-            self.room(size * 1.4)
+            self.make_room(size * 1.4)
             self.y -= size * 1.4
             self.canvas.setFillGray(0.45 if grey else 0)
             self.canvas.setFont(self.font, size)
             self.canvas.drawString(MARGIN + indent, self.y, part)
 
-    def images(self, pngs: list[tuple[bytes, str]]) -> None:
+    def draw_images(self, pngs: list[tuple[bytes, str]]) -> None:
         readers = [(ImageReader(io.BytesIO(png)), caption) for png, caption in pngs]
         ratios = [reader.getSize()[0] / reader.getSize()[1] for reader, _ in readers]
         room = PAGE[0] - 2 * MARGIN - GAP * (len(readers) - 1)
         height = min(IMAGE_HEIGHT, room / sum(ratios))  # a row of wide maps shrinks to the page width
-        self.room(height + SIZE * 2 + GAP)
+        self.make_room(height + SIZE * 2 + GAP)
         x, top = MARGIN, self.y - GAP
         for (reader, caption), ratio in zip(readers, ratios):
             self.canvas.drawImage(reader, x, top - height, height * ratio, height)
@@ -77,31 +77,31 @@ def wrap(text: str, font: str, size: float, width: float) -> list[str]:
 
 def render_pdf(comparison: Comparison, font: str) -> bytes:
     writer = Writer(f"{comparison.project.name}: changes since {comparison.label}", font)
-    writer.line(f"{comparison.project.name}: changes since {comparison.label}", HEAD)
+    writer.write_line(f"{comparison.project.name}: changes since {comparison.label}", HEAD)
     if comparison.files:
-        writer.line("changed files: " + ", ".join(comparison.files), grey=True)
+        writer.write_line("changed files: " + ", ".join(comparison.files), grey=True)
     if not comparison.cards and not comparison.sections:
-        writer.line("No card and no rulebook section changed.")
+        writer.write_line("No card and no rulebook section changed.")
     for change in comparison.cards:
         writer.y -= GAP
         lines = 2 + len(change.fields) + bool(change.because)
-        writer.room(lines * SIZE * 1.6 + (IMAGE_HEIGHT + SIZE * 2 + GAP if change.faces else 0))  # heading with its pictures
-        writer.line(headline(change), SIZE + 1)
-        writer.line(str(change.location), indent=units.mm(4), grey=True)
+        writer.make_room(lines * SIZE * 1.6 + (IMAGE_HEIGHT + SIZE * 2 + GAP if change.faces else 0))  # heading with its pictures
+        writer.write_line(describe_change(change), SIZE + 1)
+        writer.write_line(str(change.location), indent=units.mm(4), grey=True)
         for field in change.fields:
-            writer.line(describe_field(field), indent=units.mm(4))
+            writer.write_line(describe_field(field), indent=units.mm(4))
         if change.because:
-            writer.line("only because these changed: " + ", ".join(change.because), indent=units.mm(4))
+            writer.write_line("only because these changed: " + ", ".join(change.because), indent=units.mm(4))
         for face in change.faces:
             picture = comparison.pictures[face.pair]
             shown = [(png, caption) for png, caption in ((picture.old, f"{face.side} before"),
                                                          (picture.new, f"{face.side} now"),
                                                          (picture.overlay, "changed pixels")) if png]
-            writer.images(shown)
+            writer.draw_images(shown)
     if comparison.sections:
         writer.y -= GAP
-        writer.line("Rulebooks", SIZE + 1)
+        writer.write_line("Rulebooks", SIZE + 1)
         for s in comparison.sections:
             title = s.heading.lstrip("#").strip() or "(before the first heading)"
-            writer.line(f"{s.game} {s.file}:{s.line}: 「{title}」 {s.status}", indent=units.mm(4))
+            writer.write_line(f"{s.game} {s.file}:{s.line}: 「{title}」 {s.status}", indent=units.mm(4))
     return writer.close()

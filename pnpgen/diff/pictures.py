@@ -48,7 +48,7 @@ def draw_pictures(changes: Iterable[CardChange], old: Drawer, new: Drawer) -> di
     faces = list(pairs.values())
     old_images = rasterise_faces([(f.old, f.old_component) for f in faces], old)
     new_images = rasterise_faces([(f.new, f.new_component) for f in faces], new)
-    return {pair: picture(a, b) for pair, a, b in zip(pairs, old_images, new_images)}
+    return {pair: make_picture(a, b) for pair, a, b in zip(pairs, old_images, new_images)}
 
 
 def rasterise_faces(faces: list[tuple[Face | None, object]], drawer: Drawer) -> list[Image.Image | None]:
@@ -71,18 +71,18 @@ def rasterise_faces(faces: list[tuple[Face | None, object]], drawer: Drawer) -> 
     return [next(images) if face is not None else None for face, _ in faces]
 
 
-def picture(old: Image.Image | None, new: Image.Image | None) -> Picture:
+def make_picture(old: Image.Image | None, new: Image.Image | None) -> Picture:
     if old is None or new is None:
-        return Picture(png(old), png(new), None, True)
-    mask = changed_pixels(old, new)
+        return Picture(encode(old), encode(new), None, True)
+    mask = mask_changed_pixels(old, new)
     if mask.getbbox() is None:
-        return Picture(png(old), png(new), None, False)
+        return Picture(encode(old), encode(new), None, False)
     faded = Image.blend(new.convert("L").convert("RGB"), Image.new("RGB", new.size, "white"), 0.65)
     marked = Image.blend(new, Image.new("RGB", new.size, HIGHLIGHT), 0.7)
-    return Picture(png(old), png(new), png(Image.composite(marked, faded, mask)), True)
+    return Picture(encode(old), encode(new), encode(Image.composite(marked, faded, mask)), True)
 
 
-def changed_pixels(old: Image.Image, new: Image.Image) -> Image.Image:
+def mask_changed_pixels(old: Image.Image, new: Image.Image) -> Image.Image:
     """A mask of the pixels that differ, widened by two pixels so a changed hairline shows."""
     if old.size != new.size:
         old = old.resize(new.size)
@@ -91,7 +91,7 @@ def changed_pixels(old: Image.Image, new: Image.Image) -> Image.Image:
     return mask.filter(ImageFilter.MaxFilter(5)) if mask.getbbox() else mask
 
 
-def png(image: Image.Image | None) -> bytes | None:
+def encode(image: Image.Image | None) -> bytes | None:
     return encode_png(image) if image is not None else None
 
 

@@ -18,20 +18,20 @@ def describe_field(change: FieldChange) -> str:
     return f"{change.name}: {show(change.old)} → {show(change.new)}{where}"
 
 
-def headline(change: CardChange) -> str:
+def describe_change(change: CardChange) -> str:
     sides = " and ".join(f.side for f in change.faces)
     looks = f"; {sides} changed" if sides and change.status == "changed" else ""
     return f"{change.game}/{change.component} card {change.index} ({change.caption}) {change.status}{looks}"
 
 
-def lines(comparison: Comparison) -> list[str]:
+def list_changes(comparison: Comparison) -> list[str]:
     """What changed since REF, game by game and component by component, for the terminal."""
     out = [f"since {comparison.label}:"]
     if comparison.files:
         out.append("  changed files: " + ", ".join(comparison.files))
     for change in comparison.cards:
         where = f"(was at {change.location})" if change.status == "removed" else str(change.location)
-        out.append(f"  {headline(change)}  {where}")
+        out.append(f"  {describe_change(change)}  {where}")
         out += [f"      {describe_field(f)}" for f in change.fields]
         if change.because:
             out.append("      only because these changed: " + ", ".join(change.because))

@@ -58,7 +58,7 @@ def reprint_game(game: Game, comparison: Comparison, renderer: Renderer, options
     changes = [c for c in comparison.cards if c.game == game.id]
     pages, faces, sheets, full = [], {}, 0, 0
     for component in game.components:
-        again = reprinted(component, [c for c in changes if c.component == component.id])
+        again = cut_to_reprint(component, [c for c in changes if c.component == component.id])
         full += count_sheets(component, list(expand_pieces(component)), options)
         if not again.cards:
             continue
@@ -87,7 +87,7 @@ def reprint_game(game: Game, comparison: Comparison, renderer: Renderer, options
     report.lines.append(f"  {game.id}: {summary} → {target}")
 
 
-def reprinted(component: Component, changes: list[CardChange]) -> Component:
+def cut_to_reprint(component: Component, changes: list[CardChange]) -> Component:
     """The component holding only what must be printed again: every copy of a card that looks different
     (or is new), and the added copies of a card that only gained copies."""
     by_card = {id(c.card): c for c in changes if c.status != "removed"}

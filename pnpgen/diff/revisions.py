@@ -12,7 +12,7 @@ from pathlib import Path, PurePosixPath
 from typing import Iterator
 
 from ..errors import PnpError
-from ..project.revision import run_git, wanted
+from ..project.revision import run_git, is_wanted
 from ..record import has_record, restore_record
 
 LAST_BUILD = "last-build"
@@ -20,7 +20,7 @@ MAX_BYTES = 256 << 20  # read into memory at once: an old tree larger than this 
 
 
 @contextlib.contextmanager
-def old_project(root: Path, ref: str, out_dir: Path) -> Iterator[tuple[Path, str]]:
+def open_old_project(root: Path, ref: str, out_dir: Path) -> Iterator[tuple[Path, str]]:
     """Yield (folder holding the project at ref, how to name that state); the folder is removed afterwards."""
     with tempfile.TemporaryDirectory(prefix="pnpgen-diff-") as temp:
         folder = Path(temp) / "project"
@@ -29,7 +29,7 @@ def old_project(root: Path, ref: str, out_dir: Path) -> Iterator[tuple[Path, str
         yield folder, label
 
 
-def default_since(root: Path, out_dir: Path) -> str:
+def choose_since(root: Path, out_dir: Path) -> str:
     """The last commit when the project is in git, else the previous build into out_dir."""
     found = run_git(root, "rev-parse", "--verify", "-q", "HEAD")
     if found is not None and found.returncode == 0:
@@ -77,7 +77,7 @@ def list_blobs(listing: bytes) -> list[tuple[str, PurePosixPath, int]]:
         meta, _, name = entry.partition(b"\t")
         mode, kind, sha, size = meta.split()
         path = PurePosixPath(name.decode("utf-8", "surrogateescape"))
-        if kind == b"blob" and mode in (b"100644", b"100755") and wanted(Path(path), int(size)) and ".." not in path.parts:
+        if kind == b"blob" and mode in (b"100644", b"100755") and is_wanted(Path(path), int(size)) and ".." not in path.parts:
             blobs.append((sha.decode("ascii"), path, int(size)))
     return blobs
 

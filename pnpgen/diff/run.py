@@ -8,7 +8,7 @@ from ..atomic import write_atomically
 from ..project.validate import load_project
 from .html import render_html
 from .pdf import render_pdf
-from .report import as_json, lines
+from .report import as_json, list_changes
 from .session import compare_project
 
 
@@ -37,7 +37,7 @@ def diff(path: str | Path = ".", options: DiffOptions | None = None) -> DiffRepo
     out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
     with compare_project(project, options.since, options.game, out_dir, cache=options.cache,
                          cache_dir=options.cache_dir) as comparison:
-        report = DiffReport(lines(comparison), as_json(comparison), rasterised=comparison.rasterised)
+        report = DiffReport(list_changes(comparison), as_json(comparison), rasterised=comparison.rasterised)
         html = render_html(comparison).encode("utf-8")
         pdf = render_pdf(comparison, comparison.fontbook.resolve(None))
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -36,7 +36,7 @@ def split_sections(text: str) -> list[tuple[str, int, str]]:
     return [s for s in sections if s[0] or s[2]]
 
 
-def keyed(sections: list[tuple[str, int, str]]) -> dict[tuple[str, int], tuple[int, str]]:
+def key_sections(sections: list[tuple[str, int, str]]) -> dict[tuple[str, int], tuple[int, str]]:
     """Sections keyed by heading and occurrence, so two sections with one heading stay apart."""
     seen: dict[str, int] = {}
     out = {}
@@ -47,7 +47,7 @@ def keyed(sections: list[tuple[str, int, str]]) -> dict[tuple[str, int], tuple[i
 
 
 def compare_text(game: str, file: str, old: str | None, new: str | None) -> list[SectionChange]:
-    before, after = keyed(split_sections(old or "")), keyed(split_sections(new or ""))
+    before, after = key_sections(split_sections(old or "")), key_sections(split_sections(new or ""))
     changes = []
     for key, (line, body) in after.items():
         if key not in before:
@@ -65,11 +65,11 @@ def compare_rulebooks(old_root: Path, old_game: Game | None, new_root: Path, gam
         now, was = getattr(game, attribute), getattr(old_game, attribute) if old_game else None
         if now or was:
             shown = shown_path(new_root, now) if now else shown_path(old_root, was)
-            changes += compare_text(game.id, shown, read(old_root, was), read(new_root, now))
+            changes += compare_text(game.id, shown, read_rulebook(old_root, was), read_rulebook(new_root, now))
     return changes
 
 
-def read(root: Path, name: str | None) -> str | None:
+def read_rulebook(root: Path, name: str | None) -> str | None:
     if not name:
         return None
     try:

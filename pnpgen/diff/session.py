@@ -23,7 +23,7 @@ from ..project.revision import Stamp
 from ..project.validate import load_project
 from .compare import CardChange, Side, compare_games
 from .pictures import Drawer, Picture, draw_pictures, settle
-from .revisions import default_since, old_project
+from .revisions import choose_since, open_old_project
 from .sections import SectionChange, compare_rulebooks
 
 INPUT_FOLDERS = ("templates", "images", "fonts")
@@ -52,15 +52,15 @@ def compare_project(project: Project, since: str | None, game: str | None, out_d
                     cache_dir: Path | None = None, stamp: Stamp | None = None) -> Iterator[Comparison]:
     """Compare the project with its state at since (default: the last commit, else the last build)."""
     games = select_games(project, game)
-    since = since or default_since(project.root, out_dir)
+    since = since or choose_since(project.root, out_dir)
     disk = Cache(cache_dir or default_cache_dir()) if cache else None
     fontbook = open_fontbook(project)
     renderer = Renderer(project, fontbook, disk, inputs_digest(project), stamp)
     converter = Converter(fontbook, project.root, disk)
-    with old_project(project.root, since, out_dir) as old_root:
+    with open_old_project(project.root, since, out_dir) as old_root:
         folder, label = old_root
         old = load_old(folder, project, label)
-        now_inputs, old_inputs = input_hashes(project.root), input_hashes(folder)
+        now_inputs, old_inputs = hash_inputs(project.root), hash_inputs(folder)
         files = sorted(n for n in set(now_inputs) | set(old_inputs) if now_inputs.get(n) != old_inputs.get(n))
         # The same inputs render the same faces: share the build's cache entries; else key the old faces by content.
         inputs = renderer.inputs if not files else digest("old state", sorted(old_inputs.items()), old.default_font)
@@ -87,7 +87,7 @@ def load_old(folder: Path, project: Project, label: str) -> Project:
         raise PnpError([Problem(p.location, f"(at {label}) {p.message}") for p in err.problems]) from None
 
 
-def input_hashes(root: Path) -> dict[str, str]:
+def hash_inputs(root: Path) -> dict[str, str]:
     """relative path -> content hash of every template, icon, image and project font."""
     hashes = {}
     for name in INPUT_FOLDERS:

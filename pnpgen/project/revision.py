@@ -43,7 +43,7 @@ def run_git(root: Path, *args: str, stdin: bytes | None = None) -> subprocess.Co
         return None
 
 
-def wanted(relative: Path, size: int = 0) -> bool:
+def is_wanted(relative: Path, size: int = 0) -> bool:
     """Whether a file of the project is one a build may read: data, templates, rules, documents, pictures
     and fonts of ordinary size — not its outputs, caches or hidden files, nor a designer's art sources."""
     parts = relative.parts
@@ -68,7 +68,7 @@ def source_files(root: Path, extra: Iterable[Path] = ()) -> list[Path]:
 def is_source(root: Path, path: Path) -> bool:
     try:
         relative = path.relative_to(root)
-        return not path.is_symlink() and path.is_file() and wanted(relative, path.stat().st_size)
+        return not path.is_symlink() and path.is_file() and is_wanted(relative, path.stat().st_size)
     except (ValueError, OSError):
         return False
 
