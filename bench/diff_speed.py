@@ -7,23 +7,18 @@ Run: python3 bench/diff_speed.py [--runs N]
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-TWEAK_FILE = "games/three-times-undress.yaml"
-TWEAK = ("- {number: 7, copies: 5}", "- {number: 7, copies: 5, effect: 一枚だけ変えたカード}")
+from incremental import ROOT, TWEAK, TWEAK_FILE, copy_project as copy_files
 
 
 def copy_project(target: Path) -> Path:
-    target.mkdir()
-    for name in ("cards.yaml", "games", "templates", "documents", "rules", "fonts"):
-        source = ROOT / name
-        (shutil.copytree if source.is_dir() else shutil.copy)(source, target / name)
+    """The bundled project, committed in a git repository of its own."""
+    copy_files(target)
     git = ["git", "-C", str(target), "-c", "user.name=bench", "-c", "user.email=bench@example.org"]
     subprocess.run([*git, "init", "-q"], check=True)
     subprocess.run([*git, "add", "-A"], check=True)

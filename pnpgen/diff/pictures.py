@@ -5,14 +5,17 @@ turn out equal (an SVG that changed without changing the print) is dropped from 
 """
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from typing import Iterable
 
 from PIL import Image, ImageChops, ImageFilter
 
+from ..cache import Cache, digest, write_quietly
 from ..errors import PnpError
 from ..export.pieces import face_page
 from ..faces.convert import Converter
+from ..faces.fonts import FontBook
 from ..faces.render import Face
 from ..press.write_pdf import pdf_bytes
 from ..press.write_png import encode_png, image_from_raw, plan_raster, rasterise
@@ -33,10 +36,32 @@ class Picture:
 
 @dataclass(frozen=True)
 class Drawer:
-    """How one side turns faces into drawings: its converter and the font PDFs start with."""
+    """How one side turns faces into pictures: its converter and fonts, and the cache keeping its pictures
+    (a picture is named by the face's SVG hash and the digest of the images and fonts the SVG names)."""
 
     converter: Converter
-    initial_font: str
+    fontbook: FontBook
+    cache: Cache | None = None
+    inputs: str = ""
+
+    def key(self, face: Face, component) -> str:
+        return digest("diff picture", DPI, face.key, self.inputs, component.size, component.bleed)
+
+    def recall(self, face: Face, component) -> Image.Image | None:
+        """The cached picture, or None: a missing, damaged or wrongly sized entry is drawn again."""
+        if self.cache is None:
+            return None
+        try:
+            image = Image.open(io.BytesIO(self.cache.path("picture", self.key(face, component), ".png").read_bytes()))
+            image.load()
+        except (OSError, ValueError, Image.DecompressionBombError):
+            return None
+        expected = plan_raster(0, 0, component.size.width, component.size.height, component.bleed, DPI, False).size
+        return image.convert("RGB") if image.size == expected else None
+
+    def keep(self, face: Face, component, image: Image.Image) -> None:
+        if self.cache is not None:
+            write_quietly(self.cache.path("picture", self.key(face, component), ".png"), encode_png(image))
 
 
 def draw_pictures(changes: Iterable[CardChange], old: Drawer, new: Drawer) -> dict[tuple[str, str], Picture]:
@@ -52,12 +77,14 @@ def draw_pictures(changes: Iterable[CardChange], old: Drawer, new: Drawer) -> di
 
 
 def rasterise_faces(faces: list[tuple[Face | None, object]], drawer: Drawer) -> list[Image.Image | None]:
-    """The trim of each face (None stays None) at DPI, from one single-face-per-page PDF."""
-    present = [(face, component) for face, component in faces if face is not None]
-    if not present:
-        return [None] * len(faces)
+    """The trim of each face (None stays None) at DPI: from the cache, else from one single-face-per-page PDF."""
+    found = [drawer.recall(face, component) if face is not None else None for face, component in faces]
+    missing = [(index, face, component) for index, ((face, component), image) in enumerate(zip(faces, found))
+               if face is not None and image is None]
+    if not missing:
+        return found
     drawings, pages, rasters = {}, [], []
-    for number, (face, component) in enumerate(present):
+    for number, (_, face, component) in enumerate(missing):
         try:
             drawings[face.key] = drawer.converter.convert(face.key, face.svg, face.template)
         except PnpError as err:
@@ -65,10 +92,11 @@ def rasterise_faces(faces: list[tuple[Face | None, object]], drawer: Drawer) -> 
         pages.append(face_page(component, face.key, "front"))
         rasters.append(plan_raster(0, number, component.size.width, component.size.height, component.bleed, DPI,
                                    with_bleed=False))
-    document = pdf_bytes(pages, drawings, title="pnpgen diff", initial_font=drawer.initial_font, bleed=None)
-    images = iter(image_from_raw(data, raster.size)
-                  for data, raster in zip(rasterise([document], rasters, encode=False), rasters))
-    return [next(images) if face is not None else None for face, _ in faces]
+    document = pdf_bytes(pages, drawings, title="pnpgen diff", initial_font=drawer.fontbook.resolve(None), bleed=None)
+    for (index, face, component), data, raster in zip(missing, rasterise([document], rasters, encode=False), rasters):
+        found[index] = image_from_raw(data, raster.size)
+        drawer.keep(face, component, found[index])
+    return found
 
 
 def make_picture(old: Image.Image | None, new: Image.Image | None) -> Picture:

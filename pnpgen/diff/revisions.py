@@ -7,6 +7,7 @@ written (links and submodules of the old tree are left out, as a build refuses t
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import tempfile
 from pathlib import Path, PurePosixPath
 from typing import Iterator
@@ -16,6 +17,7 @@ from ..project.revision import run_git, is_wanted
 from ..record import has_record, restore_record
 
 LAST_BUILD = "last-build"
+LARGE = 1 << 20  # files this size or larger are copied from the project when unchanged
 MAX_BYTES = 256 << 20  # read into memory at once: an old tree larger than this is no project folder
 
 
@@ -64,7 +66,7 @@ def export_revision(root: Path, ref: str, target: Path) -> str:
     if sum(size for _, _, size in blobs) > MAX_BYTES:
         raise PnpError(f"--since {ref}: the project at that revision holds more than {MAX_BYTES >> 20} MB; "
                        "expected a project folder")
-    write_blobs(root, blobs, target)
+    write_blobs(root, copy_unchanged(root, blobs, target), target)
     return f"{ref} ({commit[:7]})"
 
 
@@ -80,6 +82,25 @@ def list_blobs(listing: bytes) -> list[tuple[str, PurePosixPath, int]]:
         if kind == b"blob" and mode in (b"100644", b"100755") and is_wanted(Path(path), int(size)) and ".." not in path.parts:
             blobs.append((sha.decode("ascii"), path, int(size)))
     return blobs
+
+
+def copy_unchanged(root: Path, blobs: list[tuple[str, PurePosixPath, int]], target: Path) -> list:
+    """Copy each large file (fonts, pictures) that is the same today from the project folder, which is much
+    faster than through git; return the blobs still to read."""
+    remaining = []
+    for sha, path, size in blobs:
+        current = root.joinpath(*path.parts)
+        if size >= LARGE and not current.is_symlink() and current.is_file() and current.stat().st_size == size:
+            data = current.read_bytes()
+            hasher = hashlib.sha1() if len(sha) == 40 else hashlib.sha256()
+            hasher.update(b"blob %d\0" % size + data)
+            if hasher.hexdigest() == sha:
+                destination = target.joinpath(*path.parts)
+                destination.parent.mkdir(parents=True, exist_ok=True)
+                destination.write_bytes(data)
+                continue
+        remaining.append((sha, path, size))
+    return remaining
 
 
 def write_blobs(root: Path, blobs: list[tuple[str, PurePosixPath, int]], target: Path) -> None:

@@ -66,15 +66,16 @@ def compare_project(project: Project, since: str | None, game: str | None, out_d
         inputs = renderer.inputs if not files else digest("old state", sorted(old_inputs.items()), old.default_font)
         old_fontbook = open_fontbook(old)
         old_renderer = Renderer(old, old_fontbook, disk, inputs, renderer.stamp)
-        # Old drawings are never cached: an image changed under the same SVG must be drawn from the old file.
-        old_converter = Converter(old_fontbook, old.root, None)
+        # A drawing is cached by its SVG alone: when an image or font changed under the same SVG, draw the old anew.
+        pictures_same = all(name.startswith("templates/") for name in files)
+        old_converter = Converter(old_fontbook, old.root, disk if pictures_same else None)
         result = Comparison(since, label, project, files=files, renderer=renderer, converter=converter,
                             fontbook=fontbook)
         cards = compare_games(Side(old, old_renderer.render, label), Side(project, renderer.render), games, files)
         for now in games:
             result.sections += compare_rulebooks(folder, old.game(now.id), project.root, now)
-        result.pictures = draw_pictures(cards, Drawer(old_converter, old_fontbook.resolve(None)),
-                                        Drawer(converter, fontbook.resolve(None)))
+        result.pictures = draw_pictures(cards, Drawer(old_converter, old_fontbook, disk, old_renderer.inputs),
+                                        Drawer(converter, fontbook, disk, renderer.inputs))
         result.cards = settle(cards, result.pictures)
         yield result
 
