@@ -22,13 +22,16 @@ MAX_BYTES = 256 << 20  # read into memory at once: an old tree larger than this 
 
 
 @contextlib.contextmanager
-def open_old_project(root: Path, ref: str, out_dir: Path) -> Iterator[tuple[Path, str]]:
-    """Yield (folder holding the project at ref, how to name that state); the folder is removed afterwards."""
+def open_old_project(root: Path, ref: str, out_dir: Path) -> Iterator[tuple[Path, str, set[str]]]:
+    """Yield (folder holding the project at ref, how to name that state, the files proven the same as today);
+    the folder is removed afterwards."""
     with tempfile.TemporaryDirectory(prefix="pnpgen-diff-") as temp:
         folder = Path(temp) / "project"
         folder.mkdir()
-        label = restore_record(out_dir, folder) if ref == LAST_BUILD else export_revision(root, ref, folder)
-        yield folder, label
+        if ref == LAST_BUILD:
+            yield folder, restore_record(out_dir, folder), set()
+        else:
+            yield folder, *export_revision(root, ref, folder)
 
 
 def choose_since(root: Path, out_dir: Path) -> str:
@@ -44,8 +47,9 @@ def choose_since(root: Path, out_dir: Path) -> str:
                    "(then --since last-build)")
 
 
-def export_revision(root: Path, ref: str, target: Path) -> str:
-    """Write the project folder as it was at the git revision ref into target; return 'ref (3f2a1c9)'."""
+def export_revision(root: Path, ref: str, target: Path) -> tuple[str, set[str]]:
+    """Write the project folder as it was at the git revision ref into target; return its name ('ref (3f2a1c9)')
+    and the large files found the same as today."""
     where = run_git(root, "rev-parse", "--show-prefix")
     if where is None:
         raise PnpError(f"--since {ref}: git is not installed; expected git on PATH to read a revision, "
@@ -66,8 +70,9 @@ def export_revision(root: Path, ref: str, target: Path) -> str:
     if sum(size for _, _, size in blobs) > MAX_BYTES:
         raise PnpError(f"--since {ref}: the project at that revision holds more than {MAX_BYTES >> 20} MB; "
                        "expected a project folder")
-    write_blobs(root, copy_unchanged(root, blobs, target), target)
-    return f"{ref} ({commit[:7]})"
+    remaining, same = copy_unchanged(root, blobs, target)
+    write_blobs(root, remaining, target)
+    return f"{ref} ({commit[:7]})", same
 
 
 def list_blobs(listing: bytes) -> list[tuple[str, PurePosixPath, int]]:
@@ -84,10 +89,10 @@ def list_blobs(listing: bytes) -> list[tuple[str, PurePosixPath, int]]:
     return blobs
 
 
-def copy_unchanged(root: Path, blobs: list[tuple[str, PurePosixPath, int]], target: Path) -> list:
+def copy_unchanged(root: Path, blobs: list[tuple[str, PurePosixPath, int]], target: Path) -> tuple[list, set[str]]:
     """Copy each large file (fonts, pictures) that is the same today from the project folder, which is much
-    faster than through git; return the blobs still to read."""
-    remaining = []
+    faster than through git; return the blobs still to read, and the paths copied."""
+    remaining, same = [], set()
     for sha, path, size in blobs:
         current = root.joinpath(*path.parts)
         if size >= LARGE and not current.is_symlink() and current.is_file() and current.stat().st_size == size:
@@ -98,9 +103,10 @@ def copy_unchanged(root: Path, blobs: list[tuple[str, PurePosixPath, int]], targ
                 destination = target.joinpath(*path.parts)
                 destination.parent.mkdir(parents=True, exist_ok=True)
                 destination.write_bytes(data)
+                same.add(path.as_posix())
                 continue
         remaining.append((sha, path, size))
-    return remaining
+    return remaining, same
 
 
 def write_blobs(root: Path, blobs: list[tuple[str, PurePosixPath, int]], target: Path) -> None:

@@ -58,9 +58,9 @@ def compare_project(project: Project, since: str | None, game: str | None, out_d
     renderer = Renderer(project, fontbook, disk, inputs_digest(project), stamp)
     converter = Converter(fontbook, project.root, disk)
     with open_old_project(project.root, since, out_dir) as old_root:
-        folder, label = old_root
+        folder, label, same = old_root
         old = load_old(folder, project, label)
-        now_inputs, old_inputs = hash_inputs(project.root), hash_inputs(folder)
+        now_inputs, old_inputs = hash_inputs(project.root, same), hash_inputs(folder, same)
         files = sorted(n for n in set(now_inputs) | set(old_inputs) if now_inputs.get(n) != old_inputs.get(n))
         # The same inputs render the same faces: share the build's cache entries; else key the old faces by content.
         inputs = renderer.inputs if not files else digest("old state", sorted(old_inputs.items()), old.default_font)
@@ -88,12 +88,14 @@ def load_old(folder: Path, project: Project, label: str) -> Project:
         raise PnpError([Problem(p.location, f"(at {label}) {p.message}") for p in err.problems]) from None
 
 
-def hash_inputs(root: Path) -> dict[str, str]:
-    """relative path -> content hash of every template, icon, image and project font."""
+def hash_inputs(root: Path, same: set[str]) -> dict[str, str]:
+    """relative path -> content hash of every template, icon, image and project font (not read for the files
+    already proven the same on both sides)."""
     hashes = {}
     for name in INPUT_FOLDERS:
         folder = root / name
         if folder.is_dir():
             for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
-                hashes[path.relative_to(root).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
+                name = path.relative_to(root).as_posix()
+                hashes[name] = "same" if name in same else hashlib.sha256(path.read_bytes()).hexdigest()
     return hashes
