@@ -35,6 +35,8 @@ class Fields(Mapping[str, Value]):
         return hash(self._items)
 
     def __eq__(self, other: object) -> bool:
+        if isinstance(other, Fields):  # the common case, without copying either side
+            return self._index == other._index
         return isinstance(other, Mapping) and dict(self.items()) == dict(other.items())
 
     def __getattr__(self, name: str) -> Value:
