@@ -7,17 +7,15 @@ written (links and submodules of the old tree are left out, as a build refuses t
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import tempfile
 from pathlib import Path, PurePosixPath
 from typing import Iterator
 
 from ..errors import PnpError
-from ..project.revision import run_git, is_wanted
+from ..project.revision import LARGE, blob_id, list_blobs, run_git
 from ..record import has_record, restore_record
 
 LAST_BUILD = "last-build"
-LARGE = 1 << 20  # files this size or larger are copied from the project when unchanged
 MAX_BYTES = 256 << 20  # read into memory at once: an old tree larger than this is no project folder
 
 
@@ -75,20 +73,6 @@ def export_revision(root: Path, ref: str, target: Path) -> tuple[str, set[str]]:
     return f"{ref} ({commit[:7]})", same
 
 
-def list_blobs(listing: bytes) -> list[tuple[str, PurePosixPath, int]]:
-    """(object id, path, size) of every regular file of an `ls-tree -r -z -l` listing a build may read."""
-    blobs = []
-    for entry in listing.split(b"\0"):
-        if not entry:
-            continue
-        meta, _, name = entry.partition(b"\t")
-        mode, kind, sha, size = meta.split()
-        path = PurePosixPath(name.decode("utf-8", "surrogateescape"))
-        if kind == b"blob" and mode in (b"100644", b"100755") and is_wanted(Path(path), int(size)) and ".." not in path.parts:
-            blobs.append((sha.decode("ascii"), path, int(size)))
-    return blobs
-
-
 def copy_unchanged(root: Path, blobs: list[tuple[str, PurePosixPath, int]], target: Path) -> tuple[list, set[str]]:
     """Copy each large file (fonts, pictures) that is the same today from the project folder, which is much
     faster than through git; return the blobs still to read, and the paths copied."""
@@ -97,9 +81,7 @@ def copy_unchanged(root: Path, blobs: list[tuple[str, PurePosixPath, int]], targ
         current = root.joinpath(*path.parts)
         if size >= LARGE and not current.is_symlink() and current.is_file() and current.stat().st_size == size:
             data = current.read_bytes()
-            hasher = hashlib.sha1() if len(sha) == 40 else hashlib.sha256()
-            hasher.update(b"blob %d\0" % size + data)
-            if hasher.hexdigest() == sha:
+            if blob_id(data, sha) == sha:
                 destination = target.joinpath(*path.parts)
                 destination.parent.mkdir(parents=True, exist_ok=True)
                 destination.write_bytes(data)

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import datetime
+import hashlib
 import os
 import subprocess
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Iterable
 
 GIT_TIMEOUT = 60
@@ -17,6 +18,7 @@ BUILD_FOLDERS = frozenset({"templates", "images", "fonts", "rules", "documents"}
 SOURCE_SUFFIXES = frozenset(".yaml .yml .j2 .svg .md .txt .csv .tsv .xlsx .xls .ods .json .png .jpg .jpeg "
                             ".ttf .otf .ttc .otc".split())
 MAX_FILE = 64 << 20
+LARGE = 1 << 20  # compared by size alone when telling whether the project differs from its last commit
 
 
 @dataclass(frozen=True)
@@ -73,18 +75,65 @@ def is_source(root: Path, path: Path) -> bool:
         return False
 
 
-def project_revision(root: Path) -> str:
-    """The short commit of the project ('3f2a1c9', '3f2a1c9+' with uncommitted edits), else the day its
-    newest file was saved ('2026-11-30'): both the same for the same files, so builds stay reproducible."""
-    head = run_git(root, "rev-parse", "--short=7", "--verify", "-q", "HEAD")
-    if head is not None and head.returncode == 0:
-        status = run_git(root, "status", "--porcelain", "--untracked-files=no", "--", ".")
-        dirty = status is None or status.returncode != 0 or bool(status.stdout.strip())
-        return head.stdout.decode("ascii", "replace").strip() + ("+" if dirty else "")
-    times = [path.stat().st_mtime for path in source_files(root)]
+def project_revision(root: Path, files: Iterable[Path] = ()) -> str:
+    """The short commit of the project ('3f2a1c9', '3f2a1c9+' when its files differ from it), else the day its
+    newest file was saved ('2026-11-30'): both the same for the same files, so builds stay reproducible.
+    files: the data files the project loaded besides the YAML at its top."""
+    sources = source_files(root, files)
+    head = run_git(root, "rev-parse", "--verify", "-q", "HEAD")
+    prefix = run_git(root, "rev-parse", "--show-prefix")
+    if head is not None and head.returncode == 0 and prefix is not None and prefix.returncode == 0:
+        commit = head.stdout.decode("ascii", "replace").strip()
+        where = prefix.stdout.decode("utf-8", "surrogateescape").strip()
+        listing = run_git(root, "ls-tree", "--full-tree", "-r", "-z", "-l", f"{commit}:{where}")
+        committed = list_blobs(listing.stdout) if listing is not None and listing.returncode == 0 else []
+        return commit[:7] + ("+" if differs(root, sources, committed) else "")
+    times = [path.stat().st_mtime for path in sources]
     if not times:
         return ""
     return datetime.datetime.fromtimestamp(max(times), tz=datetime.timezone.utc).date().isoformat()
+
+
+def list_blobs(listing: bytes) -> list[tuple[str, PurePosixPath, int]]:
+    """(object id, path, size) of every regular file of an `ls-tree -r -z -l` listing a build may read."""
+    blobs = []
+    for entry in listing.split(b"\0"):
+        if not entry:
+            continue
+        meta, _, name = entry.partition(b"\t")
+        mode, kind, sha, size = meta.split()
+        path = PurePosixPath(name.decode("utf-8", "surrogateescape"))
+        if kind == b"blob" and mode in (b"100644", b"100755") and is_wanted(Path(path), int(size)) \
+                and ".." not in path.parts:
+            blobs.append((sha.decode("ascii"), path, int(size)))
+    return blobs
+
+
+def blob_id(data: bytes, like: str) -> str:
+    """git's object id of a file's bytes, in the hash the repository uses (as long as `like`)."""
+    hasher = hashlib.sha1() if len(like) == 40 else hashlib.sha256()
+    hasher.update(b"blob %d\0" % len(data) + data)
+    return hasher.hexdigest()
+
+
+def differs(root: Path, sources: list[Path], committed: list[tuple[str, PurePosixPath, int]]) -> bool:
+    """Whether the source files differ from the commit: compared in Python, because `git status` would run
+    whatever clean filters an untrusted repository configures. Large files are compared by size."""
+    ids = {path.as_posix(): (sha, size) for sha, path, size in committed}
+    names = {path.relative_to(root).as_posix(): path for path in sources}
+    if any(name not in names and is_source_name(name) for name in ids):
+        return True
+    for name, path in names.items():
+        sha, size = ids.get(name, ("", -1))
+        if size != path.stat().st_size or (size < LARGE and blob_id(path.read_bytes(), sha) != sha):
+            return True
+    return False
+
+
+def is_source_name(name: str) -> bool:
+    """Whether source_files would list this committed path: in a build folder, or YAML at the top."""
+    parts = PurePosixPath(name).parts
+    return parts[0] in BUILD_FOLDERS or (len(parts) == 1 and name.endswith((".yaml", ".yml")))
 
 
 def mentions_build(templates: Path) -> bool:
@@ -102,4 +151,6 @@ def mentions_build(templates: Path) -> bool:
 
 def project_stamp(project) -> Stamp:
     """The stamp of a build of project: its revision, computed only when a template may print it."""
-    return Stamp(project_revision(project.root)) if mentions_build(project.templates_dir) else Stamp()
+    if not mentions_build(project.templates_dir):
+        return Stamp()
+    return Stamp(project_revision(project.root, project.files))
