@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..faces.render import Renderer
-from ..pipeline import Options, Report, refuse_failed_checks, select_games
+from ..atomic import replace_all, staging_path
+from ..pipeline import Options, Output, Report, convert_faces, refuse_failed_checks, select_games
 from ..press.impose import Item, Page, impose
 from ..press.layout import lay_out, sheet_spec
 from ..press.write_pdf import write_pdf
@@ -47,14 +48,26 @@ def reprint(path: str | Path = ".", options: Options | None = None, since: str |
         today = comparison.renderer.stamp
         stamp = Stamp(today.revision, True, comparison.since) if today.revision else today
         renderer = Renderer(project, comparison.fontbook, comparison.renderer.disk, comparison.renderer.inputs, stamp)
-        for game in games:
-            reprint_game(game, comparison, renderer, options, out_dir / game.id / f"{game.id}-reprint.pdf", report)
+        staged = []
+        try:  # every game's reprint replaces its target together, or none does
+            for game in games:
+                staged += reprint_game(game, comparison, renderer, options, out_dir / game.id / f"{game.id}-reprint.pdf",
+                                       report)
+        except BaseException:
+            for staging, _ in staged:
+                staging.unlink(missing_ok=True)
+            raise
+        replace_all(staged, "reprint PDF")
+        for stale in report.removed:
+            stale.unlink(missing_ok=True)
         record_build(project, out_dir, today.revision)
+    report.written = [target for _, target in staged]
     return report
 
 
 def reprint_game(game: Game, comparison: Comparison, renderer: Renderer, options: Options, target: Path,
-                 report: ReprintReport) -> None:
+                 report: ReprintReport) -> list[tuple[Path, Path]]:
+    """Write the game's reprint beside target; return [(staged file, target)], or [] when nothing changed."""
     changes = [c for c in comparison.cards if c.game == game.id]
     pages, faces, sheets, full = [], {}, 0, 0
     for component in game.components:
@@ -73,18 +86,18 @@ def reprint_game(game: Game, comparison: Comparison, renderer: Renderer, options
                                 f"({change.caption}), {change.status if change.status == 'removed' else 'fewer copies'}")
     if not pages:
         if target.exists():
-            target.unlink()
-            report.removed.append(target)
+            report.removed.append(target)  # an earlier reprint no longer says what changed
         report.lines.append(f"  {game.id}: nothing to reprint")
-        return
+        return []
     summary = f"reprint: {sheets} sheet{'s' if sheets != 1 else ''} instead of {full}"
     pages = label_sheets(pages, f"{game.title} — {summary} (since {comparison.label})")
-    drawings = {key: comparison.converter.convert(key, face.svg, face.template) for key, face in faces.items()}
-    target.parent.mkdir(parents=True, exist_ok=True)
-    write_pdf(pages, drawings, target, title=f"{game.title} — reprint", initial_font=comparison.fontbook.resolve(None),
+    drawings = convert_faces([Output(target, "", pages, faces)], comparison.converter)
+    staging = staging_path(target)
+    staging.parent.mkdir(parents=True, exist_ok=True)
+    write_pdf(pages, drawings, staging, title=f"{game.title} — reprint", initial_font=comparison.fontbook.resolve(None),
               bleed=None, subject=f"{summary} since {comparison.label}")
-    report.written.append(target)
     report.lines.append(f"  {game.id}: {summary} → {target}")
+    return [(staging, target)]
 
 
 def cut_to_reprint(component: Component, changes: list[CardChange]) -> Component:

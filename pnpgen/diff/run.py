@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..atomic import write_atomically
+from ..atomic import replace_all, staging_path, unwritable
 from ..project.validate import load_project
 from .html import render_html
 from .pdf import render_pdf
@@ -40,8 +40,16 @@ def diff(path: str | Path = ".", options: DiffOptions | None = None) -> DiffRepo
         report = DiffReport(list_changes(comparison), as_json(comparison), rasterised=comparison.rasterised)
         html = render_html(comparison).encode("utf-8")
         pdf = render_pdf(comparison, comparison.fontbook.resolve(None))
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for name, data in (("changes.html", html), ("changes.pdf", pdf)):
-        write_atomically(out_dir / name, data, name)
-        report.written.append(out_dir / name)
+    staged = []
+    try:  # both files replace their targets together, or neither does
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for name, data in (("changes.html", html), ("changes.pdf", pdf)):
+            staged.append((staging_path(out_dir / name), out_dir / name))
+            staged[-1][0].write_bytes(data)
+    except OSError as err:
+        for staging, _ in staged:
+            staging.unlink(missing_ok=True)
+        raise unwritable(out_dir / "changes.html", "comparison", err) from None
+    replace_all(staged, "comparison")
+    report.written = [target for _, target in staged]
     return report

@@ -15,6 +15,7 @@ from typing import Iterator
 from ..cache import Cache, default_cache_dir, digest
 from ..errors import PnpError, Problem
 from ..faces.convert import Converter
+from ..faces.fonts import FontBook
 from ..faces.inputs import inputs_digest
 from ..faces.render import Renderer
 from ..pipeline import open_fontbook, select_games
@@ -40,7 +41,7 @@ class Comparison:
     pictures: dict[tuple[str, str], Picture] = field(default_factory=dict)
     renderer: Renderer | None = None  # today's side, for a reprint
     converter: Converter | None = None
-    fontbook: object = None
+    fontbook: FontBook | None = None
 
     @property
     def rasterised(self) -> int:
@@ -96,6 +97,6 @@ def hash_inputs(root: Path, same: set[str]) -> dict[str, str]:
         folder = root / name
         if folder.is_dir():
             for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
-                name = path.relative_to(root).as_posix()
-                hashes[name] = "same" if name in same else hashlib.sha256(path.read_bytes()).hexdigest()
+                relative = path.relative_to(root).as_posix()
+                hashes[relative] = "same" if relative in same else hashlib.sha256(path.read_bytes()).hexdigest()
     return hashes
