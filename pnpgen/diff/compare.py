@@ -123,16 +123,26 @@ def compare_component(old: Side, new: Side, was: tuple, now: tuple, context: tup
                 if (was_face is None) != (face is None) or (face and (was_face.key != face.key or pixels_only)):
                     faces.append(FaceChange(s, was_face, face, old_component, component))
         if fields or faces:
-            because = [] if fields or not same_setting else find_causes(faces, changed_inputs, face_templates)
+            because = [] if fields else (find_causes(faces, changed_inputs, face_templates) + changed_settings(
+                gather_setting(old_game, old_component), gather_setting(game, component)))
             found.append(CardChange(game.id, component.id, "changed", j + 1, card_caption(card, component), card,
                                     before, fields, faces, because))
     return found
 
 
+SETTINGS = ("game id", "game title", "component id", "component name", "kind", "shape", "size", "bleed", "front", "back")
+
+
 def gather_setting(game: Game, component: Component) -> tuple:
-    """Everything of the game and component a face's rendering reads besides the card's fields."""
+    """Everything of the game and component a face's rendering reads besides the card's fields (see SETTINGS)."""
     return (game.id, game.title, component.id, component.name, component.kind, component.shape, component.size,
             component.bleed, component.front, component.back)
+
+
+def changed_settings(before: tuple, after: tuple) -> list[str]:
+    """The game's and component's settings that changed, as causes: "the component's size"."""
+    return [f"the {name}" if name.startswith(("game", "component")) else f"the component's {name}"
+            for name, old, new in zip(SETTINGS, before, after) if old != new]
 
 
 def find_causes(faces: list[FaceChange], changed_inputs: list[str], face_templates: set[str]) -> list[str]:

@@ -5,7 +5,7 @@ import base64
 from html import escape
 
 from .compare import CardChange
-from .report import describe_field, describe_change
+from .report import describe_causes, describe_change, describe_field
 from .session import Comparison
 
 # Card data comes from an untrusted project: everything is escaped, and the page may load nothing at all.
@@ -39,7 +39,7 @@ def render_card(change: CardChange, comparison: Comparison) -> str:
     if change.fields:
         parts.append("<ul>" + "".join(f"<li>{escape(describe_field(f))}</li>" for f in change.fields) + "</ul>")
     if change.because:
-        parts.append(f"<p>only because these changed: {escape(', '.join(change.because))}</p>")
+        parts.append(f"<p>{escape(describe_causes(change))}</p>")
     for face in change.faces:
         picture = comparison.pictures[face.pair]
         parts.append(f'<div class="faces" data-side="{face.side}">'

@@ -8,7 +8,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import units
-from .report import describe_field, describe_change
+from .report import describe_causes, describe_change, describe_field
 from .session import Comparison
 
 PAGE = (units.mm(210), units.mm(297))
@@ -91,7 +91,7 @@ def render_pdf(comparison: Comparison, font: str) -> bytes:
         for field in change.fields:
             writer.write_line(describe_field(field), indent=units.mm(4))
         if change.because:
-            writer.write_line("only because these changed: " + ", ".join(change.because), indent=units.mm(4))
+            writer.write_line(describe_causes(change), indent=units.mm(4))
         for face in change.faces:
             picture = comparison.pictures[face.pair]
             shown = [(png, caption) for png, caption in ((picture.old, f"{face.side} before"),

@@ -24,6 +24,11 @@ def describe_change(change: CardChange) -> str:
     return f"{change.game}/{change.component} card {change.index} ({change.caption}) {change.status}{looks}"
 
 
+def describe_causes(change: CardChange) -> str:
+    """Why a card whose data did not change looks different: the files or settings that changed."""
+    return "only because these changed: " + ", ".join(change.because)
+
+
 def list_changes(comparison: Comparison) -> list[str]:
     """What changed since REF, game by game and component by component, for the terminal."""
     out = [f"since {comparison.label}:"]
@@ -34,7 +39,7 @@ def list_changes(comparison: Comparison) -> list[str]:
         out.append(f"  {describe_change(change)}  {where}")
         out += [f"      {describe_field(f)}" for f in change.fields]
         if change.because:
-            out.append("      only because these changed: " + ", ".join(change.because))
+            out.append("      " + describe_causes(change))
     for section in comparison.sections:
         title = section.heading.lstrip("#").strip() or "(before the first heading)"
         out.append(f"  {section.game} {section.file}:{section.line}: section 「{title}」 {section.status}")

@@ -49,3 +49,11 @@ def test_rulebook_sections_by_heading():
     changes = [(c.heading, c.status, c.line) for c in compare_text("g", "rules/g.md", old, new)]
     assert changes == [("## 準備", "changed", 3), ("## 得点", "added", 10), ("## 終了", "removed", 10)]
     assert compare_text("g", "rules/g.md", old, old) == []
+
+
+def test_a_changed_component_setting_is_named_as_the_cause():
+    from pnpgen.diff.compare import changed_settings
+
+    before = ("g", "ゲーム", "deck", "デッキ", "card", "rect", (63, 88), 3, "front.svg.j2", "back.svg.j2")
+    after = ("g", "新ゲーム", "deck", "デッキ", "card", "rect", (63, 89), 3, "front.svg.j2", "back.svg.j2")
+    assert changed_settings(before, after) == ["the game title", "the component's size"]
