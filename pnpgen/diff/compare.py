@@ -115,7 +115,7 @@ def compare_component(old: Side, new: Side, was: tuple, now: tuple, context: tup
             continue
         before = old_cards[i]
         same_card = identity(before) == identity(card)
-        fields = [] if same_card else field_changes(before, card, new.locator)
+        fields = [] if same_card else field_changes(before, card, new.locator, (component.location, game.location))
         faces = []
         if changed_inputs or not same_setting or identity(before)[0] != identity(card)[0]:
             for s in SIDES:
@@ -194,9 +194,9 @@ def pair_alike(old, new, olds: range, news: range, varying: set[str]) -> dict[in
     scored = []
     for i in olds:
         for j in news:
-            names = [n for n in varying if n in old[i].fields or n in new[j].fields] or ["copies"]
-            same = sum(old[i].fields.get(n) == new[j].fields.get(n) for n in names if n != "copies")
-            same += old[i].copies == new[j].copies if "copies" in names else 0
+            names = [n for n in varying if n in old[i].fields or n in new[j].fields]
+            same = sum(old[i].fields.get(n) == new[j].fields.get(n) for n in names) + (old[i].copies == new[j].copies)
+            names.append("copies")
             if 2 * same >= len(names):
                 scored.append((-same, abs((i - olds.start) - (j - news.start)), i, j))
     chosen, used = {}, set()
@@ -210,12 +210,13 @@ def pair_alike(old, new, olds: range, news: range, varying: set[str]) -> dict[in
 def find_varying_fields(cards: Sequence[Card]) -> set[str]:
     """The fields that tell cards apart: not the same on every card (defaults say nothing about identity)."""
     names = {name for card in cards for name in card.fields}
-    return {n for n in names if len({repr(card.fields.get(n)) for card in cards}) > 1} | {"copies"}
+    return {n for n in names if len({repr(card.fields.get(n)) for card in cards}) > 1}
 
 
-def field_changes(old: Card, new: Card, locator: "FieldLocator") -> list[FieldChange]:
+def field_changes(old: Card, new: Card, locator: "FieldLocator", owners: Sequence[Location] = ()) -> list[FieldChange]:
+    """The fields (and copies) that differ; owners: where the component and game are written, for defaults."""
     names = list(dict.fromkeys([*new.fields, *old.fields]))
-    changes = [FieldChange(n, old.fields.get(n), new.fields.get(n), locator.find(new, n))
+    changes = [FieldChange(n, old.fields.get(n), new.fields.get(n), locator.find(new, n, owners))
                for n in names if old.fields.get(n) != new.fields.get(n) or (n in old.fields) != (n in new.fields)]
     if old.copies != new.copies:
         changes.append(FieldChange("copies", old.copies, new.copies, locator.find(new, "copies")))
@@ -223,14 +224,14 @@ def field_changes(old: Card, new: Card, locator: "FieldLocator") -> list[FieldCh
 
 
 class FieldLocator:
-    """Finds the file:line:col of a card's field by reading the card's YAML file again (once per file)."""
+    """Finds the file:line:col of a card's field by reading the YAML files again (once per file): in the card's
+    own mapping, else in its component's or game's defaults (where a field every card shares is written)."""
 
     def __init__(self, root: Path):
         self.root = root
         self.maps: dict[str, dict[Location, LMap]] = {}
 
-    def find(self, card: Card, name: str) -> Location:
-        where = card.location
+    def mapping_at(self, where: Location) -> LMap | None:
         maps = self.maps.get(where.file)
         if maps is None:
             maps = self.maps[where.file] = {}
@@ -239,8 +240,17 @@ class FieldLocator:
             except (PnpError, OSError, ValueError):
                 value = None
             collect_maps(value, maps)
-        found = maps.get(where)
-        return found.where(name) if found is not None and name in found else where
+        return maps.get(where)
+
+    def find(self, card: Card, name: str, owners: Sequence[Location] = ()) -> Location:
+        own = self.mapping_at(card.location)
+        if own is not None and name in own:
+            return own.where(name)
+        for where in owners:
+            defaults = (self.mapping_at(where) or {}).get("defaults")
+            if isinstance(defaults, LMap) and name in defaults:
+                return defaults.where(name)
+        return card.location
 
 
 def collect_maps(value, into: dict) -> None:

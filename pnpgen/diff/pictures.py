@@ -22,7 +22,7 @@ from ..press.write_png import encode_png, image_from_raw, plan_raster, rasterise
 from .compare import CardChange, FaceChange
 
 DPI = 150
-THRESHOLD = 24  # per-channel difference below which anti-aliasing noise is not a change
+THRESHOLD = 0  # one drawing always rasterises to the same pixels: any difference is a change
 HIGHLIGHT = (230, 0, 60)
 
 

@@ -193,3 +193,17 @@ def test_the_command_line_reports_problems_without_a_traceback(tmp_path):
                           (["build", str(plain), "--reprint", "--since", "last-build"], "no record of a previous")):
         done = subprocess.run([sys.executable, "-m", "pnpgen", *args], capture_output=True, text=True, env=env)
         assert done.returncode == 1 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_changed_default_points_at_the_defaults(tmp_path):
+    project = copy_bundled(tmp_path / "p")
+    git(project, "init", "-q")
+    commit_all(project)
+    apply_edits(project, [("games/three-times-undress.yaml", 'gold: "#b48a3c"', 'gold: "#c49a4c"')])
+    report = diff(project, DiffOptions(out_dir=tmp_path / "out", game="three-times-undress"))
+    lines = (project / "games/three-times-undress.yaml").read_text(encoding="utf-8").splitlines()
+    located = {f["location"] for c in report.json["cards"] for f in c["fields"]}
+    assert len(located) == 1 and report.json["cards"]
+    line, col = (int(n) for n in located.pop().rsplit(":", 2)[1:])
+    assert lines[line - 1][col - 1:].startswith('"#c49a4c"')
+    assert {tuple(f["name"] for f in c["fields"]) for c in report.json["cards"]} == {("gold",)}
