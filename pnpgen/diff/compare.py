@@ -243,6 +243,9 @@ class FieldLocator:
         return maps.get(where)
 
     def find(self, card: Card, name: str, owners: Sequence[Location] = ()) -> Location:
+        written = dict(card.cells)  # the card's own fields: a YAML value, or a spreadsheet's cell
+        if name in written:
+            return written[name]
         own = self.mapping_at(card.location)
         if own is not None and name in own:
             return own.where(name)

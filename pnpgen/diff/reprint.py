@@ -14,6 +14,7 @@ from ..faces.render import Renderer
 from ..atomic import replace_all, staging_path
 from ..pipeline import Options, Output, Report, convert_faces, refuse_failed_checks, select_games
 from ..press.impose import Item, Page, impose
+from ..press.cutouts import is_cutout
 from ..press.layout import lay_out, sheet_spec
 from ..press.write_pdf import write_pdf
 from ..project.expand import expand_pieces
@@ -109,7 +110,9 @@ def cut_to_reprint(component: Component, changes: list[CardChange]) -> Component
         change = by_card.get(id(card))
         if change is None:
             continue
-        if change.status == "added" or change.faces:
+        # A die-cut piece's dieline follows its data (a tuck box's depth, its deck's count): any edit reprints it.
+        if change.status == "added" or change.faces or (is_cutout(component) and any(
+                f.name != "copies" for f in change.fields)):
             cards.append(card)
         elif change.old_card is not None and card.copies > change.old_card.copies:
             cards.append(dataclasses.replace(card, copies=card.copies - change.old_card.copies))

@@ -26,6 +26,7 @@ EXPECTED = {
     ("battle-cards", "changed", 11, ("number",), ("front",), ()),  # the 7s renumbered 6
     ("battle-cards", "added", 12, (), ("front", "back"), ()),
     ("score-chips", "changed", 1, (), ("front",), ("templates/three-times/chip.svg.j2",)),  # the colour
+    ("battle-cards-box", "changed", 1, ("deck_cards",), (), ()),  # the deck's tuck box: 46 → 44 cards deep
 }
 
 
@@ -45,7 +46,7 @@ def test_diff_names_exactly_the_edited_cards_fields_and_sections(result, edited_
     assert summary(report) == EXPECTED
     assert {c["game"] for c in report.json["cards"]} == {"three-times-undress"}
     assert report.json["files"] == ["templates/three-times/chip.svg.j2"]
-    fields = {(c["index"], f["name"]): f for c in report.json["cards"] for f in c["fields"]}
+    fields = {(c["index"], f["name"]): f for c in report.json["cards"] for f in c["fields"] if c["component"] == "battle-cards"}
     assert (fields[11, "number"]["old"], fields[11, "number"]["new"]) == (7, 6)
     assert fields[3, "effect"]["new"].endswith("【仮】新しい効果。")
     # file:line of the value as written, in the file as it is now

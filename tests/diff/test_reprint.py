@@ -47,14 +47,16 @@ def test_reprint_holds_exactly_the_changed_pieces_with_backs_behind_fronts(edite
     assert report.written == [target]
     assert not (tmp_path / "otogi-taisen").exists() and not (tmp_path / "last-wan-standing-quickdraw").exists()
     text = "\n".join(report.lines)
-    # a full build: 44 battle cards on 5 sheets, 15 players on 2, 30 chips on 1; the reprint: 8 cards and 30 chips
-    assert "reprint: 2 sheets instead of 8" in text
+    # a full build: 44 battle cards on 5 sheets, 15 players on 2, their two tuck boxes on 1 each, 30 chips on 1;
+    # the reprint: 8 cards, the battle deck's box (two cards shallower) and the 30 chips
+    assert "reprint: 3 sheets instead of 10" in text
     assert "take out 4 × card 8" in text
     fronts, known = expected_fronts(edited_repo, "HEAD")
     assert [c.copies for c in known["wanted"]] == [1, 5, 2]
     reader = PdfReader(target)
-    assert len(reader.pages) == 3  # battle fronts, their backs, the chip sheet (no backs)
-    front, back, chips = (drawn_forms(reader, page) for page in reader.pages)
+    assert len(reader.pages) == 4  # battle fronts, their backs, the box, the chip sheet (no backs)
+    front, back, box, chips = (drawn_forms(reader, page) for page in reader.pages)
+    assert box and "×44" in reader.pages[2].extract_text()  # the box's end panels name the deck as it is now
     assert Counter(d.form for d in front + chips) == fronts
     assert [d.form for d in back] == [known["back"]] * 8
     # backs land behind their fronts: mirrored about the sheet's vertical centre line (long-edge duplex)
@@ -67,7 +69,7 @@ def test_reprint_holds_exactly_the_changed_pieces_with_backs_behind_fronts(edite
     assert round(units.to_mm(float(trim.width)) / w) == 3 and round(units.to_mm(float(trim.height)) / units.to_mm(battle.size.height)) == 3
     page_text = reader.pages[0].extract_text()
     assert project_revision(edited_repo) + "*" in page_text  # the stamp says these cards changed
-    assert "reprint: 2 sheets instead of 8" in reader.metadata.subject
+    assert "reprint: 3 sheets instead of 10" in reader.metadata.subject
     reprint(edited_repo, Options(out_dir=tmp_path / "again", check=False))
     assert (tmp_path / "again" / GAME / f"{GAME}-reprint.pdf").read_bytes() == target.read_bytes()  # deterministic
 
@@ -75,9 +77,9 @@ def test_reprint_holds_exactly_the_changed_pieces_with_backs_behind_fronts(edite
 def test_gutterfold_reprint_puts_each_back_beside_its_front(edited_repo, tmp_path):
     reprint(edited_repo, Options(out_dir=tmp_path, check=False, gutterfold=True))
     reader = PdfReader(tmp_path / GAME / f"{GAME}-reprint.pdf")
-    assert len(reader.pages) == 3  # four poker cards and their backs to a folded A4 sheet: two for eight; the chips
+    assert len(reader.pages) == 4  # four poker cards and their backs to a folded A4 sheet: two for eight; box; chips
     fronts, known = expected_fronts(edited_repo, "HEAD")
-    forms = Counter(d.form for page in reader.pages for d in drawn_forms(reader, page))
+    forms = Counter(d.form for i in (0, 1, 3) for d in drawn_forms(reader, reader.pages[i]))
     assert forms == fronts + Counter({known["back"]: 8})
     w, b = units.to_mm(known["battle"].size.width), units.to_mm(known["battle"].bleed)
     for page in reader.pages[:2]:  # each back mirrored about the fold, the page's vertical centre line
@@ -96,10 +98,10 @@ def test_reprint_since_last_build_without_git_and_the_record_moves_on(tmp_path):
     report = reprint(project, Options(out_dir=out, check=False), since="last-build")
     target = out / GAME / f"{GAME}-reprint.pdf"
     assert report.written == [target]
-    assert "reprint: 2 sheets instead of 8" in "\n".join(report.lines)
+    assert "reprint: 3 sheets instead of 10" in "\n".join(report.lines)
     fronts, _ = expected_fronts(project, "last-build")
     reader = PdfReader(target)
-    assert Counter(d.form for i in (0, 2) for d in drawn_forms(reader, reader.pages[i])) == fronts
+    assert Counter(d.form for i in (0, 3) for d in drawn_forms(reader, reader.pages[i])) == fronts
     again = reprint(project, Options(out_dir=out, check=False), since="last-build")  # that reprint was a print
     assert again.written == [] and again.removed == [target] and not target.exists()
 
