@@ -4,16 +4,14 @@ Target (issue 15): with a warm cache (the designer built after the edit), a diff
 costs ≤ 1.5× a no-change rebuild, both in fresh processes; only the changed card's faces are rasterised.
 Run: python3 bench/diff_speed.py [--runs N]
 """
-import argparse
 import os
 import re
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from incremental import ROOT, TWEAK, TWEAK_FILE, copy_project as copy_files
+from incremental import ROOT, TWEAK, TWEAK_FILE, copy_project as copy_files, run_measures
 
 
 def copy_project(target: Path) -> Path:
@@ -50,11 +48,7 @@ def measure(work: Path, run: int) -> tuple[float, float, float, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    runs = parser.parse_args().runs
-    with tempfile.TemporaryDirectory() as folder:
-        results = [measure(Path(folder), run) for run in range(runs)]
+    results, runs = run_measures(measure, __doc__.splitlines()[0])
     unchanged = min(r[0] for r in results)
     first, again = min(r[1] for r in results), min(r[2] for r in results)
     images = {r[3] for r in results}
