@@ -51,17 +51,32 @@ def main() -> None:
 @click.option("--rules-page", type=click.Choice(["a4", "a5"]), default="a4", show_default=True, help="Rulebook page size.")
 @click.option("--booklet", is_flag=True, help="Rulebook as an A5 saddle-stitch booklet on A4 sheets (print duplex).")
 @click.option("--no-cache", is_flag=True, help="Render, convert and write everything again.")
+@click.option("--reprint", is_flag=True, help="Write only <game>-reprint.pdf: the pieces changed or added since REF.")
+@click.option("--since", metavar="REF", help="With --reprint: a git revision or last-build (default: the last commit, "
+                                             "else the last build).")
 def build_command(project, out_dir, paper, game, duplex, back_offset, gutterfold, no_check, only, rules_page, booklet,
-                  no_cache) -> None:
+                  no_cache, reprint, since) -> None:
     """Build every component of PROJECT (a folder with cards.yaml, or a YAML file) into PDFs."""
     options = Options(out_dir=out_dir, paper=paper.lower(), game=game, duplex=duplex, back_offset=back_offset,
                       gutterfold=gutterfold, check=not no_check, only=only, rules_page=rules_page, booklet=booklet,
                       cache=not no_cache)
+    if reprint or since:
+        return reprint_command(project, options, reprint, since)
     report = run_with_progress(lambda progress: build(project, options, progress=progress))
     written = report.written + report.unchanged
     unchanged = f", {len(report.unchanged)} unchanged" if report.unchanged else ""
     click.echo(f"wrote {len(report.written)} PDFs{unchanged} ({report.pieces} pieces; {report.renders} faces rendered, "
                f"{report.faces} converted, the rest from the cache) into {common_folder(written)}")
+
+
+def reprint_command(project: Path, options: Options, reprint: bool, since: str | None) -> None:
+    from .diff.reprint import reprint as write_reprint
+
+    if not reprint:
+        fail(PnpError(f"--since {since}: goes with --reprint; expected `pnpgen build --reprint --since {since}`"))
+    report = run_with_progress(lambda _progress: write_reprint(project, options, since))
+    for line in report.lines:
+        click.echo(line)
 
 
 def run_with_progress(job):
@@ -216,6 +231,30 @@ def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers,
     click.echo(f"wrote {len(report.written)} files{removed} ({report.pieces} pieces{faces}) into {report.out_dir}")
 
 
+@main.command("diff")
+@click.argument("project", default=".", type=click.Path(path_type=Path))
+@click.option("--since", "since", metavar="REF",
+              help="A git revision (HEAD~2, a tag) or last-build (default: the last commit, else the last build).")
+@click.option("--game", help="Compare only this game id.")
+@click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path), help="Output folder (default: PROJECT/output).")
+@click.option("--json", "as_json", is_flag=True, help="Print the changes as JSON (see the README for the shape).")
+def diff_command(project, since, game, out_dir, as_json) -> None:
+    """Show which cards, faces and rulebook sections changed since REF; write changes.html and changes.pdf."""
+    from .diff.run import DiffOptions, diff
+
+    try:
+        report = diff(project, DiffOptions(out_dir=out_dir, since=since, game=game))
+    except PnpError as err:
+        fail(err)
+    if as_json:
+        click.echo(json.dumps(report.json, ensure_ascii=False, indent=2))
+        return
+    for line in report.lines:
+        click.echo(line)
+    click.echo(f"wrote {', '.join(p.name for p in report.written)} ({report.rasterised} face images) "
+               f"into {report.written[0].parent}")
+
+
 @main.command("serve")
 @click.argument("project", default=".", type=click.Path(path_type=Path))
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
@@ -224,7 +263,9 @@ def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers,
               help="Loopback address to listen on: 127.0.0.1, ::1 or localhost.")
 @click.option("--game", help="Show only this game id.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default web browser.")
-def serve_command(project, port, host, game, open_browser) -> None:
+@click.option("--since", metavar="REF", help="Mark the cards changed since REF (a git revision or last-build) "
+                                             "and show old and new side by side at /changes.html.")
+def serve_command(project, port, host, game, open_browser, since) -> None:
     """A live gallery of every face of PROJECT and its checks in your browser, rebuilt on every save (Ctrl-C stops)."""
     from .live.serve import serve
 
@@ -236,7 +277,7 @@ def serve_command(project, port, host, game, open_browser) -> None:
             webbrowser.open(url)
 
     try:
-        serve(project, host=host, port=port, options=Options(game=game), ready=ready)
+        serve(project, host=host, port=port, options=Options(game=game), ready=ready, since=since)
     except PnpError as err:
         fail(err)
     except KeyboardInterrupt:

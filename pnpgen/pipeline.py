@@ -19,6 +19,7 @@ from .faces.fonts import FontBook, font_dirs
 from .press.impose import Page
 from .press.layout import lay_out, note_reduced_bleed
 from .manifest import Manifest
+from .record import record_build
 from .parallel import Background
 from .project.model import Game, Project
 from .faces.render import Face, Renderer
@@ -82,9 +83,7 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
     """build() for a project already loaded (watch reuses the model it compares)."""
     games = select_games(project, options.game)
     if options.check:
-        failed = failures(check_project(project, games))
-        if failed:
-            raise PnpError([f.as_problem() for f in failed] + [no_check_hint()])
+        refuse_failed_checks(project, games)
     out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
     cache = Cache(options.cache_dir or default_cache_dir()) if options.cache else None
     fontbook = open_fontbook(project)
@@ -145,6 +144,7 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
         report.written.append(output.target)
     if stale:
         manifest.save()
+    record_build(project, out_dir, renderer.stamp.revision)  # what `diff --since last-build` compares with
     report.renders, report.faces = renderer.renders, converter.conversions
     return report
 
@@ -236,6 +236,12 @@ def select_games(project: Project, game_id: str | None) -> tuple[Game, ...]:
 def open_fontbook(project: Project) -> FontBook:
     return FontBook(font_dirs(project.root), cache_dir=project.root / ".pnpgen-cache" / "fonts",
                     default_family=project.default_font, inside=project.root)
+
+
+def refuse_failed_checks(project: Project, games) -> None:
+    failed = failures(check_project(project, games))
+    if failed:
+        raise PnpError([f.as_problem() for f in failed] + [no_check_hint()])
 
 
 def no_check_hint():

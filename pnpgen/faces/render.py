@@ -18,6 +18,7 @@ from ..errors import Location, PnpError
 from .fonts import FontBook
 from .icons import IconSet
 from ..project.model import Card, Component, Game, Project
+from ..project.revision import Stamp, project_stamp
 from ..project.sandbox import make_environment
 from .text import TextDoesNotFit, fit_text
 
@@ -37,8 +38,10 @@ class Face:
 
 
 class Renderer:
-    def __init__(self, project: Project, fontbook: FontBook, cache: Cache | None = None, inputs: str = ""):
+    def __init__(self, project: Project, fontbook: FontBook, cache: Cache | None = None, inputs: str = "",
+                 stamp: Stamp | None = None):
         self.project = project
+        self.stamp = project_stamp(project) if stamp is None else stamp  # {{ build.revision }}: part of every key
         self.fontbook = fontbook
         self.disk = cache
         self.inputs = inputs  # digest of templates, icons and fonts: part of every render key
@@ -68,7 +71,7 @@ class Renderer:
         """From the disk cache when every input is the same, else from the template."""
         geometry = (component.id, component.name, component.kind, component.shape, component.size, component.bleed,
                     outline_of(component))
-        render_key = digest(self.inputs, game.id, game.title, geometry, card.fields, side, template)
+        render_key = digest(self.inputs, game.id, game.title, geometry, card.fields, side, template, self.stamp)
         svg = self.disk.read_svg(render_key) if self.disk else None
         if svg is None:
             svg = wrap_svg(self.render_content(game, component, card, side, template), component)
@@ -88,6 +91,7 @@ class Renderer:
             "B": round(units.to_mm(component.bleed), 4),
             "SAFE": SAFE_MM,
             "side": side,
+            "build": self.stamp.context(),
         }
         where = f"{component.id} card {describe_card(card)}"
         try:
@@ -149,7 +153,7 @@ def explain_undefined(message: str, card: Card) -> str:
         close = difflib.get_close_matches(name, list(card.fields), n=1)
         hint = f"did you mean '{close[0]}'?" if close else "expected it in the card, the component's defaults or the game's defaults"
         return f"the card has no field '{name}'; {hint}"
-    return f"{message}; expected a variable the template receives (card, component, game, W, H, B, SAFE, side)"
+    return f"{message}; expected a variable the template receives (card, component, game, W, H, B, SAFE, side, build)"
 
 
 def describe_card(card: Card) -> str:

@@ -17,6 +17,7 @@ from ..faces.fonts import BUNDLED_FONTS
 from .gallery import Gallery
 from .state import Live
 from .page import CONTENT_SECURITY_POLICY, PAGE
+from .since import PAGE_POLICY
 from .watch import changed_files, look
 
 FACE_PATH = re.compile(r"/face/([0-9a-f]{64})\.png")
@@ -25,11 +26,12 @@ FONTS = {"/font/regular.ttf": "NotoSansJP-Regular.ttf", "/font/bold.ttf": "NotoS
 
 def serve(path: str | Path = ".", *, host: str = "127.0.0.1", port: int = 0, options: Options = Options(),
           ready: Callable[[str], None] | None = None, stop: threading.Event | None = None,
-          interval: float = 0.3) -> None:
+          interval: float = 0.3, since: str | None = None) -> None:
     """Serve the gallery of the project at path on http://host:port/ until stop is set (or Ctrl-C).
 
     The page is rebuilt whenever a file the build reads changes; host must be a loopback address,
-    port 0 picks a free port, and ready(url) is called once the server listens.
+    port 0 picks a free port, and ready(url) is called once the server listens. With since (a git
+    revision or last-build) the page marks the cards changed since then and links /changes.html.
     """
     path = Path(path)
     root = path if path.is_dir() else path.parent
@@ -41,7 +43,7 @@ def serve(path: str | Path = ".", *, host: str = "127.0.0.1", port: int = 0, opt
     try:
         if ready:
             ready(server.url)
-        watch_project(path, root, options, live, stop, interval)
+        watch_project(path, root, Gallery(options, since), live, stop, interval)
     finally:
         live.close()
         server.shutdown()
@@ -49,9 +51,8 @@ def serve(path: str | Path = ".", *, host: str = "127.0.0.1", port: int = 0, opt
         thread.join(timeout=5)
 
 
-def watch_project(path: Path, root: Path, options: Options, live: "Live", stop: threading.Event, interval: float) -> None:
+def watch_project(path: Path, root: Path, gallery: Gallery, live: "Live", stop: threading.Event, interval: float) -> None:
     """Rebuild the gallery now and after every change (waiting until the files stay still)."""
-    gallery = Gallery(options)
     project = gallery.rebuild(path, live, [])
     state = look(root, project)
     while not stop.wait(interval):
@@ -124,6 +125,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, PAGE, "text/html; charset=utf-8", {"Content-Security-Policy": CONTENT_SECURITY_POLICY})
         if path == "/api/state":
             return self.send(200, live.body, "application/json; charset=utf-8")
+        if path == "/changes.html" and live.changes_page:
+            return self.send(200, live.changes_page, "text/html; charset=utf-8", {"Content-Security-Policy": PAGE_POLICY})
         if path == "/events":
             return self.stream_events(live)
         match = FACE_PATH.fullmatch(path)

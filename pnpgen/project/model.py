@@ -1,6 +1,7 @@
 """Define the validated model: frozen dataclasses every stage after `validate` reads."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Mapping, Union
@@ -34,6 +35,8 @@ class Fields(Mapping[str, Value]):
         return hash(self._items)
 
     def __eq__(self, other: object) -> bool:
+        if isinstance(other, Fields):  # the common case, without copying either side
+            return self._index == other._index
         return isinstance(other, Mapping) and dict(self.items()) == dict(other.items())
 
     def __getattr__(self, name: str) -> Value:
@@ -256,3 +259,14 @@ class Piece:
     card: Card
     index: int  # 1-based position within the component, copies included
     copy: int  # 1-based copy number of this card
+
+
+def plain(value):
+    """Card values as JSON: mappings and tuples as objects and lists, non-finite numbers as text."""
+    if isinstance(value, dict) or hasattr(value, "items"):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [plain(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
