@@ -18,6 +18,8 @@ from ..errors import Location, PnpError
 from .fonts import FontBook
 from .icons import IconSet
 from ..project.model import Card, Component, Game, Project
+from ..project import bounds
+from ..project.bounds import ENDLESS, NO_MEMORY
 from ..project.sandbox import make_environment
 from .text import TextDoesNotFit, fit_text
 
@@ -85,7 +87,7 @@ class Renderer:
         }
         where = f"{component.id} card {describe_card(card)}"
         try:
-            return self.env.get_template(template).render(context)
+            return bounds.render(self.env.get_template(template), context)
         except TextDoesNotFit as err:
             field = field_holding(card, err.content)
             raise PnpError(f"{where}: {field}in {template_line(template)}: {err}", card.location) from None
@@ -105,6 +107,10 @@ class Renderer:
         except NameError:  # Jinja folds a literal such as 1e400 to inf and then cannot name it
             raise PnpError(f"{where}: {template_line(template)}: a number too large to compute with; "
                            "expected numbers of ordinary size", card.location) from None
+        except RecursionError:
+            raise PnpError(f"{where}: {template_line(template)}: {ENDLESS}", card.location) from None
+        except MemoryError:
+            raise PnpError(f"{where}: {template_line(template)}: {NO_MEMORY}", card.location) from None
         except (TypeError, ValueError, ArithmeticError, LookupError) as err:
             raise PnpError(f"{where}: {template_line(template)}: {err}", card.location) from None
 

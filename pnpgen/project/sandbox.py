@@ -7,6 +7,8 @@ from pathlib import Path
 import jinja2
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
+from .bounds import BoundedEnvironment
+
 _ZEN = str.maketrans("0123456789-+", "０１２３４５６７８９－＋")
 
 
@@ -32,7 +34,7 @@ class ProjectLoader(jinja2.FileSystemLoader):
 def make_environment(templates_dir: Path | None = None) -> ImmutableSandboxedEnvironment:
     """A Jinja environment that cannot reach Python internals or files outside the project's templates/."""
     loader = ProjectLoader(templates_dir, Path(templates_dir).parent) if templates_dir else None
-    env = ImmutableSandboxedEnvironment(
+    env = BoundedEnvironment(
         loader=loader,
         autoescape=True,
         undefined=jinja2.StrictUndefined,

@@ -1,0 +1,200 @@
+"""Turn a sandboxed Jinja environment into one whose templates do bounded work: steps, sizes and time.
+
+A shared project's template (or rulebook) must not run for ever or take all memory: every loop
+iteration and every call counts as a step, every value a template makes (strings, lists, numbers)
+and every rendered text is measured, and a render that goes past a limit stops with a PnpError.
+The limits are far above what a designer's template does (the bundled faces take a few hundred
+steps); they are documented in the README ("Building projects you did not write").
+"""
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import re
+import time
+
+from jinja2 import nodes
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.visitor import NodeTransformer
+
+from ..errors import PnpError
+
+MAX_STEPS = 2_000_000  # loop iterations and calls in one render of a face or a rulebook
+MAX_SECONDS = 20.0  # wall-clock time of one render, whatever it spends it on
+MAX_LENGTH = 1_000_000  # characters of a string, items of a list a template makes
+MAX_OUTPUT = 10_000_000  # characters one render writes
+MAX_INT_BITS = 20_000  # about 6,000 decimal digits
+MAX_COUNT = 1_000_000  # a number given to a call (a width, a repeat count) above this is refused
+LIPSUM_PARAGRAPHS = 100
+ENDLESS = ("calls itself without end (a macro that calls itself, or a template that includes itself); "
+           "expected templates that finish")
+NO_MEMORY = "needs more memory than there is; expected a template that makes values of ordinary size"
+FORMAT_WIDTH = re.compile(r"%[-+ #0]*(\d+)")
+
+
+class Budget:
+    """What one render may still spend."""
+
+    def __init__(self) -> None:
+        self.steps = 0
+        self.output = 0
+        self.deadline = time.monotonic() + MAX_SECONDS
+
+    def step(self, count: int = 1) -> None:
+        self.steps += count
+        if self.steps > MAX_STEPS:
+            raise PnpError(f"more than {MAX_STEPS:,} loop iterations and calls; expected a template that does "
+                           "bounded work (nested loops over large ranges?)")
+        if self.steps & 0x3FF == 0 and time.monotonic() > self.deadline:
+            raise PnpError(f"still running after {MAX_SECONDS:g} seconds; expected a template that does bounded work")
+
+    def write(self, text: str) -> None:
+        self.output += len(text)
+        if self.output > MAX_OUTPUT:
+            raise PnpError(f"writes more than {MAX_OUTPUT:,} characters; expected a template of ordinary size")
+
+
+_BUDGET: contextvars.ContextVar[Budget | None] = contextvars.ContextVar("pnpgen_budget", default=None)
+
+
+def charge(count: int = 1) -> None:
+    budget = _BUDGET.get()
+    if budget is not None:
+        budget.step(count)
+
+
+@contextlib.contextmanager
+def budget():
+    """Every template evaluated inside gets one fresh Budget (renders do not nest, but includes share it)."""
+    token = _BUDGET.set(Budget())
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
+
+
+def render(template, context: dict) -> str:
+    """template.render(context) within a Budget: steps, time and the size of what it writes are bounded."""
+    with budget():
+        spent = _BUDGET.get()
+        parts = []
+        for part in template.generate(context):
+            spent.write(part)
+            spent.step()
+            parts.append(part)
+        return "".join(parts)
+
+
+def check_value(value):
+    """A string, list or number a template made, if it is of a size a template should make."""
+    if isinstance(value, (str, list, tuple, dict)) and len(value) > MAX_LENGTH:
+        raise PnpError(f"makes a value of {len(value):,} characters or items; expected at most {MAX_LENGTH:,}")
+    if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
+        raise PnpError(f"makes a number of more than {MAX_INT_BITS * 3 // 10:,} digits; "
+                       "expected numbers of ordinary size")
+    return value
+
+
+def check_count(value) -> None:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_COUNT:
+        raise PnpError(f"a call is given {shown_number(value)}; expected numbers up to {MAX_COUNT:,} "
+                       "(a width or a repeat count that large would take all memory)")
+
+
+def shown_number(value: int) -> str:
+    return f"{value:,}" if value.bit_length() < 64 else f"a number of {value.bit_length() * 3 // 10:,} digits"
+
+
+def size_of(value) -> int:
+    if isinstance(value, (str, list, tuple)):
+        return len(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return abs(value)
+    return 1
+
+
+def check_binop(operator: str, left, right) -> None:
+    """Refuse before computing what would be too large: huge powers, long repetitions, giant format widths."""
+    if operator == "**" and isinstance(left, int) and isinstance(right, int) and abs(left) > 1 and right > 0:
+        if left.bit_length() * right > MAX_INT_BITS:
+            raise PnpError(f"{shown_number(left)} ** {shown_number(right)} is a number of more than "
+                           f"{MAX_INT_BITS * 3 // 10:,} digits; expected numbers of ordinary size")
+    if operator == "*":
+        if isinstance(left, int) and isinstance(right, int):
+            if left.bit_length() + right.bit_length() > MAX_INT_BITS:
+                raise PnpError(f"a product of more than {MAX_INT_BITS * 3 // 10:,} digits; "
+                               "expected numbers of ordinary size")
+        elif isinstance(left, (str, list, tuple)) or isinstance(right, (str, list, tuple)):
+            if size_of(left) * size_of(right) > MAX_LENGTH:
+                raise PnpError(f"repeats a value to more than {MAX_LENGTH:,} characters or items; "
+                               "expected values of ordinary size")
+    if operator == "%" and isinstance(left, str):
+        for value in right if isinstance(right, tuple) else (right,):
+            check_count(value)
+        if any(len(width) > 6 for width in FORMAT_WIDTH.findall(left)):
+            raise PnpError("a format with a width of millions of characters; expected values of ordinary size")
+
+
+class BoundedEnvironment(ImmutableSandboxedEnvironment):
+    """The sandbox, plus: every loop and call is a step, every value made and every binary operation is sized."""
+
+    intercepted_binops = frozenset({"**", "*", "%", "+"})
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.filters["pnpgen_steps"] = count_steps
+        self.filters["pnpgen_sized"] = check_value
+        self.globals["lipsum"] = bounded_lipsum(self.globals["lipsum"])
+
+    def _parse(self, source, name, filename):
+        return Bounds().visit(super()._parse(source, name, filename))
+
+    def call_binop(self, context, operator, left, right):
+        check_binop(operator, left, right)
+        charge()
+        return check_value(super().call_binop(context, operator, left, right))
+
+    def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
+        if __obj is not __self.globals.get("range"):  # the sandbox's range has its own limit and message
+            for value in (*args, *kwargs.values()):
+                check_count(value)
+        charge()
+        return check_value(super().call(__context, __obj, *args, **kwargs))
+
+
+class Bounds(NodeTransformer):
+    """Every loop counts its iterations; filters and ~ joins have their results sized."""
+
+    def visit_For(self, node: nodes.For):
+        self.generic_visit(node)
+        node.iter = nodes.Filter(node.iter, "pnpgen_steps", [], [], None, None, lineno=node.lineno)
+        return node
+
+    def visit_Filter(self, node: nodes.Filter):
+        self.generic_visit(node)
+        if node.node is None or node.name in ("pnpgen_steps", "pnpgen_sized"):
+            return node  # a {% filter %} block, or one of ours
+        for arg in (*node.args, *(kw.value for kw in node.kwargs)):
+            if isinstance(arg, nodes.Const):
+                check_count(arg.value)
+        return nodes.Filter(node, "pnpgen_sized", [], [], None, None, lineno=node.lineno)
+
+    def visit_Concat(self, node: nodes.Concat):
+        self.generic_visit(node)
+        return nodes.Filter(node, "pnpgen_sized", [], [], None, None, lineno=node.lineno)
+
+
+def count_steps(iterable):
+    """The loop's items, one step each."""
+    for item in iterable:
+        charge()
+        yield item
+
+
+def bounded_lipsum(lipsum):
+    def limited(n: int = 5, html: bool = True, min: int = 20, max: int = 100):  # noqa: A002 - Jinja's names
+        if not (0 <= int(n) <= LIPSUM_PARAGRAPHS and 0 <= int(min) <= int(max) <= 1000):
+            raise PnpError(f"lipsum({n}, min={min}, max={max}): expected at most {LIPSUM_PARAGRAPHS} paragraphs "
+                           "of at most 1000 words")
+        return lipsum(n, html, min, max)
+    return limited
