@@ -7,6 +7,7 @@ from pathlib import Path
 from lxml import etree
 
 from ..errors import Location, PnpError
+from ..project.load import special_kind
 
 NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -34,6 +35,9 @@ class IconSet:
                         if not path.resolve().is_relative_to(root):
                             raise PnpError(f"templates/icons/{path.name} points outside the project folder; "
                                            "expected an icon inside it")
+                        if special_kind(path):
+                            raise PnpError(f"templates/icons/{path.name} is {special_kind(path)}, not a file; "
+                                           "expected an SVG icon")
                         self._fragments[path.stem] = read_icon(path)
         return self._fragments
 

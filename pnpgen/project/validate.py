@@ -249,6 +249,9 @@ def read_template(raw: LMap, key: str, root: Path, problems: Collector) -> str |
         found = "is a folder" if target.is_dir() else "not found"
         problems.add(where, f"template '{value}' {found}; expected a file under templates/")
         return None
+    if not target.is_relative_to(templates.resolve()):
+        problems.add(where, f"'{value}' is not under templates/; expected a template such as front.svg.j2")
+        return None
     return target.relative_to(templates.resolve()).as_posix()
 
 
