@@ -8,6 +8,7 @@ see rules_figures.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
@@ -15,6 +16,12 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
 from ..errors import PnpError
+
+
+MAX_COLUMNS = 30
+MAX_BLOCK = 20_000  # characters in one paragraph, heading, cell or code block
+MAX_WORD = 1_000  # characters in a run that has no place to break a line (a Latin word, a number)
+UNBREAKABLE = re.compile(r"[0-9A-Za-z\uff10-\uff19\uff21-\uff3a\uff41-\uff5a.,%\uff0e\uff05_/:-]{" + str(MAX_WORD + 1) + ",}")
 
 
 @dataclass(frozen=True)
@@ -99,6 +106,7 @@ class Parser:
     def block(self, node: SyntaxTreeNode) -> list:
         line = (node.map[0] + 1) if node.map else 0
         kind = node.type
+        refuse_oversize(node, line)
         if kind == "heading":
             inline = node.children[0]
             return [Heading(int(node.tag[1]), self.inline(inline), flatten(inline).strip(), line)]
@@ -132,6 +140,12 @@ class Parser:
 
     def table(self, node: SyntaxTreeNode, line: int) -> Table:
         rows = [tr for part in node.children for tr in part.children]
+        columns = max(len(tr.children) for tr in rows)
+        if columns > MAX_COLUMNS:
+            raise PnpError(f"line {line}: a table of {columns} columns; expected at most {MAX_COLUMNS} "
+                           "(no more fit across a page)")
+        for cell in (cell for tr in rows for cell in tr.children):
+            refuse_oversize(cell, line)
         cells = [[self.inline(cell.children[0]) if cell.children else "" for cell in tr.children] for tr in rows]
         align = []
         for cell in rows[0].children:
@@ -181,3 +195,17 @@ def flatten(node: SyntaxTreeNode) -> str:
 def parse_markdown(text: str, theme: Theme | None = None) -> list:
     """Blocks of a Markdown document, in order."""
     return Parser(theme or Theme()).parse(text)
+
+
+def refuse_oversize(node: SyntaxTreeNode, line: int) -> None:
+    """A paragraph or word so long that breaking it into lines would take minutes is refused (a real one is short)."""
+    if node.type in ("paragraph", "heading", "fence", "code_block", "html_block", "th", "td"):
+        text = node.content if node.type in ("fence", "code_block", "html_block") else flatten(node.children[0]) \
+            if node.children else ""
+        if len(text) > MAX_BLOCK:
+            raise PnpError(f"line {line}: a paragraph of {len(text):,} characters; expected at most {MAX_BLOCK:,} "
+                           "(split it into paragraphs)")
+        word = UNBREAKABLE.search(text)
+        if word:
+            raise PnpError(f"line {line}: a word of {len(word.group()):,} characters with no place to break it; "
+                           f"expected words of at most {MAX_WORD:,} characters")
