@@ -99,6 +99,16 @@ def check_unique(pairs: list[tuple[str, Location]], what: str, problems: Collect
             seen[value] = location
 
 
+def check_reserved(game_id: str, components: list[Component], problems: Collector) -> None:
+    """A component's PDF must not overwrite, or be overwritten by, a file the build makes for the game."""
+    reserved = {f"{game_id}-print-and-play": "the game's print-and-play PDF", "rulebook": "the rulebook",
+                "rules-sheet": "the rules sheet"}
+    for component in components:
+        if component.id in reserved:
+            problems.add(component.location, f"component id '{component.id}' is the name of {reserved[component.id]} "
+                                             f"({game_id}/{component.id}.pdf); expected another id")
+
+
 def validate_game(raw: LMap, base: Path, root: Path, problems: Collector) -> Game | None:
     check_keys(raw, "game", problems)
     game_id = read_value(raw, "id", "id", problems)  # a bad id is reported; the rest is still checked
@@ -120,6 +130,7 @@ def validate_game(raw: LMap, base: Path, root: Path, problems: Collector) -> Gam
             if component:
                 components.append(component)
     check_unique([(c.id, c.location) for c in components], "component id", problems)
+    check_reserved(game_id or "", components, problems)
     players = read_players(raw, "players", problems)
     game = Game(
         id=game_id or "",
