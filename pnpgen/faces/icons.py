@@ -1,6 +1,7 @@
 """Turn icon files (templates/icons/NAME.svg) into SVG fragments scaled into a unit square."""
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -62,7 +63,10 @@ def read_icon(path: Path) -> str:
     try:
         vx, vy, vw, vh = (float(v) for v in re.split(r"[\s,]+", box.strip()))
     except (AttributeError, ValueError):
-        raise PnpError("an icon needs a viewBox such as viewBox=\"0 0 24 24\"", Location(shown, root.sourceline or 0, 1)) from None
+        vw = vh = 0.0
+    if not (0 < vw < 1e6 and 0 < vh < 1e6 and math.isfinite(vx) and math.isfinite(vy)):
+        raise PnpError("an icon needs a viewBox such as viewBox=\"0 0 24 24\" (a width and height above 0)",
+                       Location(shown, root.sourceline or 0, 1))
     inner = "".join(etree.tostring(child, encoding="unicode") for child in root)
     inner = re.sub(r'\sxmlns(:\w+)?="[^"]*"', "", inner)
     scale = 1.0 / max(vw, vh)

@@ -25,12 +25,16 @@ GEOMETRY = {"x", "y", "width", "height", "cx", "cy", "r", "rx", "ry", "x1", "y1"
 NON_FINITE = re.compile(r"(?i)(?<![a-z])(nan|inf)(?![a-z])")
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 MAX_NUMBER = 1e6  # mm, degrees or a scale factor: a 2 m map is 2,000 mm
+MAX_ELEMENTS = 20_000  # a bundled face has about a hundred; converting is slow beyond
 MAX_REACH = 1e12  # a number times the scales of the transforms around it; PDF writers fail near 1e20
 
 
 def lint(tree, template: str) -> None:
     """Refuse SVG features svglib ignores or cannot compute, naming the template and the feature."""
     problems: list[str] = []
+    count = sum(1 for _ in tree.iter())
+    if count > MAX_ELEMENTS:
+        problems.append(f"{count:,} elements (at most {MAX_ELEMENTS:,} a face)")
     stylesheet = "".join(e.text or "" for e in tree.iter(SVG_NS + "style", "style"))
     problems += lint_stylesheet(stylesheet)
     walk(tree, 1.0, problems)
@@ -74,6 +78,8 @@ def walk(element, scale: float, problems: list[str]) -> None:
             problems.append(f'{attribute}="{value[:40]}" (a number beyond ±{MAX_NUMBER:,.0f})')
         elif largest * scale > MAX_REACH:
             problems.append(f'{attribute}="{value[:40]}" (scaled beyond ±{MAX_REACH:.0e} by the transforms around it)')
+        elif attribute == "stroke-dasharray" and not valid_dashes(value):
+            problems.append(f'stroke-dasharray="{value[:40]}" (expected lengths of 0 or more, not all 0)')
         elif attribute in ("transform", "viewBox"):
             inner = scale * max(1.0, largest, 1.0 / smallest_size(value) if attribute == "viewBox" else 1.0)
     for child in element:
@@ -91,6 +97,13 @@ def largest_number(value: str) -> float | None:
             return None
         largest = max(largest, abs(number))
     return largest
+
+
+def valid_dashes(value: str) -> bool:
+    if value.strip() in ("none", "inherit", ""):
+        return True
+    numbers = [float(n) for n in NUMBER.findall(value)]
+    return all(n >= 0 for n in numbers) and sum(numbers) > 0
 
 
 def smallest_size(view_box: str) -> float:

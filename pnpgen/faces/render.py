@@ -24,6 +24,7 @@ from ..project.sandbox import make_environment
 from .text import TextDoesNotFit, fit_text
 
 SAFE_MM = 3.0
+MAX_TEXT = 10_000  # characters in one text box: fitting is slow beyond, and no card holds that much
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,9 @@ class Renderer:
                 str(value)  # raises the UndefinedError that names the missing field
         if content is None:
             content = ""
+        if len(str(content)) > MAX_TEXT:
+            raise PnpError(f"text() is given {len(str(content)):,} characters; expected at most {MAX_TEXT:,} "
+                           "in one text box")
         fitted = fit_text(str(content), float(x), float(y), float(w), float(h), fontbook=self.fontbook,
                           icons=self.icons.fragments(), **options)
         return Markup(fitted.to_svg())

@@ -22,7 +22,7 @@ from ..errors import PnpError
 MAX_STEPS = 2_000_000  # loop iterations and calls in one render of a face or a rulebook
 MAX_SECONDS = 20.0  # wall-clock time of one render, whatever it spends it on
 MAX_LENGTH = 1_000_000  # characters of a string, items of a list a template makes
-MAX_OUTPUT = 10_000_000  # characters one render writes
+MAX_OUTPUT = 2_000_000  # characters one render writes (a bundled face: about 5,000)
 MAX_INT_BITS = 20_000  # about 6,000 decimal digits
 MAX_COUNT = 1_000_000  # a number given to a call (a width, a repeat count) above this is refused
 LIPSUM_PARAGRAPHS = 100

@@ -8,11 +8,10 @@ from ..errors import Collector, Location, PnpError
 from .load import LList, LMap, load_file, resolve_inside
 from .model import Component, Fields, Game, Layout, Project, Size
 from .schema import check_keys
-from .validate_cards import read_cards
+from .validate_cards import MAX_PIECES, read_cards
 from .validate_values import (as_list, describe, read_fields, read_players, read_value, validate_expectations,
                               validate_notes)
 
-MAX_PIECES = 100_000
 
 
 def load_project(path: Path) -> Project:
@@ -86,6 +85,9 @@ def read_tree(path, root, problems, files, games_raw, stack, top=False, project_
             continue
         if target in stack or target == path:
             problems.add(where, f"'{reference}' includes itself (a cycle); expected each file included once")
+            continue
+        if target in files:  # a second time would read its games twice (and a fan-out of includes for ever)
+            problems.add(where, f"'{reference}' is already included; expected each file included once")
             continue
         read_tree(target, root, problems, files, games_raw, stack + [path], included_at=where)
 

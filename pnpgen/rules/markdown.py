@@ -18,8 +18,16 @@ from markdown_it.tree import SyntaxTreeNode
 from ..errors import PnpError
 
 
+# Limits far above a real rulebook (the bundled ones: 11,000 characters, 24 headings, paragraphs of 320),
+# low enough that typesetting the largest allowed one takes seconds: line breaking is quadratic in a
+# paragraph that runs over pages.
+MAX_SOURCE = 500_000  # characters of Markdown once the {{ }} expressions are filled in
+MAX_LINES = 10_000
+MAX_HEADINGS = 500
+MAX_HEADING = 300  # characters in one heading (it is also a line of the table of contents)
 MAX_COLUMNS = 30
-MAX_BLOCK = 20_000  # characters in one paragraph, heading, cell or code block
+MAX_ROWS = 2_000
+MAX_BLOCK = 5_000  # characters in one paragraph, cell or code block
 MAX_WORD = 1_000  # characters in a run that has no place to break a line (a Latin word, a number)
 UNBREAKABLE = re.compile(r"[0-9A-Za-z\uff10-\uff19\uff21-\uff3a\uff41-\uff5a.,%\uff0e\uff05_/:-]{" + str(MAX_WORD + 1) + ",}")
 
@@ -99,8 +107,19 @@ class Parser:
     theme: Theme = field(default_factory=Theme)
 
     def parse(self, text: str) -> list:
+        if len(text) > MAX_SOURCE:
+            raise PnpError(f"line 1: the rulebook is {len(text):,} characters long once its expressions are filled in; "
+                           f"expected at most {MAX_SOURCE:,}")
+        lines = text.count("\n") + 1
+        if lines > MAX_LINES:
+            raise PnpError(f"line {MAX_LINES + 1}: the rulebook has {lines:,} lines once its expressions are filled in; "
+                           f"expected at most {MAX_LINES:,}")
         md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
         root = SyntaxTreeNode(md.parse(text))
+        headings = [node for node in root.children if node.type == "heading"]
+        if len(headings) > MAX_HEADINGS:
+            line = headings[MAX_HEADINGS].map[0] + 1 if headings[MAX_HEADINGS].map else 0
+            raise PnpError(f"line {line}: more than {MAX_HEADINGS} headings; expected a rulebook of ordinary length")
         return [b for node in root.children for b in self.block(node)]
 
     def block(self, node: SyntaxTreeNode) -> list:
@@ -144,6 +163,8 @@ class Parser:
         if columns > MAX_COLUMNS:
             raise PnpError(f"line {line}: a table of {columns} columns; expected at most {MAX_COLUMNS} "
                            "(no more fit across a page)")
+        if len(rows) > MAX_ROWS:
+            raise PnpError(f"line {line}: a table of {len(rows):,} rows; expected at most {MAX_ROWS:,}")
         for cell in (cell for tr in rows for cell in tr.children):
             refuse_oversize(cell, line)
         cells = [[self.inline(cell.children[0]) if cell.children else "" for cell in tr.children] for tr in rows]
@@ -202,9 +223,10 @@ def refuse_oversize(node: SyntaxTreeNode, line: int) -> None:
     if node.type in ("paragraph", "heading", "fence", "code_block", "html_block", "th", "td"):
         text = node.content if node.type in ("fence", "code_block", "html_block") else flatten(node.children[0]) \
             if node.children else ""
-        if len(text) > MAX_BLOCK:
-            raise PnpError(f"line {line}: a paragraph of {len(text):,} characters; expected at most {MAX_BLOCK:,} "
-                           "(split it into paragraphs)")
+        limit = MAX_HEADING if node.type == "heading" else MAX_BLOCK
+        if len(text) > limit:
+            what, fix = ("a heading", "shorten it") if node.type == "heading" else ("a paragraph", "split it")
+            raise PnpError(f"line {line}: {what} of {len(text):,} characters; expected at most {limit:,} ({fix})")
         word = UNBREAKABLE.search(text)
         if word:
             raise PnpError(f"line {line}: a word of {len(word.group()):,} characters with no place to break it; "
