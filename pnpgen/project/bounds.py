@@ -14,12 +14,14 @@ import re
 import time
 
 from jinja2 import nodes
+from jinja2.runtime import Macro
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.visitor import NodeTransformer
 
 from ..errors import PnpError
 
 MAX_STEPS = 2_000_000  # loop iterations and calls in one render of a face or a rulebook
+MACRO_STEPS = 20  # a macro call costs about as much as twenty loop iterations
 MAX_SECONDS = 20.0  # wall-clock time of one render, whatever it spends it on
 MAX_LENGTH = 1_000_000  # characters of a string, items of a list a template makes
 MAX_OUTPUT = 2_000_000  # characters one render writes (a bundled face: about 5,000)
@@ -144,6 +146,7 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         super().__init__(**options)
         self.filters["pnpgen_steps"] = count_steps
         self.filters["pnpgen_sized"] = check_value
+        self.filters["pnpgen_count"] = checked_count
         self.globals["lipsum"] = bounded_lipsum(self.globals["lipsum"])
 
     def _parse(self, source, name, filename):
@@ -158,7 +161,7 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         if __obj is not __self.globals.get("range"):  # the sandbox's range has its own limit and message
             for value in (*args, *kwargs.values()):
                 check_count(value)
-        charge()
+        charge(MACRO_STEPS if isinstance(__obj, Macro) else 1)
         return check_value(super().call(__context, __obj, *args, **kwargs))
 
 
@@ -172,16 +175,26 @@ class Bounds(NodeTransformer):
 
     def visit_Filter(self, node: nodes.Filter):
         self.generic_visit(node)
-        if node.node is None or node.name in ("pnpgen_steps", "pnpgen_sized"):
+        if node.node is None or node.name.startswith("pnpgen_"):
             return node  # a {% filter %} block, or one of ours
-        for arg in (*node.args, *(kw.value for kw in node.kwargs)):
-            if isinstance(arg, nodes.Const):
-                check_count(arg.value)
+        # the arguments are checked before the filter runs: 'x'|center(10**9) would take a gigabyte first
+        node.args = [counted(arg) for arg in node.args]
+        for keyword in node.kwargs:
+            keyword.value = counted(keyword.value)
         return nodes.Filter(node, "pnpgen_sized", [], [], None, None, lineno=node.lineno)
 
     def visit_Concat(self, node: nodes.Concat):
         self.generic_visit(node)
         return nodes.Filter(node, "pnpgen_sized", [], [], None, None, lineno=node.lineno)
+
+
+def counted(node: nodes.Expr) -> nodes.Expr:
+    return nodes.Filter(node, "pnpgen_count", [], [], None, None, lineno=node.lineno)
+
+
+def checked_count(value):
+    check_count(value)
+    return value
 
 
 def count_steps(iterable):
