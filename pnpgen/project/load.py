@@ -181,7 +181,7 @@ class _Builder:
                 return None
             try:
                 value = self.constructor.construct_object(node, deep=True)
-            except (ValueError, TypeError, AttributeError, OverflowError):  # 2024-02-30, !!int abc
+            except (ValueError, TypeError, AttributeError, OverflowError, KeyError):  # 2024-02-30, !!int abc, !!bool x
                 self.problems.add(locate(node, self.shown), f"'{shorten(node.value)}' is not a valid {SCALARS[kind]}; "
                                                             f"expected {EXAMPLES[kind]}")
                 return None

@@ -199,8 +199,9 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
     back = read_template(raw, "back", root, problems) if "back" in raw else None
     defaults = game_defaults.merged(read_fields(raw, "defaults", problems))
     copies = read_value(raw, "copies", "count", problems, default=1)
+    reported = len(problems.problems)
     cards = read_cards(raw, defaults, copies if copies is not None else 1, problems)
-    malformed = ("cards" in raw and not isinstance(raw["cards"], LList)) or ("matrix" in raw and not isinstance(raw["matrix"], LMap))
+    malformed = len(problems.problems) > reported  # a malformed cards: or matrix: is reported already
     if not cards and not malformed:  # a malformed cards: or matrix: is reported already
         problems.add(raw.loc, f"component '{cid}' has no cards; expected 'cards:' or 'matrix:'")
     elif sum(c.copies for c in cards) > MAX_PIECES:
