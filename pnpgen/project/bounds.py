@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import re
 import time
 
@@ -19,6 +20,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.visitor import NodeTransformer
 
 from ..errors import PnpError
+from . import growth
 
 MAX_STEPS = 2_000_000  # loop iterations and calls in one render of a face or a rulebook
 MACRO_STEPS = 20  # a macro call costs about as much as twenty loop iterations
@@ -148,6 +150,8 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         self.filters["pnpgen_sized"] = check_value
         self.filters["pnpgen_count"] = checked_count
         self.globals["lipsum"] = bounded_lipsum(self.globals["lipsum"])
+        for name, estimate in growth.FILTERS.items():
+            self.filters[name] = bounded_filter(self.filters[name], estimate)
 
     def _parse(self, source, name, filename):
         return Bounds().visit(super()._parse(source, name, filename))
@@ -161,6 +165,12 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         if __obj is not __self.globals.get("range"):  # the sandbox's range has its own limit and message
             for value in (*args, *kwargs.values()):
                 check_count(value)
+        bound = getattr(__obj, "__wrapped__", __obj)  # the sandbox wraps str.format in a function of its own
+        owner, method = getattr(bound, "__self__", None), getattr(bound, "__name__", "")
+        if isinstance(owner, str) and method in growth.METHODS:
+            if method == "join" and args and not isinstance(args[0], (str, list, tuple)):
+                args = (list(count_steps(args[0])), *args[1:])  # measured and then joined: read once
+            refuse_growth(growth.size_of_call(growth.METHODS[method], owner, args, kwargs))
         charge(MACRO_STEPS if isinstance(__obj, Macro) else 1)
         return check_value(super().call(__context, __obj, *args, **kwargs))
 
@@ -186,6 +196,26 @@ class Bounds(NodeTransformer):
     def visit_Concat(self, node: nodes.Concat):
         self.generic_visit(node)
         return nodes.Filter(node, "pnpgen_sized", [], [], None, None, lineno=node.lineno)
+
+
+def refuse_growth(size: int) -> None:
+    if size > MAX_LENGTH:
+        raise PnpError(f"would make a text of more than {MAX_LENGTH:,} characters (a huge width, separator or "
+                       "replacement); expected values of ordinary size")
+
+
+def bounded_filter(function, estimate):
+    """The filter, refusing before it runs when what it would make is too large."""
+    skip = 1 if getattr(function, "jinja_pass_arg", None) else 0  # the context Jinja passes first
+
+    @functools.wraps(function)
+    def run(*args, **kwargs):
+        args = list(args)
+        if not isinstance(args[skip], (str, list, tuple, dict)) and hasattr(args[skip], "__iter__"):
+            args[skip] = list(count_steps(args[skip]))  # measured and then filtered: read once
+        refuse_growth(growth.size_of_call(estimate, args[skip], tuple(args[skip + 1:]), kwargs))
+        return function(*args, **kwargs)
+    return run
 
 
 def counted(node: nodes.Expr) -> nodes.Expr:

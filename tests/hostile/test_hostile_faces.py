@@ -12,6 +12,8 @@ from attack import WHERE, assert_no_traceback, assert_refused, build, make_proje
 STEPS = "more than 2,000,000 loop iterations and calls; expected a template that does bounded work (nested loops over large ranges?)"
 ENDLESS = ("calls itself without end (a macro that calls itself, or a template that includes itself); "
            "expected templates that finish")
+GROWTH = ("would make a text of more than 1,000,000 characters (a huge width, separator or replacement); "
+          "expected values of ordinary size")
 TEMPLATES = [
     ("nested-loops", "{% for a in range(99999) %}{% for b in range(99999) %}{% endfor %}{% endfor %}",
      f"front.svg.j2 line 1: {STEPS}"),
@@ -40,6 +42,15 @@ TEMPLATES = [
      "(a width or a repeat count that large would take all memory)"),
     ("format-width", "{{ '%099999999d' % 1 }}",
      "front.svg.j2 line 1: a format with a width of millions of characters; expected values of ordinary size"),
+    ("replace-everywhere", "{{ ('x' * 1000)|replace('', 'y' * 5000) }}", f"front.svg.j2 line 1: {GROWTH}"),
+    ("replace-method", "{{ ('x' * 1000).replace('', 'y' * 5000) }}", f"front.svg.j2 line 1: {GROWTH}"),
+    ("join-separator", "{{ range(99999)|join('x' * 999999) }}", f"front.svg.j2 line 1: {GROWTH}"),
+    ("indent-every-line", "{{ ('a\\n' * 100000)|indent(999999) }}", f"front.svg.j2 line 1: {GROWTH}"),
+    ("expand-tabs", "{{ ('\\t' * 100000).expandtabs(999999) }}", f"front.svg.j2 line 1: {GROWTH}"),
+    ("format-method-width", "{{ '{:>999999999}'.format(1) }}", f"front.svg.j2 line 1: {GROWTH}"),
+    ("format-precision", "{{ '{:.99999999f}'.format(1) }}", f"front.svg.j2 line 1: {GROWTH}"),
+    ("format-filter-width", "{{ '%0999999999d'|format(1) }}", f"front.svg.j2 line 1: {GROWTH}"),
+    ("tojson-indent", "{{ range(99999)|list|tojson(indent=999999) }}", f"front.svg.j2 line 1: {GROWTH}"),
     ("recursive-macro", "{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}", f"front.svg.j2 line 1: {ENDLESS}"),
     ("self-include", '{% include "front.svg.j2" %}', f"front.svg.j2 line 1: {ENDLESS}"),
     ("text-box-of-a-book", "{{ text('あ' * 50000, 2, 2, 50, 50) }}",
