@@ -8,7 +8,7 @@ from pathlib import Path
 from lxml import etree
 
 from ..errors import Location, PnpError
-from ..project.load import special_kind
+from ..project.load import MAX_FILE_BYTES, refuse_large, special_kind
 
 NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -53,6 +53,7 @@ class IconSet:
 def read_icon(path: Path) -> str:
     shown = f"templates/icons/{path.name}"
     try:
+        refuse_large(path, MAX_FILE_BYTES, Location(shown), "icon")
         root = etree.fromstring(path.read_bytes(), safe_parser())
     except etree.XMLSyntaxError as err:
         line, col = err.position if err.position else (0, 0)

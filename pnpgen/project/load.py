@@ -14,6 +14,7 @@ SURROGATE = re.compile("[\ud800-\udfff]")
 BINARY_SIGNATURES = (b"\x89PNG", b"\xff\xd8\xff", b"%PDF", b"GIF8", b"PK\x03\x04")
 MAX_DEPTH = 100  # far deeper than any project; recursion (ours and PyYAML's) stays bounded
 MAX_NODES = 200_000
+MAX_FILE_BYTES = 20_000_000  # a YAML file, a template, a rulebook or an icon: the bundled ones are below 100 KB
 MAX_DIGITS = 30  # an id or a count never needs more; Python refuses to read 4,300 and more
 SCALARS = {"str": "text", "int": "whole number", "float": "number", "bool": "true or false", "null": "null",
            "timestamp": "date"}
@@ -55,6 +56,7 @@ def read_text(path: Path, shown: str) -> str:
     """Read a UTF-8 file (a BOM is fine); say clearly what is wrong when it is not one."""
     if path.is_dir():
         raise PnpError("is a folder; expected a YAML file", Location(shown))
+    refuse_large(path, MAX_FILE_BYTES, Location(shown), "YAML file")
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -258,6 +260,13 @@ def resolve_inside(root: Path, base: Path, reference: str, location: Location, w
         target.relative_to(root.resolve())
     except ValueError:
         raise PnpError(f"'{reference}' points outside the project folder; expected a {what} inside it", location) from None
+    try:
+        target.stat()
+    except FileNotFoundError:
+        pass  # the caller says what it expected there
+    except OSError as err:  # a name too long, a loop of links
+        raise PnpError(f"'{shorten(reference)}' cannot be used as a path ({err.strerror}); expected a {what} path "
+                       "relative to the project", location) from None
     kind = special_kind(target)
     if kind:
         raise PnpError(f"'{reference}' is {kind}, not a file; expected a {what}", location)
@@ -266,6 +275,16 @@ def resolve_inside(root: Path, base: Path, reference: str, location: Location, w
 
 SPECIAL_KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
                  (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def refuse_large(path: Path, limit: int, location: Location, what: str) -> None:
+    """A file far larger than any real one of its kind would take long to read and parse: refused unread."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return  # reading it says what is wrong
+    if size > limit:
+        raise PnpError(f"is {size / 1e6:,.0f} MB; expected a {what} of at most {limit / 1e6:,.0f} MB", location)
 
 
 def special_kind(path: Path) -> str | None:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from .. import units
 from ..errors import Collector, Location, PnpError
-from .load import LList, LMap, load_file, resolve_inside
+from .load import LMap, load_file, resolve_inside
 from .model import Component, Fields, Game, Layout, Project, Size
 from .schema import check_keys
 from .validate_cards import MAX_PIECES, read_cards

@@ -28,6 +28,7 @@ from .paragraph import KinsokuParagraph
 from .punctuation import half_font
 from ..project import bounds
 from ..project.bounds import ENDLESS, NO_MEMORY
+from ..project.load import MAX_FILE_BYTES, refuse_large
 from ..project.sandbox import make_environment
 
 DEFAULT_ACCENT = "#8c3b2a"
@@ -116,6 +117,7 @@ def find_title(blocks: list, game: Game) -> str:
 
 
 def read_source(project: Project, source: Path) -> str:
+    refuse_large(source, MAX_FILE_BYTES, Location(show_path(project, source)), "Markdown file")
     try:
         return source.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:

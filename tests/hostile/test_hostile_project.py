@@ -102,3 +102,32 @@ def test_init_quotes_any_name(tmp_path: Path, name: str):
     assert load_project(tmp_path / "game").games[0].title == name
     assert (tmp_path / "game" / "README.md").read_text(encoding="utf-8").count("\n") == \
         (Path(__file__).parents[2] / "pnpgen" / "project" / "scaffold" / "README.md").read_text(encoding="utf-8").count("\n")
+
+
+def test_an_expression_nested_thousands_deep_is_refused(tmp_path: Path):
+    cards = CARDS + "    expectations:\n      - total: deck\n        where: \"" + "(" * 3000 + "1" + ")" * 3000 + "\"\n" \
+        "        equals: 1\n"
+    result, out = build(make_project(tmp_path, cards=cards))
+    assert_refused(result, out, "cards.yaml:11:16: 'where' is not a valid expression (nested too deeply to read; "
+                                "expected an expression of ordinary depth); expected e.g. card.number == 1")
+
+
+def test_a_path_too_long_for_the_system_is_refused(tmp_path: Path):
+    result, out = build(make_project(tmp_path, cards=CARDS.replace("front.svg.j2", "a" * 5000 + ".j2")))
+    assert_refused(result, out, "cards.yaml:6:16: '" + "a" * 39 + "…' cannot be used as a path (File name too long); "
+                                "expected a template path relative to the project")
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("cards.yaml", "cards.yaml: is 30 MB; expected a YAML file of at most 20 MB"),
+    ("templates/front.svg.j2", "cards.yaml:8:13: deck card (name=剣): front.svg.j2: refused by the sandbox (template "
+                               "'front.svg.j2' is 30 MB; expected a template of at most 20 MB)"),
+])
+def test_files_far_larger_than_any_real_one_are_refused_unread(tmp_path: Path, name: str, expected: str):
+    root = make_project(tmp_path)
+    with open(root / name, "r+b") as handle:
+        handle.seek(0, os.SEEK_END)
+        handle.write(b"\n")
+        handle.truncate(30_000_000)  # sparse: nothing that size is written to the disk
+    result, out = build(root)
+    assert_refused(result, out, expected)
