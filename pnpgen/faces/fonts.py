@@ -13,7 +13,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from svglib.fonts import FontMap
 
-from ..project.load import special_kind
+from ..project.files import special_kind
 from ..errors import Location, PnpError, Problem
 from .font_convert import convert_face, process_cache_dir
 from .typeface import Face

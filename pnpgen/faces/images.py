@@ -10,7 +10,7 @@ from reportlab import rl_config
 from reportlab.graphics import renderPDF
 
 from ..errors import PnpError
-from ..project.load import special_kind
+from ..project.files import special_kind
 
 MAX_PIXELS = 60_000_000  # ~7,700 × 7,700: far above any card at 1,200 dpi, far below a decompression bomb
 FORMATS = {"PNG", "JPEG", "GIF", "WEBP", "TIFF", "BMP"}

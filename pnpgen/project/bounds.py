@@ -23,7 +23,7 @@ from ..errors import PnpError
 from . import growth
 
 MAX_STEPS = 2_000_000  # loop iterations and calls in one render of a face or a rulebook
-MACRO_STEPS = 20  # a macro call costs about as much as twenty loop iterations
+MACRO_STEPS = 20  # a macro call or an include costs about as much as twenty loop iterations
 MAX_SECONDS = 20.0  # wall-clock time of one render, whatever it spends it on
 MAX_LENGTH = 1_000_000  # characters of a string, items of a list a template makes
 MAX_OUTPUT = 2_000_000  # characters one render writes (a bundled face: about 5,000)
@@ -155,6 +155,10 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
 
     def _parse(self, source, name, filename):
         return Bounds().visit(super()._parse(source, name, filename))
+
+    def get_template(self, name, parent=None, globals=None):  # noqa: A002 - Jinja's own signature
+        charge(MACRO_STEPS)  # an {% include %} or {% import %} while rendering: as costly as a macro call
+        return super().get_template(name, parent, globals)
 
     def call_binop(self, context, operator, left, right):
         check_binop(operator, left, right)

@@ -3,18 +3,17 @@ from __future__ import annotations
 
 import math
 import re
-import stat
 from pathlib import Path
 
 import yaml
 
 from ..errors import Collector, Location, PnpError
+from .files import MAX_FILE_BYTES, refuse_large, special_kind
 
 SURROGATE = re.compile("[\ud800-\udfff]")
 BINARY_SIGNATURES = (b"\x89PNG", b"\xff\xd8\xff", b"%PDF", b"GIF8", b"PK\x03\x04")
 MAX_DEPTH = 100  # far deeper than any project; recursion (ours and PyYAML's) stays bounded
 MAX_NODES = 200_000
-MAX_FILE_BYTES = 20_000_000  # a YAML file, a template, a rulebook or an icon: the bundled ones are below 100 KB
 MAX_DIGITS = 30  # an id or a count never needs more; Python refuses to read 4,300 and more
 SCALARS = {"str": "text", "int": "whole number", "float": "number", "bool": "true or false", "null": "null",
            "timestamp": "date"}
@@ -271,29 +270,6 @@ def resolve_inside(root: Path, base: Path, reference: str, location: Location, w
     if kind:
         raise PnpError(f"'{reference}' is {kind}, not a file; expected a {what}", location)
     return target
-
-
-SPECIAL_KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
-                 (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
-
-
-def refuse_large(path: Path, limit: int, location: Location, what: str) -> None:
-    """A file far larger than any real one of its kind would take long to read and parse: refused unread."""
-    try:
-        size = path.stat().st_size
-    except OSError:
-        return  # reading it says what is wrong
-    if size > limit:
-        raise PnpError(f"is {size / 1e6:,.0f} MB; expected a {what} of at most {limit / 1e6:,.0f} MB", location)
-
-
-def special_kind(path: Path) -> str | None:
-    """What a path is when it is neither a regular file, a folder nor missing: reading it could block for ever."""
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return None
-    return next((name for test, name in SPECIAL_KINDS if test(mode)), None)
 
 
 def shorten(text: str, limit: int = 40) -> str:

@@ -9,7 +9,7 @@ from jinja2.loaders import split_template_path
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
 from .bounds import BoundedEnvironment
-from .load import MAX_FILE_BYTES
+from .files import MAX_FILE_BYTES
 
 _ZEN = str.maketrans("0123456789-+", "０１２３４５６７８９－＋")
 

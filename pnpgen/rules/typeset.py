@@ -28,7 +28,7 @@ from .paragraph import KinsokuParagraph
 from .punctuation import half_font
 from ..project import bounds
 from ..project.bounds import ENDLESS, NO_MEMORY
-from ..project.load import MAX_FILE_BYTES, refuse_large
+from ..project.files import MAX_FILE_BYTES, refuse_large
 from ..project.sandbox import make_environment
 
 DEFAULT_ACCENT = "#8c3b2a"

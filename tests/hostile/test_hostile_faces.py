@@ -69,7 +69,7 @@ def test_include_fan_out_is_bounded(tmp_path: Path):
     files = {"templates/a.j2": level.replace("NEXT", "b.j2"), "templates/b.j2": level.replace("NEXT", "c.j2"),
              "templates/c.j2": level.replace("NEXT", "d.j2"), "templates/d.j2": "x"}
     result, out = build(make_project(tmp_path, '{% include "a.j2" %}', files=files))
-    assert_refused(result, out, f"{WHERE}: b.j2 line 1: {STEPS}")
+    assert_refused(result, out, f"{WHERE}: c.j2 line 1: {STEPS}")
 
 
 def test_a_template_that_writes_gigabytes_is_refused(tmp_path: Path):
