@@ -25,6 +25,8 @@ GEOMETRY = {"x", "y", "width", "height", "cx", "cy", "r", "rx", "ry", "x1", "y1"
 NON_FINITE = re.compile(r"(?i)(?<![a-z])(nan|inf)(?![a-z])")
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 MAX_NUMBER = 1e6  # mm, degrees or a scale factor: a 2 m map is 2,000 mm
+SIZES = {"width", "height", "r", "rx", "ry", "stroke-width", "font-size"}
+NEGATIVE = re.compile(r"\s*-\s*(?:\d|\.\d)")
 MAX_ELEMENTS = 20_000  # a bundled face has about a hundred; converting is slow beyond
 MAX_REACH = 1e12  # a number times the scales of the transforms around it; PDF writers fail near 1e20
 
@@ -78,6 +80,8 @@ def walk(element, scale: float, problems: list[str]) -> None:
             problems.append(f'{attribute}="{value[:40]}" (a number beyond ±{MAX_NUMBER:,.0f})')
         elif largest * scale > MAX_REACH:
             problems.append(f'{attribute}="{value[:40]}" (scaled beyond ±{MAX_REACH:.0e} by the transforms around it)')
+        elif attribute in SIZES and NEGATIVE.match(value):
+            problems.append(f'<{name} {attribute}="{value[:40]}"> (a size must not be negative)')
         elif attribute == "stroke-dasharray" and not valid_dashes(value):
             problems.append(f'stroke-dasharray="{value[:40]}" (expected lengths of 0 or more, not all 0)')
         elif attribute in ("transform", "viewBox"):

@@ -106,6 +106,9 @@ SVG = [
      'stroke-dasharray="0 0" (expected lengths of 0 or more, not all 0)'),
     ("negative-dashes", '<line x2="10" y2="10" stroke="#000" stroke-dasharray="-1 2"/>',
      'stroke-dasharray="-1 2" (expected lengths of 0 or more, not all 0)'),
+    ("negative-picture", '<image href="images/a.png" x="10" width="-10" height="10"/>',
+     '<image width="-10"> (a size must not be negative)'),
+    ("negative-radius", '<circle cx="5" cy="5" r="-3"/>', '<circle r="-3"> (a size must not be negative)'),
     ("many-elements", "{% for i in range(25000) %}<g/>{% endfor %}", "25,001 elements (at most 20,000 a face)"),
 ]
 
