@@ -3,8 +3,8 @@
 A shared project's template (or rulebook) must not run for ever or take all memory: every loop
 iteration and every call counts as a step, every value a template makes (strings, lists, numbers)
 and every rendered text is measured, and a render that goes past a limit stops with a PnpError.
-The limits are far above what a designer's template does (the bundled faces take a few hundred
-steps); they are documented in the README ("Building projects you did not write").
+The limits are far above what a designer's template does (the bundled project's largest render takes
+14,000 steps); they are documented in the README ("Building projects you did not write").
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ MAX_STEPS = 2_000_000  # loop iterations and calls in one render of a face or a 
 MACRO_STEPS = 20  # a macro call or an include costs about as much as twenty loop iterations
 MAX_SECONDS = 20.0  # wall-clock time of one render, whatever it spends it on
 MAX_LENGTH = 1_000_000  # characters of a string, items of a list a template makes
-MAX_OUTPUT = 2_000_000  # characters one render writes (a bundled face: about 5,000)
+MAX_OUTPUT = 2_000_000  # characters one render writes (the bundled project: at most 73,000)
 MAX_INT_BITS = 20_000  # about 6,000 decimal digits
 MAX_COUNT = 1_000_000  # a number given to a call (a width, a repeat count) above this is refused
 LIPSUM_PARAGRAPHS = 100

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 from attack import RULES, assert_refused, build, make_project
 
@@ -57,3 +58,17 @@ def test_a_long_paragraph_within_the_limit_is_typeset(tmp_path: Path):
     result, out = build(make_project(tmp_path, cards=RULES, files={"rules/r.md": markdown}))
     assert result.exit_code == 0, result.output
     assert (out / "g" / "rulebook.pdf").stat().st_size > 0
+
+
+def test_a_10000_card_deck_and_its_rulebook_stay_far_below_the_limits(tmp_path: Path):
+    """Limits are per face and per rulebook, never per deck: a deck of 10,000 cards, counted and listed by a
+    rulebook that loops over every value, builds its rulebook."""
+    cards = RULES.replace("        cards:\n          - {name: 剣}\n",
+                          "        matrix: {suit: {from: 1, to: 100}, number: {from: 1, to: 100}}\n")
+    markdown = ("# T\n\n{{ count('deck') }} cards, {{ each('deck', 'suit') }} a suit.\n\n"
+                "{% for s in values('deck', 'suit') %}{% if s % 10 == 0 %}\n\n{% endif %}{{ s }} {% endfor %}\n")
+    root = make_project(tmp_path, cards=cards, files={"rules/r.md": markdown})
+    result, out = build(root, "--only", "rules")
+    assert result.exit_code == 0, result.output
+    text = "".join(page.extract_text() for page in PdfReader(out / "g" / "rulebook.pdf").pages)
+    assert "10000 cards, 100 a suit." in text and "91 92 93" in text
