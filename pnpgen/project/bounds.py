@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
+import itertools
 import re
 import time
 
@@ -27,12 +28,19 @@ MACRO_STEPS = 20  # a macro call or an include costs about as much as twenty loo
 MAX_SECONDS = 20.0  # wall-clock time of one render, whatever it spends it on
 MAX_LENGTH = 1_000_000  # characters of a string, items of a list a template makes
 MAX_OUTPUT = 2_000_000  # characters one render writes (the bundled project: at most 73,000)
+CHUNK = 64  # pieces of output measured at once (each at most MAX_LENGTH)
 MAX_INT_BITS = 20_000  # about 6,000 decimal digits
 MAX_COUNT = 1_000_000  # a number given to a call (a width, a repeat count) above this is refused
 LIPSUM_PARAGRAPHS = 100
 ENDLESS = ("calls itself without end (a macro that calls itself, or a template that includes itself); "
            "expected templates that finish")
 NO_MEMORY = "needs more memory than there is; expected a template that makes values of ordinary size"
+NUMBERS = frozenset({int, float})
+# filters whose result is no larger than what they are given (or a number): not measured again
+NOT_GROWING = frozenset({"abs", "bool", "capitalize", "count", "d", "default", "e", "escape", "first", "float",
+                         "forceescape", "int", "last", "length", "lower", "max", "min", "round", "safe", "string",
+                         "striptags", "sum", "title", "trim", "truncate", "unique", "upper", "zen", "list", "sort",
+                         "reverse", "attr", "select", "reject", "selectattr", "rejectattr", "map", "dictsort"})
 FORMAT_WIDTH = re.compile(r"%[-+ #0]*(\d+)")
 
 
@@ -52,8 +60,8 @@ class Budget:
         if self.steps & 0x3FF == 0 and time.monotonic() > self.deadline:
             raise PnpError(f"still running after {MAX_SECONDS:g} seconds; expected a template that does bounded work")
 
-    def write(self, text: str) -> None:
-        self.output += len(text)
+    def write_all(self, texts: list[str]) -> None:
+        self.output += sum(map(len, texts))
         if self.output > MAX_OUTPUT:
             raise PnpError(f"writes more than {MAX_OUTPUT:,} characters; expected a template of ordinary size")
 
@@ -82,10 +90,12 @@ def render(template, context: dict) -> str:
     with budget():
         spent = _BUDGET.get()
         parts = []
-        for part in template.generate(context):
-            spent.write(part)
-            spent.step()
-            parts.append(part)
+        pieces = template.generate(context)
+        # Measured a few pieces at a time: a template writes thousands of small pieces, and a Python step per
+        # piece would cost more than the rendering; loops are counted where they run, so time stays bounded.
+        while chunk := list(itertools.islice(pieces, CHUNK)):
+            spent.write_all(chunk)
+            parts.extend(chunk)
         return "".join(parts)
 
 
@@ -161,8 +171,10 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         return super().get_template(name, parent, globals)
 
     def call_binop(self, context, operator, left, right):
+        kinds = {type(left), type(right)}
+        if kinds <= NUMBERS and (float in kinds or operator in ("+", "%")):  # arithmetic that cannot grow: fast
+            return self.binop_table[operator](left, right)
         check_binop(operator, left, right)
-        charge()
         return check_value(super().call_binop(context, operator, left, right))
 
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
@@ -195,6 +207,8 @@ class Bounds(NodeTransformer):
         node.args = [counted(arg) for arg in node.args]
         for keyword in node.kwargs:
             keyword.value = counted(keyword.value)
+        if node.name in NOT_GROWING:
+            return node
         return nodes.Filter(node, "pnpgen_sized", [], [], None, None, lineno=node.lineno)
 
     def visit_Concat(self, node: nodes.Concat):
@@ -223,6 +237,10 @@ def bounded_filter(function, estimate):
 
 
 def counted(node: nodes.Expr) -> nodes.Expr:
+    """The argument checked as the filter is called; a constant one is checked now, once."""
+    if isinstance(node, nodes.Const):
+        check_count(node.value)
+        return node
     return nodes.Filter(node, "pnpgen_count", [], [], None, None, lineno=node.lineno)
 
 
@@ -233,8 +251,12 @@ def checked_count(value):
 
 def count_steps(iterable):
     """The loop's items, one step each."""
+    spent = _BUDGET.get()
+    if spent is None:
+        yield from iterable
+        return
     for item in iterable:
-        charge()
+        spent.step()
         yield item
 
 
