@@ -9,6 +9,7 @@ from ..errors import PnpError
 from ..faces.render import Renderer
 from ..project.expand import expand_pieces
 from ..project.model import Component, Game, Size
+from .cutouts import is_cutout, lay_out_cutouts
 from .impose import Item, SheetSpec, impose, plan_grid
 
 
@@ -22,7 +23,7 @@ def sheet_spec(component: Component, options) -> SheetSpec:
         gap=component.layout.gap,
         crop_marks=component.layout.crop_marks,
         cut_lines=component.layout.cut_lines,
-        shape=component.shape,
+        shape=component.shape if component.shape in ("rect", "round") else "rect",
         duplex=options.duplex if has_back else "none",
         back_offset=options.back_offset,
         gutterfold=options.gutterfold and has_back,
@@ -32,6 +33,8 @@ def sheet_spec(component: Component, options) -> SheetSpec:
 def lay_out(game: Game, component: Component, options, renderer: Renderer, report):
     """Render every piece's faces (each distinct card once) and impose them on pages."""
     spec = sheet_spec(component, options)
+    if is_cutout(component):
+        return lay_out_cutouts(game, component, spec, renderer, report, component.layout.paper or options.paper)
     refuse_oversize(component, spec, options)
     items, faces, by_card = [], {}, {}
     for piece in expand_pieces(component):
@@ -66,6 +69,8 @@ def refuse_oversize(component: Component, spec: SheetSpec, options) -> None:
 
 def note_reduced_bleed(game: Game, component: Component, options) -> list[str]:
     """Tell the user when the 6 mm margin left less outer bleed than the component asks for."""
+    if is_cutout(component):  # die-cut pieces keep their bleed inside the margin where there is room
+        return []
     try:
         used = plan_grid(component.size, sheet_spec(component, options)).bleed
     except ValueError:  # tiled maps keep their full bleed
