@@ -161,3 +161,24 @@ def test_special_files_are_refused_without_reading_them(tmp_path: Path, template
     """A named pipe never written to would block a build for ever."""
     result, out = build(make_project(tmp_path, template, files={fifo: "FIFO"}))
     assert_refused(result, out, expected)
+
+
+def test_a_huge_file_in_images_is_hashed_in_bounded_memory(tmp_path: Path):
+    """Every file of images/ and templates/ goes into the render key; a 200 MB one must not be read whole."""
+    import tracemalloc
+
+    from pnpgen.faces.inputs import inputs_digest
+    from pnpgen.project.validate import load_project
+
+    root = make_project(tmp_path)
+    (root / "images").mkdir()
+    with open(root / "images" / "huge.bin", "wb") as handle:
+        handle.truncate(200_000_000)  # sparse: nothing that size is written to the disk
+    project = load_project(root)
+    tracemalloc.start()
+    try:
+        inputs_digest(project)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20_000_000, f"{peak:,} bytes"
