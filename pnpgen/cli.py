@@ -10,7 +10,7 @@ import click
 from . import units
 from .pipeline import Options, build
 from .checks.findings import FAIL, failures
-from .errors import PnpError
+from .errors import CONTROL, PnpError, shown
 
 PAPERS = click.Choice(["a4", "letter", "a3"], case_sensitive=False)
 
@@ -19,6 +19,11 @@ def fail(err: PnpError) -> None:
     for problem in err.problems:
         click.echo(f"error: {problem}" if problem.location is None else str(problem), err=True)
     sys.exit(1)
+
+
+def say(line: str, err: bool = False) -> None:
+    """One line of output: anything from the project in it (names, titles, quotes) cannot drive the terminal."""
+    click.echo(shown(line), err=err)
 
 
 def parse_offset(_ctx, _param, value: str) -> tuple[float, float]:
@@ -65,7 +70,7 @@ def build_command(project, out_dir, paper, game, duplex, back_offset, gutterfold
     report = run_with_progress(lambda progress: build(project, options, progress=progress))
     written = report.written + report.unchanged
     unchanged = f", {len(report.unchanged)} unchanged" if report.unchanged else ""
-    click.echo(f"wrote {len(report.written)} PDFs{unchanged} ({report.pieces} pieces; {report.renders} faces rendered, "
+    say(f"wrote {len(report.written)} PDFs{unchanged} ({report.pieces} pieces; {report.renders} faces rendered, "
                f"{report.faces} converted, the rest from the cache) into {common_folder(written)}")
 
 
@@ -89,7 +94,7 @@ def run_with_progress(job):
         fail(err)
     bar.clear()
     for note in report.notes:
-        click.echo(f"note: {note}")
+        say(f"note: {note}")
     return report
 
 
@@ -104,7 +109,7 @@ class ProgressLine:
         if not self.active or total <= 0:
             return
         filled = round(20 * done / total)
-        line = f"{phase:9} [{'#' * filled}{'.' * (20 - filled)}] {done}/{total} {label}"
+        line = shown(f"{phase:9} [{'#' * filled}{'.' * (20 - filled)}] {done}/{total} {label}")
         click.echo("\r" + line[:100].ljust(100), nl=False, err=True)
         self.shown = True
 
@@ -136,11 +141,13 @@ def check_command(project, game, as_json, strict) -> None:
         fail(err)
     if as_json:
         summary = {s: sum(f.status == s for f in findings) for s in ("pass", "fail", "warn")}
-        click.echo(json.dumps({"version": 1, "summary": summary, "findings": [f.as_dict() for f in findings]},
-                              ensure_ascii=False, indent=2))
+        text = json.dumps({"version": 1, "summary": summary, "findings": [f.as_dict() for f in findings]},
+                          ensure_ascii=False, indent=2)
+        # json.dumps escapes C0 controls inside strings; the others (C1, bidi overrides) get JSON escapes too
+        click.echo(CONTROL.sub(lambda m: m.group() if m.group() == "\n" else f"\\u{ord(m.group()):04x}", text))
     else:
         for finding in findings:
-            click.echo(finding.line())
+            say(finding.line())
         failed = len(failures(findings))
         warned = sum(f.status == "warn" for f in findings)
         click.echo(f"{len(findings) - failed - warned} passed, {failed} failed, {warned} warnings")
@@ -159,9 +166,9 @@ def watch_command(project, out_dir, paper, game, no_check, interval) -> None:
     from .live.watch import watch
 
     options = Options(out_dir=out_dir, paper=paper.lower(), game=game, check=not no_check)
-    click.echo(f"watching {project} — Ctrl-C to stop")
+    say(f"watching {project} — Ctrl-C to stop")
     try:
-        watch(project, options, click.echo, interval=interval)
+        watch(project, options, say, interval=interval)
     except KeyboardInterrupt:
         click.echo("stopped")
 
@@ -181,7 +188,7 @@ def init_command(folder, name, sheet) -> None:
         written = init_from_sheet(folder, sheet, name) if sheet else init_project(folder, name)
     except PnpError as err:
         fail(err)
-    click.echo(f"created {folder} ({len(written)} files). Next: cd {folder} && pnpgen build")
+    say(f"created {folder} ({len(written)} files). Next: cd {folder} && pnpgen build")
 
 
 @main.command("list")
@@ -197,12 +204,12 @@ def list_command(project) -> None:
         fail(err)
     for game in loaded.games:
         players = f"{game.players[0]}–{game.players[-1]} players" if game.players else "players not given"
-        click.echo(f"{game.id}: {game.title} ({players})")
+        say(f"{game.id}: {game.title} ({players})")
         for component in game.components:
             pieces = len(expand_pieces(component))
             w, h = units.to_mm(component.size.width), units.to_mm(component.size.height)
             sides = "front and back" if component.back else "front only"
-            click.echo(f"  {component.id:24} {component.kind:5} {pieces:4} pieces ({len(component.cards)} distinct)  "
+            say(f"  {component.id:24} {component.kind:5} {pieces:4} pieces ({len(component.cards)} distinct)  "
                        f"{w:g} × {h:g} mm  {sides}")
 
 
@@ -228,7 +235,7 @@ def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers,
     report = run_with_progress(lambda progress: export(project, kind, options, progress=progress))
     removed = f", removed {len(report.removed)} stale images" if report.removed else ""
     faces = f", {report.faces} distinct faces" if report.faces else ""
-    click.echo(f"wrote {len(report.written)} files{removed} ({report.pieces} pieces{faces}) into {report.out_dir}")
+    say(f"wrote {len(report.written)} files{removed} ({report.pieces} pieces{faces}) into {report.out_dir}")
 
 
 @main.command("diff")
@@ -270,7 +277,7 @@ def serve_command(project, port, host, game, open_browser, since) -> None:
     from .live.serve import serve
 
     def ready(url: str) -> None:
-        click.echo(f"serving {project} at {url} — Ctrl-C to stop")
+        say(f"serving {project} at {url} — Ctrl-C to stop")
         if open_browser:
             import webbrowser
 

@@ -51,12 +51,17 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        text = f"{self.location}: {self.message}" if self.location else self.message
-        return CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+        return shown(f"{self.location}: {self.message}" if self.location else self.message)
 
 
-# Data quoted in a message must not drive the terminal (ESC sequences, carriage returns); \n stays.
-CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+# Data quoted in a message must not drive the terminal (ESC sequences, carriage returns, new lines that
+# would print a fake summary): each message is one line.
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")  # bidi overrides too
+
+
+def shown(text: str) -> str:
+    """Text from a project as a terminal line: control characters written as escapes (\\x1b, \\n), never obeyed."""
+    return CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), str(text))
 
 
 class PnpError(Exception):

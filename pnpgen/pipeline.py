@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import __version__
-from .atomic import replace_all, staging_path
+from .atomic import refuse_links_out, replace_all, staging_path
 from .cache import Cache, default_cache_dir, digest
 from .faces.inputs import inputs_digest
 from .checks.checker import check_project
@@ -85,8 +85,9 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
     if options.check:
         refuse_failed_checks(project, games)
     out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
+    refuse_links_out(project.root, out_dir, *(out_dir / game.id for game in games))
     cache = Cache(options.cache_dir or default_cache_dir()) if options.cache else None
-    fontbook = open_fontbook(project)
+    fontbook = open_fontbook(project, options)
     renderer = Renderer(project, fontbook, cache, inputs_digest(project))
     converter = Converter(fontbook, project.root, cache)
     report = Report()
@@ -233,8 +234,12 @@ def select_games(project: Project, game_id: str | None) -> tuple[Game, ...]:
     return (game,)
 
 
-def open_fontbook(project: Project) -> FontBook:
-    return FontBook(font_dirs(project.root), cache_dir=project.root / ".pnpgen-cache" / "fonts",
+def open_fontbook(project: Project, options=None) -> FontBook:
+    """The project's fonts; converted ones are kept in the user's cache folder, never in the project (whose
+    files anyone could have written), or for this process only when options turn the cache off."""
+    cached = options is None or options.cache
+    folder = Path(options.cache_dir or default_cache_dir()) if options is not None else default_cache_dir()
+    return FontBook(font_dirs(project.root), cache_dir=folder / "fonts" if cached else None,
                     default_family=project.default_font, inside=project.root)
 
 

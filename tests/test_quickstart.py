@@ -85,7 +85,7 @@ def test_quick_start_works_with_the_system_python(tmp_path):
 
     run_command(commands[0], clone, env)
     pdfs = sorted((clone / "output").glob("*/*-print-and-play.pdf"))
-    games = sorted(folder for folder in (clone / "output").iterdir() if folder.is_dir())
+    games = sorted(folder for folder in (clone / "output").iterdir() if folder.is_dir() and not folder.name.startswith("."))  # .pnpgen-build: what the build printed
     assert games and len(pdfs) == len(games), f"one print-and-play PDF per game expected, got {pdfs}"
     assert all(len(PdfReader(pdf).pages) > 0 for pdf in pdfs)
     venv_python = clone / ".venv" / "bin" / "python"

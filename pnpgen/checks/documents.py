@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import re
 import stat
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
 from ..errors import Location
 from ..project.model import Expectation, Game, Project, Source

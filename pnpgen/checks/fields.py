@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..faces.render import BUILTIN
 from ..press.cutouts import BOX_TEMPLATES
+from ..project.files import read_quietly
 from ..project.model import Component, Game, Project
 from .findings import FAIL, WARN, Finding
 
@@ -51,11 +52,9 @@ def template_texts(project: Project, component: Component) -> dict[str, str]:
         if name in texts:
             continue
         shipped = name.startswith("pnpgen/")
-        try:
-            texts[name] = (BUILTIN / name.removeprefix("pnpgen/") if shipped else project.templates_dir / name).read_text(
-                encoding="utf-8", errors="replace")
-        except OSError:
-            texts[name] = ""
+        folder = BUILTIN if shipped else project.templates_dir
+        # Only looking: a template that is missing, linked out, special or huge is the renderer's to report.
+        texts[name] = read_quietly(folder / (name.removeprefix("pnpgen/") if shipped else name), folder)
         pending += _IMPORT.findall(texts[name])
     return texts
 
@@ -84,8 +83,5 @@ def rulebook_words(project: Project, game: Game) -> set[str]:
     words: set[str] = set()
     for source in (game.rulebook, game.rules_sheet):
         if source:
-            try:
-                words |= set(_WORD.findall(Path(source).read_text(encoding="utf-8-sig", errors="replace")))
-            except OSError:
-                pass
+            words |= set(_WORD.findall(read_quietly(Path(source), project.root)))
     return words

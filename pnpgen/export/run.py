@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
+from ..atomic import refuse_links_out
 from ..pipeline import open_fontbook, select_games
 from ..cache import Cache, default_cache_dir
 from ..faces.inputs import inputs_digest
@@ -36,6 +37,7 @@ def export(path: str | Path = ".", kind: str = "png", options: ExportOptions | N
     project = load_project(Path(path))
     games = select_games(project, options.game)
     out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
+    refuse_links_out(project.root, *(f for game in games for f in (out_dir, out_dir / game.id, out_dir / game.id / kind)))
     if kind in SHEET_KINDS:  # the data itself: nothing to render, nothing to check
         return export_sheets(project, games, kind, out_dir)
     if options.check:
@@ -43,7 +45,7 @@ def export(path: str | Path = ".", kind: str = "png", options: ExportOptions | N
         if failed:
             raise PnpError([f.as_problem() for f in failed] + [Problem(None, no_check_hint())])
     cache = Cache(options.cache_dir or default_cache_dir()) if options.cache else None
-    fontbook = open_fontbook(project)
+    fontbook = open_fontbook(project, options)
     renderer = Renderer(project, fontbook, cache, inputs_digest(project))
     converter = Converter(fontbook, project.root, cache)
     job = Job(project, out_dir, options, ExportReport(out_dir), fontbook.resolve(None), progress)

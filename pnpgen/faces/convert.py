@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import re
 from pathlib import Path
 
 from lxml import etree
@@ -14,14 +13,7 @@ from ..errors import PnpError
 from .fonts import FontBook
 from .icons import safe_parser
 from .images import ImageChecker
-
-# svglib ignores these; a face using them would print differently from what the designer drew.
-UNSUPPORTED_ELEMENTS = {"filter", "mask", "pattern", "foreignObject", "script"}
-UNSUPPORTED_ATTRIBUTES = {"letter-spacing", "dominant-baseline", "filter", "mask"}
-SVG_NS = "{http://www.w3.org/2000/svg}"
-GEOMETRY = {"x", "y", "width", "height", "cx", "cy", "r", "rx", "ry", "x1", "y1", "x2", "y2", "points", "d",
-            "transform", "stroke-width", "font-size", "viewBox", "dx", "dy", "offset", "opacity", "fill-opacity"}
-NON_FINITE = re.compile(r"(?i)(?<![a-z])(nan|inf)(?![a-z])")
+from .lint import lint
 
 logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
 
@@ -83,33 +75,3 @@ def project_renderer():
             return self.images.resolve(href)
 
     return ProjectSvgRenderer
-
-
-def lint(tree, template: str) -> None:
-    """Refuse SVG features svglib ignores, naming the template and the feature."""
-    problems = []
-    for element in tree.iter():
-        if not isinstance(element.tag, str):
-            continue
-        name = element.tag.replace(SVG_NS, "")
-        if name in UNSUPPORTED_ELEMENTS:
-            problems.append(f"<{name}>")
-        for attribute in UNSUPPORTED_ATTRIBUTES & set(element.attrib):
-            problems.append(f"{attribute}=…")
-        style = element.get("style", "")
-        for attribute in UNSUPPORTED_ATTRIBUTES:
-            if attribute + ":" in style.replace(" ", ""):
-                problems.append(f"style {attribute}")
-        if name == "g" and ("opacity" in element.attrib or "opacity:" in style.replace(" ", "")):
-            problems.append("opacity on <g> (group opacity)")
-        for attribute in GEOMETRY & set(element.attrib):
-            if NON_FINITE.search(element.get(attribute)):
-                problems.append(f'{attribute}="{element.get(attribute)[:40]}" (not a finite number)')
-        if name == "use":
-            href = element.get("href") or element.get("{http://www.w3.org/1999/xlink}href") or ""
-            if not href.startswith("#"):
-                problems.append(f'<use href="{href[:60]}"> (a <use> shows an element of the same face: href="#id")')
-    if problems:
-        found = ", ".join(sorted(set(problems)))
-        raise PnpError(f"templates/{template} uses SVG features the PDF cannot show: {found}; "
-                       "expected shapes, paths, gradients and text() only (put opacity on the shapes themselves)")

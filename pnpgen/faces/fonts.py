@@ -13,6 +13,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from svglib.fonts import FontMap
 
+from ..project.files import special_kind
 from ..errors import Location, PnpError, Problem
 from .font_convert import convert_face, process_cache_dir
 from .typeface import Face
@@ -44,6 +45,10 @@ class FontBook:
         for path in paths:
             if path.is_dir():
                 problems.append(Problem(Location(shown_path(path)), "is a folder; expected a font file"))
+                continue
+            if special_kind(path):
+                problems.append(Problem(Location(shown_path(path)), f"is {special_kind(path)}, not a file; "
+                                                                    "expected a font file"))
                 continue
             if inside is not None and not confined(path, Path(inside)):
                 problems.append(Problem(Location(shown_path(path)), "points outside the project folder; "

@@ -13,7 +13,11 @@ def inputs_digest(project: Project) -> str:
     hasher = hashlib.sha256(__version__.encode())
     for folder in (project.templates_dir, project.root / "images"):
         for path in sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else ():
-            hasher.update(str(path.relative_to(folder)).encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
+            hasher.update(str(path.relative_to(folder)).encode("utf-8") + b"\0")
+            with open(path, "rb") as handle:  # in pieces: a huge file a project ships must not fill the memory
+                for piece in iter(lambda: handle.read(1 << 20), b""):
+                    hasher.update(piece)
+            hasher.update(b"\0")
     for folder in font_dirs(project.root):
         for path in sorted(p for p in folder.iterdir() if p.is_file()):
             stat = path.stat()  # fonts are large: their identity is name, size and modification time

@@ -18,11 +18,14 @@ from ..errors import Location, PnpError
 from .fonts import FontBook
 from .icons import IconSet
 from ..project.model import Card, Component, Game, Project
+from ..project import bounds
+from ..project.bounds import ENDLESS, NO_MEMORY
 from ..project.revision import Stamp, project_stamp
 from ..project.sandbox import make_environment
 from .text import TextDoesNotFit, fit_text
 
 SAFE_MM = 3.0
+MAX_TEXT = 10_000  # characters in one text box: fitting is slow beyond, and no card holds that much
 BUILTIN = Path(__file__).parent / "builtin"  # templates named pnpgen/… (a tuck box's panels)
 
 
@@ -95,7 +98,7 @@ class Renderer:
         }
         where = f"{component.id} card {describe_card(card)}"
         try:
-            return self.env.get_template(template).render(context)
+            return bounds.render(self.env.get_template(template), context)
         except TextDoesNotFit as err:
             field = field_holding(card, err.content)
             raise PnpError(f"{where}: {field}in {template_line(template)}: {err}", card.location) from None
@@ -115,6 +118,10 @@ class Renderer:
         except NameError:  # Jinja folds a literal such as 1e400 to inf and then cannot name it
             raise PnpError(f"{where}: {template_line(template)}: a number too large to compute with; "
                            "expected numbers of ordinary size", card.location) from None
+        except RecursionError:
+            raise PnpError(f"{where}: {template_line(template)}: {ENDLESS}", card.location) from None
+        except MemoryError:
+            raise PnpError(f"{where}: {template_line(template)}: {NO_MEMORY}", card.location) from None
         except (TypeError, ValueError, ArithmeticError, LookupError) as err:
             raise PnpError(f"{where}: {template_line(template)}: {err}", card.location) from None
 
@@ -124,6 +131,9 @@ class Renderer:
                 str(value)  # raises the UndefinedError that names the missing field
         if content is None:
             content = ""
+        if len(str(content)) > MAX_TEXT:
+            raise PnpError(f"text() is given {len(str(content)):,} characters; expected at most {MAX_TEXT:,} "
+                           "in one text box")
         fitted = fit_text(str(content), float(x), float(y), float(w), float(h), fontbook=self.fontbook,
                           icons=self.icons.fragments(), **options)
         return Markup(fitted.to_svg())

@@ -61,7 +61,7 @@ class Gallery:
         games = select_games(project, self.options.game)
         findings = [dict(f.as_dict(), message=f.line().split(": ", 1)[1]) for f in check_project(project, games)]
         cache = Cache(self.options.cache_dir or default_cache_dir()) if self.options.cache else None
-        fontbook = open_fontbook(project)
+        fontbook = open_fontbook(project, self.options)
         renderer = Renderer(project, fontbook, cache, inputs_digest(project))
         converter = Converter(fontbook, project.root, cache)
         problems: list[Problem] = []

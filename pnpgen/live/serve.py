@@ -5,6 +5,7 @@ import ipaddress
 import re
 import socket
 import socketserver
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -21,6 +22,8 @@ from .since import PAGE_POLICY
 from .watch import changed_files, look
 
 FACE_PATH = re.compile(r"/face/([0-9a-f]{64})\.png")
+MAX_CONNECTIONS = 32  # a browser opens about 6 per page; the live-event stream holds one
+IDLE_SECONDS = 30
 FONTS = {"/font/regular.ttf": "NotoSansJP-Regular.ttf", "/font/bold.ttf": "NotoSansJP-Bold.ttf"}
 
 
@@ -83,12 +86,39 @@ def loopback(host: str) -> tuple[int, str]:
 
 
 class LoopbackServer(ThreadingHTTPServer):
+    """At most MAX_CONNECTIONS at once (more are closed at once): a page cannot open sockets until memory runs out."""
+
     daemon_threads = True
 
     def __init__(self, family: int, address: str, port: int, live: Live):
         self.address_family = family
         self.live = live
+        self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         super().__init__((address, port), Handler)
+
+    def process_request(self, request, client_address) -> None:
+        if not self.slots.acquire(blocking=False):
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
+
+    def handle_error(self, request, client_address) -> None:
+        """One line, never a traceback: a browser that closes a download early is no error of the project."""
+        kind, error = sys.exc_info()[:2]
+        if kind is not None and issubclass(kind, (ConnectionError, TimeoutError)):
+            sys.stderr.write(f"serve: the browser closed the connection early ({kind.__name__})\n")
+        else:
+            sys.stderr.write(f"serve: a request failed ({kind.__name__ if kind else 'unknown'}: {error})\n")
 
     def server_bind(self) -> None:
         socketserver.TCPServer.server_bind(self)  # HTTPServer's would look the name up in DNS
@@ -112,6 +142,7 @@ class Handler(BaseHTTPRequestHandler):
     server: LoopbackServer
     server_version = "pnpgen"
     sys_version = ""
+    timeout = IDLE_SECONDS  # a connection that sends nothing (or stops reading) is closed
 
     def log_message(self, format, *args) -> None:  # the terminal belongs to the rebuild messages
         pass

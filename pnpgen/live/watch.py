@@ -15,9 +15,10 @@ WATCHED = ("templates", "fonts", "rules", "images", "documents", "data")  # data
 IGNORED_PARTS = {"output", ".pnpgen-cache", "__pycache__", ".git"}
 
 
-def snapshot(root: Path) -> dict[str, tuple[int, int]]:
-    """relative path -> (mtime_ns, size) of every file a build can read."""
+def snapshot(root: Path, ignored: Path | None = None) -> dict[str, tuple[int, int]]:
+    """relative path -> (mtime_ns, size) of every file a build can read; ignored is the output folder."""
     root = Path(root)
+    ignored = ignored.resolve() if ignored is not None else None
     files = [p for p in root.glob("*.y*ml")]
     files += [p for p in root.glob("games/**/*.y*ml")]
     for folder in WATCHED:
@@ -27,6 +28,8 @@ def snapshot(root: Path) -> dict[str, tuple[int, int]]:
     for path in files:
         if IGNORED_PARTS & set(path.relative_to(root).parts) or path.name.startswith("."):
             continue
+        if ignored is not None and path.resolve().is_relative_to(ignored):
+            continue  # -o inside templates/ (say): the build's own PDFs must not trigger the next build
         try:
             stat = path.stat()
         except OSError:
@@ -35,9 +38,9 @@ def snapshot(root: Path) -> dict[str, tuple[int, int]]:
     return state
 
 
-def look(root: Path, project: Project | None) -> dict:
+def look(root: Path, project: Project | None, ignored: Path | None = None) -> dict:
     """snapshot plus every file the last good model read from elsewhere (included YAML, the sheets of cards)."""
-    state = snapshot(root)
+    state = snapshot(root, ignored)
     for file in project.files if project else ():
         try:
             name, stat = file.resolve().relative_to(root.resolve()).as_posix(), file.stat()
@@ -108,15 +111,16 @@ def watch(path: str | Path, options: Options, echo: Callable[[str], None], *, in
     path = Path(path)
     root = path if path.is_dir() else path.parent
     stop = stop or threading.Event()
-    before = snapshot(root)  # taken before the build, so that a save during it is seen
+    out = Path(options.out_dir) if options.out_dir else None  # -o inside templates/ (say) is not an edit
+    before = snapshot(root, out)  # taken before the build, so that a save during it is seen
     model = rebuild(path, options, None, echo)
-    state = {**look(root, model), **before}
+    state = {**look(root, model, out), **before}
     while not stop.wait(interval):
-        current = look(root, model)
+        current = look(root, model, out)
         if current == state:
             continue
         while not stop.wait(interval):  # let an editor finish writing: wait until the files stay still
-            settled = look(root, model)
+            settled = look(root, model, out)
             if settled == current:
                 break
             current = settled
@@ -136,6 +140,11 @@ def rebuild(path: Path, options: Options, previous: Project | None, echo: Callab
         for problem in err.problems:
             echo(str(problem))
         echo("build failed; the last good PDFs are untouched — fix the problem and save again")
+        return None
+    except (OSError, RecursionError, MemoryError, ValueError, TypeError, LookupError, ArithmeticError) as err:
+        # A kind of bad input no check knows yet must not end the session: say so in one line and keep watching.
+        echo(f"build failed ({type(err).__name__}: {err}); the last good PDFs are untouched — please report this "
+             "project to pnpgen, it deserves a clear message")
         return None
     echo(f"built in {time.perf_counter() - started:.2f} s: {len(report.written)} PDFs written, "
          f"{len(report.unchanged)} unchanged, {report.renders} faces rendered")

@@ -1,16 +1,17 @@
 """Turn a name, or an existing spreadsheet, into a new project folder that builds and checks as it is."""
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from pathlib import Path
 
 from ..atomic import write_atomically
-from ..errors import Location, PnpError
+from ..errors import CONTROL, Location, PnpError
 from .sheet_files import SUFFIXES, TEXT_SUFFIXES, read_grid, sheet_names
 from .sheets import show_cell
 
+UNQUOTABLE = re.compile("[\"\\\\\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]")
+PLACEHOLDER = re.compile(r"\{\{(?:quoted name|name|id)\}\}")
 SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
 
 
@@ -30,7 +31,9 @@ def init_project(folder: str | Path, name: str | None = None) -> list[Path]:
     written = []
     for source in sorted(p for p in SCAFFOLD.rglob("*") if p.is_file()):
         target = folder / source.relative_to(SCAFFOLD)
-        text = source.read_text(encoding="utf-8").replace("{{name}}", title).replace("{{id}}", game_id(title))
+        values = {"{{quoted name}}": quote(title), "{{name}}": one_line(title), "{{id}}": game_id(title)}
+        # one pass: a name that itself holds "{{id}}" stays as written
+        text = PLACEHOLDER.sub(lambda m: values[m.group()], source.read_text(encoding="utf-8"))
         write_atomically(target, text.encode("utf-8"), "file")
         written.append(target)
     (folder / "images").mkdir(exist_ok=True)
@@ -57,7 +60,7 @@ def init_from_sheet(folder: str | Path, sheet: str | Path, name: str | None = No
     if not tabs:
         raise PnpError(f"{sheet}: no tab has a header row with cards below it; expected a sheet with one row a card")
     files = {"cards.yaml": write_sheet_project(title, sheet, tabs), "templates/back.svg.j2": (SCAFFOLD / "templates/back.svg.j2")
-             .read_text(encoding="utf-8"), "README.md": (SCAFFOLD / "README.md").read_text(encoding="utf-8").replace("{{name}}", title)}
+             .read_text(encoding="utf-8"), "README.md": (SCAFFOLD / "README.md").read_text(encoding="utf-8").replace("{{name}}", one_line(title))}
     files.update({f"templates/{cid}.svg.j2": write_column_template(fields) for _, cid, _, fields in tabs})
     written = []
     for relative, text in files.items():
@@ -78,7 +81,7 @@ def make_component_id(tab: str, index: int, taken: list[str]) -> str:
 
 
 def write_sheet_project(title: str, sheet: Path, tabs: list[tuple[str, str, int, list[str]]]) -> str:
-    lines = [f"# {title}: cards read from data/{sheet.name}, one row a card. `pnpgen build` turns them into PDFs",
+    lines = [f"# {one_line(title)}: cards read from data/{sheet.name}, one row a card. `pnpgen build` turns them into PDFs",
              "# in output/; save the sheet and `pnpgen watch` rebuilds. The README explains every key.", "",
              f"project:\n  name: {quote(title)}\n\ngames:\n  - id: {game_id(title)}\n    title: {quote(title)}",
              "    components:"]
@@ -97,8 +100,16 @@ def write_sheet_project(title: str, sheet: Path, tabs: list[tuple[str, str, int,
 
 
 def quote(text: str) -> str:
-    """A YAML scalar that reads back as exactly this text."""
-    return json.dumps(text, ensure_ascii=False)
+    """text as a YAML double-quoted string that reads back as exactly text, whatever it holds."""
+    def escape(match: re.Match) -> str:
+        char = match.group()
+        return "\\" + char if char in '"\\' else f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
+    return '"' + UNQUOTABLE.sub(escape, text) + '"'
+
+
+def one_line(text: str) -> str:
+    """text for a comment or a heading: one line, control characters shown as spaces."""
+    return CONTROL.sub(" ", text)
 
 
 def write_column_template(fields: list[str]) -> str:

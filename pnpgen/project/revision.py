@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Iterable
 
+from .files import read_quietly
+
 GIT_TIMEOUT = 60
 # A project's repository is untrusted like the rest of it: its config must not make git run a program
 # (an fsmonitor hook), ask for a password or reach the network (a partial clone fetches missing objects).
@@ -140,13 +142,8 @@ def mentions_build(templates: Path) -> bool:
     """Whether any template may print the stamp: only then is it computed and part of every render key."""
     if not templates.is_dir():
         return False
-    for path in sorted(templates.rglob("*.j2")):
-        try:
-            if "build" in path.read_text(encoding="utf-8", errors="replace"):
-                return True
-        except OSError:
-            continue
-    return False
+    # Only looking: a template that is linked out, special or huge is the renderer's to refuse.
+    return any("build" in read_quietly(path, templates) for path in sorted(templates.rglob("*.j2")))
 
 
 def project_stamp(project) -> Stamp:

@@ -7,16 +7,16 @@ from pathlib import Path
 from .. import units
 from ..errors import Collector, Location, PnpError
 from .load import LList, LMap, load_file, resolve_inside
-from .model import Component, Fields, Game, Layout, Project, Size
+from .model import Component, Fields, Game, Project
 from .schema import check_keys, see_readme
 from .shape import check_size, describe_outline, read_shape
 from .sheets import list_sheet_files, with_sheet_cards
-from .validate_cards import locate_fields, read_cards
+from .validate_cards import MAX_PIECES, locate_fields, read_cards
+from .validate_layout import empty_mapping, read_layout, read_size
 from .validate_expectations import validate_expectations, validate_figures, validate_notes
 from .validate_pieces import make_box_card, read_box, read_standee, tie_boxes
 from .validate_values import as_list, describe, read_fields, read_players, read_value
 
-MAX_PIECES = 100_000
 KINDS = ("card", "chip", "map", "sheet", "box", "standee")
 
 
@@ -43,12 +43,6 @@ def load_project(path: Path) -> Project:
     files += list_sheet_files(games, root)
     return Project(root=root, source=source.resolve(), name=name, games=games, default_font=font, files=tuple(files),
                    card_thickness=thickness)
-
-
-def empty_mapping(location: Location) -> LMap:
-    mapping = LMap()
-    mapping.loc, mapping.key_locs, mapping.value_locs = location, {}, {}
-    return mapping
 
 
 def read_tree(path, root, problems, files, games_raw, stack, top=False, project_out=None, included_at=None):
@@ -95,6 +89,9 @@ def read_tree(path, root, problems, files, games_raw, stack, top=False, project_
         if target in stack or target == path:
             problems.add(where, f"'{reference}' includes itself (a cycle); expected each file included once")
             continue
+        if target in files:  # a second time would read its games twice (and a fan-out of includes for ever)
+            problems.add(where, f"'{reference}' is already included; expected each file included once")
+            continue
         read_tree(target, root, problems, files, games_raw, stack + [path], included_at=where)
 
 
@@ -105,6 +102,16 @@ def check_unique(pairs: list[tuple[str, Location]], what: str, problems: Collect
             problems.add(location, f"duplicate {what} '{value}' (first at {seen[value]}); expected each {what} once")
         else:
             seen[value] = location
+
+
+def check_reserved(game_id: str, components: list[Component], problems: Collector) -> None:
+    """A component's PDF must not overwrite, or be overwritten by, a file the build makes for the game."""
+    reserved = {f"{game_id}-print-and-play": "the game's print-and-play PDF", "rulebook": "the rulebook",
+                "rules-sheet": "the rules sheet"}
+    for component in components:
+        if component.id in reserved:
+            problems.add(component.location, f"component id '{component.id}' is the name of {reserved[component.id]} "
+                                             f"({game_id}/{component.id}.pdf); expected another id")
 
 
 def validate_game(raw: LMap, base: Path, root: Path, problems: Collector, thickness: float = Project.card_thickness) -> Game | None:
@@ -131,6 +138,7 @@ def validate_game(raw: LMap, base: Path, root: Path, problems: Collector, thickn
             if component:
                 components.append(component)
     check_unique([(c.id, c.location) for c in components], "component id", problems)
+    check_reserved(game_id or "", components, problems)
     components = tie_boxes(components, problems)
     players = read_players(raw, "players", problems)
     game = Game(
@@ -211,13 +219,16 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
     copies = read_value(raw, "copies", "count", problems, default=1)
     if "box" in raw and kind != "box":
         problems.add(raw.where_key("box"), f"'box' belongs to a component of kind box, not {kind}; expected kind: box")
+    reported = len(problems.problems)
     if kind == "box":
         box = read_box(raw, thickness, problems, lambda mapping, key: read_template(mapping, key, root, problems))
         cards = [make_box_card(raw, defaults)]
     else:
         box = None
         cards = read_cards(raw, defaults, copies if copies is not None else 1, problems)
-    malformed = ("cards" in raw and not isinstance(raw["cards"], LList)) or ("matrix" in raw and not isinstance(raw["matrix"], LMap))
+    # a malformed cards: or matrix: (or one read from a sheet) is reported already
+    malformed = (len(problems.problems) > reported or ("cards" in raw and not isinstance(raw["cards"], LList))
+                 or ("matrix" in raw and not isinstance(raw["matrix"], LMap)))
     if not cards and not malformed:  # a malformed cards: or matrix: is reported already
         problems.add(raw.loc, f"component '{cid}' has no cards; expected 'cards:' or 'matrix:'")
     elif sum(c.copies for c in cards) > MAX_PIECES:
@@ -244,30 +255,6 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
     return component if cid else None
 
 
-def read_size(raw: LMap, problems: Collector) -> Size:
-    value = raw.get("size", "poker")
-    where = raw.where("size")
-    if isinstance(value, str) and value in units.CARD_SIZES_MM:
-        w, h = units.CARD_SIZES_MM[value]
-        return Size(units.mm(w), units.mm(h))
-    if isinstance(value, LMap) and set(value) <= {"width", "height"}:
-        width = read_value(value, "width", "length", problems)
-        height = read_value(value, "height", "length", problems)
-        if width is not None and height is not None:
-            if width <= 0 or height <= 0:
-                problems.add(where, "a size must be larger than zero in both directions")
-            elif max(width, height) > units.mm(2000):
-                problems.add(where, "a size over 2 m is not a printable piece; expected a size in mm, cm, in or pt")
-            else:
-                return Size(width, height)
-        elif "width" not in value or "height" not in value:
-            problems.add(where, "a size needs both width and height, such as {width: 63mm, height: 88mm}")
-        return Size(units.mm(63), units.mm(88))
-    presets = ", ".join(units.CARD_SIZES_MM)
-    problems.add(where, f"'{value}' is not a size; expected one of {presets} or {{width: 63mm, height: 88mm}}")
-    return Size(units.mm(63), units.mm(88))
-
-
 def read_template(raw: LMap, key: str, root: Path, problems: Collector) -> str | None:
     value = raw.get(key)
     where = raw.where(key)
@@ -283,22 +270,7 @@ def read_template(raw: LMap, key: str, root: Path, problems: Collector) -> str |
         found = "is a folder" if target.is_dir() else "not found"
         problems.add(where, f"template '{value}' {found}; expected a file under templates/")
         return None
+    if not target.is_relative_to(templates.resolve()):
+        problems.add(where, f"'{value}' is not under templates/; expected a template such as front.svg.j2")
+        return None
     return target.relative_to(templates.resolve()).as_posix()
-
-
-def read_layout(raw: LMap, kind: str, shape: str, problems: Collector) -> Layout:
-    chip = kind == "chip"
-    cut = kind in ("box", "standee") or shape not in ("rect", "round")  # die-cut: its own cut lines
-    layout = raw.get("layout")
-    if layout is None:
-        layout = empty_mapping(raw.loc)
-    elif not isinstance(layout, LMap):
-        problems.add(raw.where("layout"), "expected a mapping such as {gap: 2mm, cut_lines: true}")
-        return Layout()
-    check_keys(layout, "layout", problems)
-    return Layout(
-        gap=read_value(layout, "gap", "length", problems, default=units.mm(3) if (chip or cut) and shape != "hex" else 0.0),
-        crop_marks=read_value(layout, "crop_marks", "bool", problems, default=shape == "rect" and not cut),
-        cut_lines=read_value(layout, "cut_lines", "bool", problems, default=chip),
-        paper=read_value(layout, "paper", "choice:a4,letter,a3,a5,tabloid", problems),
-    )

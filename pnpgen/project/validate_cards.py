@@ -1,6 +1,8 @@
 """Turn a component's cards: list and matrix: axes into Card values, each remembering where it was written."""
 from __future__ import annotations
 
+import math
+
 from ..errors import Collector, Location
 from .expand import expand_matrix
 from .load import LList, LMap
@@ -8,6 +10,7 @@ from .model import Card, Fields
 from .validate_values import as_list, read_fields, read_value
 
 MAX_COPIES = 10_000
+MAX_PIECES = 100_000  # pieces one component may make: a 10,000-card deck is far below
 
 
 def read_cards(raw: LMap, defaults: Fields, default_copies: int, problems: Collector) -> list[Card]:
@@ -80,6 +83,10 @@ def read_matrix(raw: LMap, problems: Collector) -> list[Fields]:
             axes.append((name, row))
         else:
             problems.add(where, f"axis '{name}' must be a non-empty list or a range {{from: 1, to: 11}}")
+    product = math.prod(len(values) for _, values in axes)
+    if product > MAX_PIECES:  # refused before the product is made: three axes of 1,000 are a billion cards
+        problems.add(raw.where("matrix"), f"the matrix makes {product:,} cards; expected at most {MAX_PIECES:,}")
+        return []
     return expand_matrix(axes)
 
 

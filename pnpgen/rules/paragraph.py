@@ -45,15 +45,20 @@ def classify(char: str) -> str:
 def group_pieces(units: list, start: int, end: int) -> list[Piece]:
     """Units start..end as pieces; zero-width units (line breaks, callbacks) join their neighbour."""
     pieces: list[Piece] = []
+    texts: list[list[str]] = []  # joined at the end: adding to a string each time is quadratic in a long word
     for index in range(start, end):
         unit = units[index]
         char = str(unit)
         kind = classify(char) if char else "glue"
         last = pieces[-1] if pieces else None
         if last is not None and (kind == "glue" or (kind == last.kind and kind != "cjk")):
-            last.end, last.width, last.text = index + 1, last.width + unit.width, last.text + char
+            last.end, last.width = index + 1, last.width + unit.width
+            texts[-1].append(char)
         else:
-            pieces.append(Piece(index, index + 1, "cjk" if kind == "glue" else kind, unit.width, char))
+            pieces.append(Piece(index, index + 1, "cjk" if kind == "glue" else kind, unit.width, ""))
+            texts.append([char])
+    for piece, text in zip(pieces, texts):
+        piece.text = "".join(text)
     return pieces
 
 

@@ -26,6 +26,9 @@ from .markdown import Heading, Image, Theme, parse_markdown
 from .pages import make_contents, make_page_spec, typeset
 from .paragraph import KinsokuParagraph
 from .punctuation import half_font
+from ..project import bounds
+from ..project.bounds import ENDLESS, NO_MEMORY
+from ..project.files import MAX_FILE_BYTES, refuse_large
 from ..project.sandbox import make_environment
 
 DEFAULT_ACCENT = "#8c3b2a"
@@ -114,6 +117,7 @@ def find_title(blocks: list, game: Game) -> str:
 
 
 def read_source(project: Project, source: Path) -> str:
+    refuse_large(source, MAX_FILE_BYTES, Location(show_path(project, source)), "Markdown file")
     try:
         return source.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
@@ -126,11 +130,15 @@ def expand_markdown(project: Project, game: Game, source: Path, text: str) -> st
     env = make_environment(project.templates_dir)
     where = show_path(project, source)
     try:
-        return env.from_string(text).render(make_context(game))
+        return bounds.render(env.from_string(text), make_context(game))
     except jinja2.TemplateSyntaxError as err:
         raise PnpError(f"template syntax error: {err.message}", Location(where, err.lineno or 0, 1)) from None
-    except (jinja2.TemplateError, SecurityError, PnpError, TypeError, ValueError, LookupError, ArithmeticError) as err:
-        message = err.problems[0].message if isinstance(err, PnpError) else str(err)
+    except (PnpError, RecursionError, MemoryError) as err:
+        message = err.problems[0].message if isinstance(err, PnpError) else ENDLESS if isinstance(
+            err, RecursionError) else NO_MEMORY
+        raise PnpError(message, Location(where, template_line(), 1)) from None
+    except (jinja2.TemplateError, SecurityError, TypeError, ValueError, LookupError, ArithmeticError) as err:
+        message = str(err)
         raise PnpError(f"{message}; expected an expression over game, players, components, count(), each(), "
                        "values(), table() …", Location(where, template_line(), 1)) from None
 

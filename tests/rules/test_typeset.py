@@ -412,7 +412,7 @@ def test_a_rulebook_without_sections_has_no_contents(kit, tmp_path):
 
 def test_a_rules_sheet_that_cannot_fit_one_page_is_refused(kit, tmp_path):
     project, fontbook, renderer, converter = kit
-    source = write_source(tmp_path, "# 長い\n\n" + "長い文章です。" * 900 + "\n")
+    source = write_source(tmp_path, "# 長い\n\n" + ("長い文章です。" * 300 + "\n\n") * 3)  # paragraphs of 2,100
     with pytest.raises(PnpError) as caught:
         build_rules_sheet(project, project.game(LWS), source, tmp_path / "sheet.pdf", fontbook=fontbook,
                           renderer=renderer, converter=converter)
