@@ -11,11 +11,11 @@ from reportlab.pdfbase import pdfmetrics
 from svglib.svglib import SvgRenderer
 
 from pnpgen import units
-from pnpgen.faces.fonts import FontBook
+from pnpgen.faces.fonts import BUNDLED_FONTS, FontBook
 from pnpgen.faces.linebreak import break_lines
 from pnpgen.faces.text import IconRun, TextDoesNotFit, TextRun, fit_text, format_number
 
-BUNDLED = Path(__file__).resolve().parents[2] / "fonts"
+BUNDLED = BUNDLED_FONTS
 ICONS = {"ron": '<rect width="1" height="1" fill="#b3262d"/>'}
 JAPANESE = "ロンした時、このカードを公開してもよい。その場合、点数は２倍になる。"
 
