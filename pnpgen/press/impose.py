@@ -5,6 +5,7 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
+from .bleed import clip_trims
 from .marks import (EPS, Mark, Rect, align_windows, bound, crop_trims, intersect, mirror_mark,
                     mirror_rect, outline_trims, shift_mark, shift_rect)
 from ..project.model import Size
@@ -162,21 +163,11 @@ def _fit_grid(size: Size, paper: Size, spec: SheetSpec) -> Grid | None:
                 Sides(side_x, side_y, side_x, side_y))
 
 
-def _cells(grid: Grid, size: Size, spec: SheetSpec) -> list[tuple[Rect, Rect]]:
-    """Return (trim, clip) per cell in reading order: top row first, left to right."""
-    inner = min(spec.bleed, spec.gap / 2)
-    cells = []
-    for r in range(grid.rows):
-        for c in range(grid.cols):
-            x = grid.x0 + c * (size.width + spec.gap)
-            y = grid.y0 + (grid.rows - 1 - r) * (size.height + spec.gap)
-            trim = Rect(x, y, x + size.width, y + size.height)
-            clip = Rect(x - (grid.bleed.left if c == 0 else inner),
-                        y - (grid.bleed.bottom if r == grid.rows - 1 else inner),
-                        trim.x1 + (grid.bleed.right if c == grid.cols - 1 else inner),
-                        trim.y1 + (grid.bleed.top if r == 0 else inner))
-            cells.append((trim, clip))
-    return cells
+def _cells(grid: Grid, size: Size, spec: SheetSpec) -> list[Rect]:
+    """Return the trim of each cell in reading order: top row first, left to right."""
+    return [Rect(x, y, x + size.width, y + size.height)
+            for r in range(grid.rows) for c in range(grid.cols)
+            for x, y in [(grid.x0 + c * (size.width + spec.gap), grid.y0 + (grid.rows - 1 - r) * (size.height + spec.gap))]]
 
 
 def _printable(paper: Size, margin: float) -> Rect:
@@ -193,10 +184,11 @@ def _mark_trims(trims: list[Rect], limit: Rect, spec: SheetSpec) -> list[Mark]:
 
 
 def _fill_grid(items: Sequence[Item], grid: Grid, spec: SheetSpec) -> tuple[Page, list[Item]]:
-    cells = _cells(grid, items[0].size, spec)[:len(items)]
+    trims = _cells(grid, items[0].size, spec)[:len(items)]
+    limit = _printable(grid.paper, spec.margin)
     placements = [Placement(item.front, t.x0, t.y0, t.width, t.height, clip)
-                  for item, (t, clip) in zip(items, cells)]
-    marks = _mark_trims([t for t, _ in cells], _printable(grid.paper, spec.margin), spec)
+                  for item, t, clip in zip(items, trims, clip_trims(trims, limit, spec.bleed))]
+    marks = _mark_trims(trims, limit, spec)
     return _make_page(grid.paper, "front", placements, marks), list(items)
 
 
@@ -251,11 +243,14 @@ def _impose_gutterfold(items: Sequence[Item], spec: SheetSpec) -> list[Page]:
     fold = (paper.width / 2, spec.margin, paper.width / 2, paper.height - spec.margin) if vertical \
         else (spec.margin, paper.height / 2, paper.width - spec.margin, paper.height / 2)
     cells = _cells(grid, items[0].size, spec)
+    limit = _printable(grid.paper, spec.margin)
     pages = []
     for start in range(0, len(items), grid.capacity):
         chunk = items[start:start + grid.capacity]
-        used = [(shift_rect(t, 0, shift_y), shift_rect(c, 0, shift_y)) for t, c in cells[:len(chunk)]]
-        half_marks = _mark_trims([t for t, _ in cells[:len(chunk)]], _printable(grid.paper, spec.margin), spec)
+        trims = cells[:len(chunk)]
+        used = [(shift_rect(t, 0, shift_y), shift_rect(c, 0, shift_y))
+                for t, c in zip(trims, clip_trims(trims, limit, spec.bleed))]
+        half_marks = _mark_trims(trims, limit, spec)
         marks = [shift_mark(m, 0, shift_y) for m in half_marks]
         marks += [mirror_mark(m, **axes) for m in marks] + [Mark("fold", fold)]
         placements = [Placement(i.front, t.x0, t.y0, t.width, t.height, c) for i, (t, c) in zip(chunk, used)]
