@@ -17,7 +17,7 @@ from .faces.convert import Converter
 from .errors import PnpError
 from .faces.fonts import FontBook, font_dirs
 from .press.impose import Page
-from .press.layout import lay_out, note_reduced_bleed
+from .press.layout import lay_out, note_bare_edges, note_reduced_bleed
 from .manifest import Manifest
 from .parallel import Background
 from .project.model import Game, Project
@@ -170,6 +170,7 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
         found = pdf_digest(project, renderer.inputs, title, pages, component.bleed) if options.cache else ""
         outputs.append(Output(out_dir / game.id / f"{component.id}.pdf", found, pages, faces, title, component.bleed))
         report.notes.extend(note_reduced_bleed(game, component, options))
+        report.notes.extend(note_bare_edges(game, component, pages, options))
     if outputs:
         pages = [page for o in outputs for page in o.pages]
         faces = {key: face for o in outputs for key, face in o.faces.items()}

@@ -4,19 +4,31 @@ from __future__ import annotations
 from typing import Sequence
 
 from .marks import EPS, Rect, intersect
+from ..units import mm
 
-SIDES = ("left", "bottom", "right", "top")
+MIN_BLEED = mm(1)  # the bleed gives way to crop marks down to this, no further
 
 
-def clip_trims(trims: Sequence[Rect], limit: Rect, bleed: float) -> list[Rect]:
+def clip_trims(trims: Sequence[Rect], limit: Rect, bleed: float, reserve: float = 0.0) -> list[Rect]:
     """Return each trim grown by the bleed on every side, as far as the page allows.
 
-    A side stops at the printable limit, and half-way to a trim that faces it across a gap (abutting
-    trims: no bleed between them, one cut). A clip never enters another trim: where the grown corner
-    of a clip would (a piece diagonally across an empty cell), the side that gives up least is drawn in.
+    A side stops short of the printable limit by `reserve` (the white a crop mark needs there; see
+    outer_bleed), and half-way to a trim that faces it across a gap (abutting trims: no bleed between
+    them, one cut). A clip never enters another trim: where the grown corner of a clip would (a piece
+    diagonally across an empty cell), the side that gives up least is drawn in.
     """
-    clips = [_grow(t, _room(t, trims, limit, bleed)) for t in trims]
+    clips = [_grow(t, _room(t, trims, limit, bleed, reserve)) for t in trims]
     return [_clear(clip, trim, trims) for clip, trim in zip(clips, trims)]
+
+
+def outer_bleed(room: float, bleed: float, reserve: float) -> float:
+    """The bleed printed toward the margin `room` away: all of it when a crop mark still has `reserve` of
+    white beyond it; else as much as leaves the mark its white, down to MIN_BLEED; else all the room
+    there is (and no crop mark fits there)."""
+    room = max(0.0, room)
+    if room - reserve >= MIN_BLEED - EPS:
+        return min(bleed, room - reserve)
+    return min(bleed, room)
 
 
 def exposed_room(trim: Rect, clip: Rect) -> dict[str, float]:
@@ -24,10 +36,10 @@ def exposed_room(trim: Rect, clip: Rect) -> dict[str, float]:
     return {"left": trim.x0 - clip.x0, "bottom": trim.y0 - clip.y0, "right": clip.x1 - trim.x1, "top": clip.y1 - trim.y1}
 
 
-def _room(trim: Rect, trims: Sequence[Rect], limit: Rect, bleed: float) -> dict[str, float]:
+def _room(trim: Rect, trims: Sequence[Rect], limit: Rect, bleed: float, reserve: float) -> dict[str, float]:
     room = {"left": trim.x0 - limit.x0, "bottom": trim.y0 - limit.y0,
             "right": limit.x1 - trim.x1, "top": limit.y1 - trim.y1}
-    room = {side: min(bleed, max(0.0, value)) for side, value in room.items()}
+    room = {side: outer_bleed(value, bleed, reserve) for side, value in room.items()}
     for other in trims:
         if other is trim:
             continue

@@ -9,7 +9,7 @@ from ..errors import PnpError
 from ..faces.render import Renderer
 from ..project.expand import expand_pieces
 from ..project.model import Component, Game, Size
-from .impose import Item, SheetSpec, impose, plan_grid
+from .impose import Item, Page, SheetSpec, impose, plan_grid
 
 
 def sheet_spec(component: Component, options) -> SheetSpec:
@@ -65,7 +65,7 @@ def refuse_oversize(component: Component, spec: SheetSpec, options) -> None:
 
 
 def note_reduced_bleed(game: Game, component: Component, options) -> list[str]:
-    """Tell the user when the 6 mm margin left less outer bleed than the component asks for."""
+    """Tell the user when the 6 mm margin (and the white crop marks need) left less outer bleed than asked."""
     try:
         used = plan_grid(component.size, sheet_spec(component, options)).bleed
     except ValueError:  # tiled maps keep their full bleed
@@ -74,5 +74,20 @@ def note_reduced_bleed(game: Game, component: Component, options) -> list[str]:
     if component.bleed <= 0 or smallest >= component.bleed - 0.01:
         return []
     paper = (component.layout.paper or options.paper).upper()
+    why = "the 6 mm margin home printers cannot print clear"
+    if component.layout.crop_marks and component.shape == "rect":
+        why += ", with 3 mm of white for the crop marks where they fit"
     return [f"{game.id}/{component.id}: on {paper} the outer bleed is {units.to_mm(smallest):.1f} mm on some edges "
-            f"(asked {units.to_mm(component.bleed):g} mm) to keep the 6 mm margin home printers cannot print"]
+            f"(asked {units.to_mm(component.bleed):g} mm) to keep {why}"]
+
+
+def note_bare_edges(game: Game, component: Component, pages: list[Page], options) -> list[str]:
+    """Name the sides of the sheet where the cut lines have no crop mark (no room before the margin)."""
+    sides = sorted({side for page in pages if page.side == "front" for side in page.bare_edges},
+                   key=("top", "bottom", "left", "right").index)
+    if not sides:
+        return []
+    paper = (component.layout.paper or options.paper).upper()
+    return [f"{game.id}/{component.id}: on {paper} the cut lines have no crop marks at the {' and '.join(sides)} "
+            "of the sheet (less than bleed + 3 mm between the trims and the 6 mm margin); cut along the printed "
+            "edges there"]

@@ -31,18 +31,31 @@ def builds(tmp_path_factory):
     return out
 
 
-def bleeds() -> dict[str, float]:
-    """Component id -> bleed in mm, from the bundled project."""
+def bleeds() -> dict[str, tuple[float, bool, bool]]:
+    """Component id -> (bleed in mm, has crop marks, has backs), from the bundled project."""
     project = load_project(REPO)
-    return {c.id: round(to_mm(c.bleed), 4) for g in project.games for c in g.components}
+    return {c.id: (round(to_mm(c.bleed), 4), c.layout.crop_marks and c.shape == "rect", c.back is not None)
+            for g in project.games for c in g.components}
 
 
-def expected_room(trim, others, page_size, bleed) -> dict[str, float]:
-    """The bleed each side should show: all of it, unless the margin or a facing trim (half the gap) is closer."""
+def printable(trim, page_size, folded) -> tuple[float, float, float, float]:
+    """The 6 mm margin; on a gutterfold sheet the fold keeps the same margin on either side."""
     width, height = page_size
-    room = {"left": trim[0] - MARGIN, "bottom": trim[1] - MARGIN, "right": width - MARGIN - trim[2],
-            "top": height - MARGIN - trim[3]}
-    room = {side: min(bleed, max(0.0, value)) for side, value in room.items()}
+    x0, y0, x1, y1 = MARGIN, MARGIN, width - MARGIN, height - MARGIN
+    if folded and width > height:
+        x0, x1 = (x0, width / 2 - MARGIN) if trim[2] <= width / 2 + TOL else (width / 2 + MARGIN, x1)
+    elif folded:
+        y0, y1 = (y0, height / 2 - MARGIN) if trim[3] <= height / 2 + TOL else (height / 2 + MARGIN, y1)
+    return x0, y0, x1, y1
+
+
+def expected_room(trim, others, limit, bleed, marked) -> dict[str, float]:
+    """The bleed each side should show: all of it, unless the margin or a facing trim (half the gap) is closer.
+    Toward the margin a crop mark keeps 3 mm of white beyond the bleed, while that leaves at least 1 mm of bleed."""
+    room = {"left": trim[0] - limit[0], "bottom": trim[1] - limit[1], "right": limit[2] - trim[2],
+            "top": limit[3] - trim[3]}
+    room = {side: max(0.0, value) for side, value in room.items()}
+    room = {side: min(bleed, value - 3 if marked and value - 3 >= 1 else value) for side, value in room.items()}
     for o in others:
         beside, above = o[1] < trim[3] - TOL and o[3] > trim[1] + TOL, o[0] < trim[2] - TOL and o[2] > trim[0] + TOL
         if beside and o[0] >= trim[2] - TOL:
@@ -63,7 +76,7 @@ def test_every_exposed_edge_of_every_placement_has_the_full_bleed(builds, paper)
     for pdf in sorted(builds[paper].rglob("*.pdf")):
         if pdf.stem not in by_component:
             continue  # the print-and-play PDF repeats the component pages
-        bleed = by_component[pdf.stem]
+        bleed, marked, backed = by_component[pdf.stem]
         reader = PdfReader(pdf)
         for number, page in enumerate(reader.pages, 1):
             size = (to_mm(float(page.mediabox.width)), to_mm(float(page.mediabox.height)))
@@ -77,7 +90,7 @@ def test_every_exposed_edge_of_every_placement_has_the_full_bleed(builds, paper)
                 others = [t for t in trims if t is not trim]
                 shown = {"left": trim[0] - d.clip[0], "bottom": trim[1] - d.clip[1],
                          "right": d.clip[2] - trim[2], "top": d.clip[3] - trim[3]}
-                for side, room in expected_room(trim, others, size, bleed).items():
+                for side, room in expected_room(trim, others, printable(trim, size, backed and paper == 'gutterfold'), bleed, marked).items():
                     checked += 1
                     if shown[side] < room - TOL:
                         bare += 1
