@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -24,6 +25,8 @@ def fail(err: PnpError) -> None:
 def parse_offset(_ctx, _param, value: str) -> tuple[float, float]:
     try:
         x, y = (float(v) for v in value.split(","))
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise ValueError
     except ValueError:
         raise click.BadParameter("expected X,Y in millimetres, such as 0.5,-1") from None
     return units.mm(x), units.mm(y)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import __version__
+from . import __version__, units
 from .atomic import replace_all, staging_path
 from .cache import Cache, default_cache_dir, digest
 from .faces.inputs import inputs_digest
@@ -79,6 +79,7 @@ def build(path: str | Path = ".", options: Options | None = None,
 
 def build_project(project: Project, options: Options, progress=None) -> Report:
     """build() for a project already loaded (watch reuses the model it compares)."""
+    refuse_conflicting_options(options)
     games = select_games(project, options.game)
     if options.check:
         failed = failures(check_project(project, games))
@@ -171,6 +172,7 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
         outputs.append(Output(out_dir / game.id / f"{component.id}.pdf", found, pages, faces, title, component.bleed))
         report.notes.extend(note_reduced_bleed(game, component, options))
         report.notes.extend(note_bare_edges(game, component, pages, options))
+        report.notes.extend(dict.fromkeys(f"{game.id}/{component.id}: {note}" for page in pages for note in page.notes))
     if outputs:
         pages = [page for o in outputs for page in o.pages]
         faces = {key: face for o in outputs for key, face in o.faces.items()}
@@ -221,6 +223,15 @@ def convert_faces(outputs: list[Output], converter: Converter) -> dict:
                 except PnpError as err:
                     raise PnpError(f"{face.origin}: {err.problems[0].message}", face.location) from None
     return drawings
+
+
+def refuse_conflicting_options(options: Options) -> None:
+    """Options that cannot both apply: say so rather than ignore one."""
+    if options.gutterfold and any(abs(v) > 1e-9 for v in options.back_offset):
+        x, y = (units.to_mm(v) for v in options.back_offset)
+        raise PnpError(f"--back-offset {x:g},{y:g} does not apply with --gutterfold: fronts and backs print on one side "
+                       "of the sheet and are folded together, so there is no duplex shift to correct; expected one of "
+                       "the two")
 
 
 def select_games(project: Project, game_id: str | None) -> tuple[Game, ...]:

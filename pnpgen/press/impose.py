@@ -8,6 +8,7 @@ from typing import Sequence
 from .bleed import clip_trims, outer_bleed
 from .marks import (EPS, WHITE_REACH, Mark, Rect, align_windows, bound, crop_trims, intersect, mirror_mark,
                     mirror_rect, outline_trims, shift_mark, shift_rect)
+from .offset import offset_backs
 from ..project.model import Size
 from ..units import mm
 
@@ -27,7 +28,7 @@ class SheetSpec:
     cut_lines: bool = False  # draw the trim outline (chips)
     shape: str = "rect"  # rect | round (round: ellipse cut line, no crop marks)
     duplex: str = "long"  # long | short | none (none: no back pages at all)
-    back_offset: tuple[float, float] = (0.0, 0.0)  # added to every back placement and mark
+    back_offset: tuple[float, float] = (0.0, 0.0)  # added to every back placement and mark (not gutterfold)
     gutterfold: bool = False  # fronts and backs on one page, mirrored about a fold line
     tile_overlap: float = mm(10)  # for items larger than the paper
 
@@ -72,6 +73,7 @@ class Page:
     bleed_box: Rect
     label: str = ""
     bare_edges: tuple[str, ...] = ()  # sides (top, bottom, left, right) whose cut lines have no crop mark: no room
+    notes: tuple[str, ...] = ()  # what the user should know about this page (a back offset into the margin)
 
     @property
     def bleed_used(self) -> Sides:
@@ -113,7 +115,8 @@ def impose(items: Sequence[Item], spec: SheetSpec) -> list[Page]:
                   for i in range(0, len(items), grid.capacity)]
     if spec.duplex == "none" or all(item.back is None for item in items):
         return [page for page, _ in fronts]
-    return [page for front in fronts for page in (front[0], _back_page(*front, spec))]
+    pages = [page for front in fronts for page in (front[0], _back_page(*front, spec))]
+    return offset_backs(pages, spec.back_offset, spec.margin)
 
 
 def plan_grid(size: Size, spec: SheetSpec) -> Grid:
@@ -219,16 +222,15 @@ def _mirror_axes(paper: Size, duplex: str) -> dict:
 
 def _back_page(front: Page, items: list[Item], spec: SheetSpec) -> Page:
     axes = _mirror_axes(front.size, spec.duplex)
-    dx, dy = spec.back_offset
     placements = []
     for item, p in zip(items, front.placements):
         if item.back is None:
             continue
-        trim = shift_rect(mirror_rect(Rect(p.x, p.y, p.x + p.width, p.y + p.height), **axes), dx, dy)
-        clip = shift_rect(mirror_rect(p.clip, **axes), dx, dy)
+        trim = mirror_rect(Rect(p.x, p.y, p.x + p.width, p.y + p.height), **axes)
+        clip = mirror_rect(p.clip, **axes)
         placements.append(Placement(item.back, trim.x0, trim.y0, p.width, p.height, clip))
-    marks = [shift_mark(mirror_mark(m, **axes), dx, dy) for m in front.marks]
-    fallback = tuple(shift_rect(mirror_rect(r, **axes), dx, dy) for r in (front.trim_box, front.bleed_box))
+    marks = [mirror_mark(m, **axes) for m in front.marks]
+    fallback = tuple(mirror_rect(r, **axes) for r in (front.trim_box, front.bleed_box))
     label = f"{front.label} back" if front.label else ""
     swap = {"left": "right", "right": "left"} if "width" in axes else {"top": "bottom", "bottom": "top"}
     bare = {swap.get(side, side) for side in front.bare_edges}
