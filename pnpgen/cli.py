@@ -43,16 +43,19 @@ def main() -> None:
 @click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path), help="Output folder (default: PROJECT/output).")
 @click.option("--paper", type=PAPERS, default="a4", show_default=True, help="Paper size.")
 @click.option("--game", help="Build only this game id.")
-@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
-              help="Back pages for long-edge or short-edge duplex, or none.")
+@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default=None,
+              help="Back pages for long-edge or short-edge duplex, or none. [default: long; a --booklet: short, "
+                   "or long-edge if asked]")
 @click.option("--back-offset", default="0,0", callback=parse_offset, show_default=True,
               help="Shift back pages by X,Y mm to correct a printer's duplex misalignment.")
 @click.option("--gutterfold", is_flag=True, help="Fronts and backs side by side, to fold and glue.")
 @click.option("--no-check", is_flag=True, help="Build even when `pnpgen check` finds failures.")
 @click.option("--only", type=click.Choice(["all", "components", "rules"]), default="all", show_default=True,
               help="Build only the components, or only the rulebooks and rules sheets.")
-@click.option("--rules-page", type=click.Choice(["a4", "a5"]), default="a4", show_default=True, help="Rulebook page size.")
-@click.option("--booklet", is_flag=True, help="Rulebook as an A5 saddle-stitch booklet on A4 sheets (print duplex).")
+@click.option("--rules-page", type=click.Choice(["a4", "a5", "letter", "half-letter"]), default=None,
+              help="Rulebook page size. [default: the paper's own, a4 or letter]")
+@click.option("--booklet", is_flag=True, help="Rulebook as a saddle-stitch booklet of half-size pages on the paper "
+                                              "(A5 on A4, half-letter on Letter; print duplex, short-edge flip).")
 @click.option("--no-cache", is_flag=True, help="Render, convert and write everything again.")
 def build_command(project, out_dir, paper, game, duplex, back_offset, gutterfold, no_check, only, rules_page, booklet,
                   no_cache) -> None:

@@ -17,7 +17,7 @@ from .faces.convert import Converter
 from .errors import PnpError
 from .faces.fonts import FontBook, font_dirs
 from .press.impose import Page
-from .press.layout import lay_out, note_bare_edges, note_reduced_bleed
+from .press.layout import lay_out, note_bare_edges, note_pinned_paper, note_reduced_bleed
 from .manifest import Manifest
 from .parallel import Background
 from .project.model import Game, Project
@@ -31,13 +31,13 @@ class Options:
     out_dir: Path | None = None
     paper: str = "a4"
     game: str | None = None
-    duplex: str = "long"  # long | short | none
+    duplex: str | None = None  # long | short | none; None: long for components, short for a booklet
     back_offset: tuple[float, float] = (0.0, 0.0)  # points
     gutterfold: bool = False
     check: bool = True
     only: str = "all"  # all | components | rules
-    rules_page: str = "a4"  # a4 | a5
-    booklet: bool = False  # A5 rulebook pages imposed two-up on A4 in saddle-stitch order
+    rules_page: str | None = None  # a4 | a5 | letter | half-letter; None: the paper's own (a4 or letter)
+    booklet: bool = False  # half-size rulebook pages imposed two-up on the paper in saddle-stitch order
     cache: bool = True  # reuse rendered faces and converted drawings, skip unchanged PDFs
     cache_dir: Path | None = None  # default: $PNPGEN_CACHE, else ~/.cache/pnpgen
 
@@ -172,6 +172,7 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
         outputs.append(Output(out_dir / game.id / f"{component.id}.pdf", found, pages, faces, title, component.bleed))
         report.notes.extend(note_reduced_bleed(game, component, options))
         report.notes.extend(note_bare_edges(game, component, pages, options))
+        report.notes.extend(note_pinned_paper(game, component, pages, options))
         report.notes.extend(dict.fromkeys(f"{game.id}/{component.id}: {note}" for page in pages for note in page.notes))
     if outputs:
         pages = [page for o in outputs for page in o.pages]
@@ -189,15 +190,19 @@ def pdf_digest(project: Project, inputs: str, title: str, pages: list[Page], ble
 
 def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -> list[Output]:
     """The rulebook and rules sheet of a game: their sources, the data and the templates decide their bytes."""
+    from .rules.pages import rulebook_pages
     from .rules.typeset import build_rulebook, build_rules_sheet
 
     data = digest(*(p.read_bytes() for p in game_files(project, game)), renderer.inputs)
     planned = []
     if game.rulebook:
-        extra = {"page": options.rules_page, "booklet": options.booklet}
+        page, sheet = rulebook_pages(options.paper, options.rules_page, options.booklet)
+        flip = "long" if options.duplex == "long" else "short"  # a booklet flips on the short edge unless asked
+        extra = {"page": page, "booklet": options.booklet, "sheet": sheet, **({"flip": flip} if options.booklet else {})}
         planned.append((build_rulebook, game.rulebook, "rulebook.pdf", extra))
     if game.rules_sheet:
-        planned.append((build_rules_sheet, game.rules_sheet, "rules-sheet.pdf", {}))
+        planned.append((build_rules_sheet, game.rules_sheet, "rules-sheet.pdf",
+                        {"page": rulebook_pages(options.paper, options.rules_page, False)[0]}))
     outputs = []
     for typeset, source, name, extra in planned:
         def run(staging, typeset=typeset, source=source, extra=extra):

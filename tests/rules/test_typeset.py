@@ -274,6 +274,10 @@ def test_booklet_sheets_carry_the_a5_pages_in_booklet_order(built):
                 assert found == ""
                 continue
             assert text_in(sheet, x0, 0, x0 + a5_width, mm(12)) == str(number)  # the number at its foot
+            if number == 1:  # the cover carries the printing note at its head
+                note = text_in(sheet, x0, height - mm(14), x0 + a5_width, height)
+                assert note.startswith("冊子印刷：両面・短辺とじ")
+                found = found.replace(note, "", 1)
             assert found == text_in(pages[number - 1], 0, 0, a5_width, a5_height)
 
 
