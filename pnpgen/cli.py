@@ -201,15 +201,17 @@ def list_command(project) -> None:
 @click.option("--no-bleed", is_flag=True, help="png: crop every image to the trim.")
 @click.option("--preset", help="shop: a print-shop size such as dtpc-poker (default: the one matching each component).")
 @click.option("--workers", type=click.IntRange(1, 64), help="Processes rasterising (default: every core).")
+@click.option("--base-url", help="tts: the http(s) address the images will be hosted at (default: file names "
+                                 "beside the JSON).")
 @click.option("--no-check", is_flag=True, help="Export even when `pnpgen check` finds failures.")
 @click.option("--no-cache", is_flag=True, help="Render and convert every face again.")
-def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers, no_check, no_cache) -> None:
+def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers, base_url, no_check, no_cache) -> None:
     """Export PROJECT as a PNG per face (png), Tabletop Simulator decks (tts), print-shop files (shop) or
     proof sheets (proof), into OUTDIR/<game>/<kind>/."""
     from .export.run import ExportOptions, export
 
     options = ExportOptions(out_dir=out_dir, game=game, dpi=dpi, bleed=not no_bleed, preset=preset,
-                            workers=workers, check=not no_check, cache=not no_cache)
+                            workers=workers, check=not no_check, cache=not no_cache, base_url=base_url)
     report = run_with_progress(lambda progress: export(project, kind, options, progress=progress))
     removed = f", removed {len(report.removed)} stale images" if report.removed else ""
     click.echo(f"wrote {len(report.written)} files{removed} ({report.pieces} pieces, {report.faces} distinct faces) "
