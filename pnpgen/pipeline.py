@@ -40,6 +40,7 @@ class Options:
     booklet: bool = False  # half-size rulebook pages imposed two-up on the paper in saddle-stitch order
     cache: bool = True  # reuse rendered faces and converted drawings, skip unchanged PDFs
     cache_dir: Path | None = None  # default: $PNPGEN_CACHE, else ~/.cache/pnpgen
+    clean: bool = False  # delete PDFs earlier builds wrote for components or games that are gone
 
 
 @dataclass
@@ -143,10 +144,28 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
     for output in stale:
         manifest.record(output.target, output.digest, sizes[output.target])
         report.written.append(output.target)
-    if stale:
+    removed = handle_leftovers(project, options, manifest, report)
+    if stale or removed:
         manifest.save()
     report.renders, report.faces = renderer.renders, converter.conversions
     return report
+
+
+def handle_leftovers(project: Project, options: Options, manifest: Manifest, report: Report) -> bool:
+    """Report (or, with options.clean, delete) PDFs earlier builds wrote for components or games that are
+    gone; only files the build manifest recorded are ever touched. Return whether any was deleted."""
+    possible = {f"{g.id}/{name}" for g in project.games
+                for name in [f"{c.id}.pdf" for c in g.components] + [f"{g.id}-print-and-play.pdf", "rulebook.pdf",
+                                                                     "rules-sheet.pdf"]}
+    found = manifest.leftovers(possible, None if options.game is None else {options.game})
+    for key in found:
+        if options.clean:
+            manifest.remove(key)
+            report.notes.append(f"removed {key}: left from an earlier build, no longer made by this project")
+        else:
+            report.notes.append(f"{key} is left from an earlier build: this project no longer makes it (its "
+                                "component or game is gone); `pnpgen build --clean` removes it")
+    return bool(found) and options.clean
 
 
 def counter(phase: str, total: int, progress) -> Callable[[str], None]:

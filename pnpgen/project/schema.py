@@ -42,7 +42,7 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
     "component": (
         Key("id", "id", "Unique within the game; names the PDF.", required=True),
         Key("name", "text", "Display name.", default="the id"),
-        Key("extends", "id", "Another component of the game whose keys this one inherits."),
+        Key("extends", "id", "Another component of the game whose keys this one inherits; `key: null` drops an inherited key (`matrix: null`: only this component's own `cards:`)."),
         Key("kind", "choice:card,chip,map,sheet", "What it is; chips are laid out with a gap and cut lines.", default="card"),
         Key("size", "size", "A preset (poker, bridge, mini, euro, tarot, square) or `{width: 63mm, height: 88mm}`.", default="poker"),
         Key("shape", "choice:rect,round", "Round pieces get circular cut lines.", default="rect"),
