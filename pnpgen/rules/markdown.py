@@ -8,6 +8,7 @@ see rules_figures.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
@@ -15,6 +16,7 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
 from ..errors import PnpError
+from .paragraph import STAND_IN
 
 
 @dataclass(frozen=True)
@@ -179,5 +181,7 @@ def flatten(node: SyntaxTreeNode) -> str:
 
 
 def parse_markdown(text: str, theme: Theme | None = None) -> list:
-    """Blocks of a Markdown document, in order."""
+    """Blocks of a Markdown document, in order. A full-width space that opens a line (字下げ, an indent) is
+    kept: Markdown would strip it as whitespace, so it travels as the paragraphs' stand-in for U+3000."""
+    text = re.sub("(?m)^\u3000+", lambda m: STAND_IN * len(m.group()), text)
     return Parser(theme or Theme()).parse(text)
