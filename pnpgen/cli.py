@@ -57,14 +57,17 @@ def main() -> None:
 @click.option("--booklet", is_flag=True, help="Rulebook as a saddle-stitch booklet of half-size pages on the paper "
                                               "(A5 on A4, half-letter on Letter; print duplex, short-edge flip).")
 @click.option("--no-cache", is_flag=True, help="Render, convert and write everything again.")
+@click.option("--sheet-per-component", is_flag=True,
+              help="In the print-and-play PDF, keep each component on sheets of its own (by default small "
+                   "components share sheets).")
 @click.option("--clean", is_flag=True, help="Delete PDFs earlier builds wrote for components or games that are gone "
                                             "(without it they are only reported).")
 def build_command(project, out_dir, paper, game, duplex, back_offset, gutterfold, no_check, only, rules_page, booklet,
-                  no_cache, clean) -> None:
+                  no_cache, sheet_per_component, clean) -> None:
     """Build every component of PROJECT (a folder with cards.yaml, or a YAML file) into PDFs."""
     options = Options(out_dir=out_dir, paper=paper.lower(), game=game, duplex=duplex, back_offset=back_offset,
                       gutterfold=gutterfold, check=not no_check, only=only, rules_page=rules_page, booklet=booklet,
-                      cache=not no_cache, clean=clean)
+                      cache=not no_cache, clean=clean, share_sheets=not sheet_per_component)
     report = run_with_progress(lambda progress: build(project, options, progress=progress))
     written = report.written + report.unchanged
     unchanged = f", {len(report.unchanged)} unchanged" if report.unchanged else ""

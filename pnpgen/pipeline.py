@@ -18,6 +18,7 @@ from .errors import PnpError
 from .faces.fonts import FontBook, font_dirs
 from .press.impose import Page
 from .press.layout import lay_out, note_bare_edges, note_pinned_paper, note_reduced_bleed
+from .press.share import Laid, share_sheets
 from .manifest import Manifest
 from .parallel import Background
 from .project.model import Game, Project
@@ -41,6 +42,7 @@ class Options:
     cache: bool = True  # reuse rendered faces and converted drawings, skip unchanged PDFs
     cache_dir: Path | None = None  # default: $PNPGEN_CACHE, else ~/.cache/pnpgen
     clean: bool = False  # delete PDFs earlier builds wrote for components or games that are gone
+    share_sheets: bool = True  # small components share sheets in the print-and-play PDF
 
 
 @dataclass
@@ -181,10 +183,11 @@ def counter(phase: str, total: int, progress) -> Callable[[str], None]:
 def plan_components(project: Project, game: Game, options: Options, out_dir: Path, renderer: Renderer, report: Report,
                     tick: Callable[[str], None]) -> list[Output]:
     """One output per component and the game's print-and-play PDF, each with its pages and faces."""
-    outputs = []
+    outputs, laid = [], []
     for component in game.components:
         tick(f"{game.id}/{component.id}")
-        pages, faces = lay_out(game, component, options, renderer, report)
+        pages, faces, items, spec = lay_out(game, component, options, renderer, report)
+        laid.append(Laid(component.id, tuple(items), spec, tuple(pages)))
         title = f"{game.title} — {component.name}"
         # Digests only decide what to skip: without the cache nothing is skipped, so none is computed.
         found = pdf_digest(project, renderer.inputs, title, pages, component.bleed) if options.cache else ""
@@ -194,12 +197,24 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
         report.notes.extend(note_pinned_paper(game, component, pages, options))
         report.notes.extend(dict.fromkeys(f"{game.id}/{component.id}: {note}" for page in pages for note in page.notes))
     if outputs:
-        pages = [page for o in outputs for page in o.pages]
+        pages, shared = share_sheets(laid) if options.share_sheets else ([p for o in outputs for p in o.pages], [])
+        report.notes.extend(note_shared_sheets(game, pages, shared))
         faces = {key: face for o in outputs for key, face in o.faces.items()}
-        found = digest(__version__, "print-and-play", game.title, [o.digest for o in outputs]) if options.cache else ""
+        found = digest(__version__, "print-and-play", game.title, [o.digest for o in outputs],
+                       options.share_sheets) if options.cache else ""
         outputs.append(Output(out_dir / game.id / f"{game.id}-print-and-play.pdf", found, pages, faces, game.title, None,
                               combined=True))
     return outputs
+
+
+def note_shared_sheets(game: Game, pages: list[Page], shared: list[tuple[int, dict[str, int]]]) -> list[str]:
+    """Which sheets of the print-and-play PDF small components share, with the pieces of each on it."""
+    notes = []
+    for number, counts in shared:
+        pieces = ", ".join(f"{name} × {count}" for name, count in counts.items())
+        notes.append(f"{game.id}-print-and-play.pdf: sheet {number} is shared by {pieces} "
+                     f"({sum(counts.values())} pieces); `--sheet-per-component` keeps them apart")
+    return notes
 
 
 def pdf_digest(project: Project, inputs: str, title: str, pages: list[Page], bleed: float | None) -> str:

@@ -44,7 +44,7 @@ def sheet_spec(component: Component, options) -> SheetSpec:
 
 
 def lay_out(game: Game, component: Component, options, renderer: Renderer, report):
-    """Render every piece's faces (each distinct card once) and impose them on pages."""
+    """Render every piece's faces (each distinct card once) and impose them on pages: (pages, faces, items, spec)."""
     spec = sheet_spec(component, options)
     refuse_oversize(component, spec, options)
     items, faces, by_card = [], {}, {}
@@ -61,7 +61,7 @@ def lay_out(game: Game, component: Component, options, renderer: Renderer, repor
         pages = impose(items, spec)
     except ValueError as err:
         raise PnpError(f"component '{component.id}': {err}", component.location) from None
-    return pages, faces
+    return pages, faces, items, spec
 
 
 def refuse_oversize(component: Component, spec: SheetSpec, options) -> None:
