@@ -486,3 +486,20 @@ def test_full_width_spaces_stay_full_width_in_rulebooks(kit, tmp_path):
     indented, plain = text.index("字下げの"), text.index("字下げなし")
     assert left(indented) - left(plain) == pytest.approx(body, abs=0.6)  # an indent of one em
     assert left(text.index("い。")) - left(text.index("あ\u3000")) == pytest.approx(2 * body, abs=0.6)
+
+
+def test_rulebook_lines_break_at_phrase_boundaries_like_card_text(kit):
+    from reportlab.lib.styles import ParagraphStyle
+
+    from pnpgen.faces.linebreak import break_lines
+    from pnpgen.rules.paragraph import KinsokuParagraph
+
+    _, fontbook, _, _ = kit
+    style = ParagraphStyle("t", fontName=fontbook.resolve(None), fontSize=10, leading=14, wordWrap="CJK")
+    text = "ロンした時、このカードを公開してもよい。その場合、点数は２倍になる。"
+    paragraph = KinsokuParagraph(text, style)
+    paragraph.wrap(100, 1000)
+    lines = ["".join(w.text for w in line.words) for line in paragraph.blPara.lines]
+    assert lines == ["ロンした時、この", "カードを公開しても", "よい。その場合、", "点数は２倍になる。"]
+    assert lines == break_lines(text, 10, lambda s: float(len(s)))  # the same planner as card text
+    assert all(line.extraSpace >= 0 for line in paragraph.blPara.lines)  # ragged right, never stretched
