@@ -108,7 +108,7 @@ def plan_lines(chars: Sequence[str], widths: Sequence[float], max_widths: Sequen
     first = _skip_spaces(pieces, 0)
     while first < len(pieces):
         max_width = max_widths[min(len(lines), len(max_widths) - 1)]
-        end = _kinsoku(pieces, first, _fill(pieces, first, max_width, min_fill, chars, widths), chars)
+        end = _kinsoku(pieces, first, _fill(pieces, first, max_width, min_fill, chars, widths), chars, widths)
         last = _last_solid(pieces, first, end)
         following = _skip_spaces(pieces, end)
         lines.append((pieces[first].start, pieces[last].end,
@@ -155,19 +155,25 @@ def _fill(pieces: list[Piece], first: int, max_width: float, min_fill: float, ch
     return index
 
 
-def _kinsoku(pieces: list[Piece], first: int, end: int, chars: Sequence[str]) -> int:
-    """Move the break earlier while the next line would start, or this one end, with a forbidden character."""
+def _kinsoku(pieces: list[Piece], first: int, end: int, chars: Sequence[str], widths: Sequence[float]) -> int:
+    """Move the break earlier while the next line would start, or this one end, with a forbidden character;
+    a line of one phrase is broken inside it for that."""
     while True:
         following = _skip_spaces(pieces, end)
         last = _last_solid(pieces, first, end)
-        if following >= len(pieces) or last <= first:
+        if following >= len(pieces):
             return end
         head = next((c for c in chars[pieces[following].start:pieces[following].end] if c), "")
         tail = next((c for c in reversed(chars[pieces[last].start:pieces[last].end]) if c), "")
-        if head in NO_LINE_START or tail in NO_LINE_END:
-            end = last
-        else:
+        if head not in NO_LINE_START and tail not in NO_LINE_END:
             return end
+        if last > first:
+            end = last
+            continue
+        count = len(pieces)
+        if not _split(pieces, first, chars, widths, alone=True):
+            return end  # a single unit: nowhere earlier to break
+        end += len(pieces) - count
 
 
 def _skip_spaces(pieces: list[Piece], index: int) -> int:
