@@ -337,11 +337,12 @@ def white_reach(mark, page) -> float:
     return to_mm(abs(x1 - edge))
 
 
+@pytest.mark.parametrize("gutterfold", [False, True], ids=["duplex", "gutterfold"])
 @pytest.mark.parametrize("paper", [A4, LETTER, A3], ids=["a4", "letter", "a3"])
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{to_mm(s.width):g}x{to_mm(s.height):g}")
-def test_every_crop_mark_reaches_3_mm_into_white_paper_or_its_side_is_reported(paper, size):
+def test_every_crop_mark_reaches_3_mm_into_white_paper_or_its_side_is_reported(paper, size, gutterfold):
     for n in (1, 5, 13):
-        spec = SheetSpec(paper)
+        spec = SheetSpec(paper, gutterfold=gutterfold)
         for page in impose(deck(n, size), spec):
             crops = [m for m in page.marks if m.kind == "crop"]
             for mark in crops:
