@@ -163,13 +163,17 @@ def watch_command(project, out_dir, paper, game, no_check, interval) -> None:
 
 @main.command("init")
 @click.argument("folder", type=click.Path(path_type=Path))
-@click.option("--name", help="The game's title (default: the folder name).")
-def init_command(folder, name) -> None:
-    """Start a new project in FOLDER: a small deck, its templates and a README."""
-    from .project.init import init_project
+@click.option("--name", help="The game's title (default: the folder name, or the sheet's).")
+@click.option("--from-sheet", "sheet", type=click.Path(path_type=Path),
+              help="Start around this spreadsheet (.csv, .xlsx, .xls, .ods): a component per tab, a front showing "
+                   "every column.")
+def init_command(folder, name, sheet) -> None:
+    """Start a new project in FOLDER: a small deck, its templates and a README (or, with --from-sheet, the cards of
+    an existing spreadsheet)."""
+    from .project.init import init_from_sheet, init_project
 
     try:
-        written = init_project(folder, name)
+        written = init_from_sheet(folder, sheet, name) if sheet else init_project(folder, name)
     except PnpError as err:
         fail(err)
     click.echo(f"created {folder} ({len(written)} files). Next: cd {folder} && pnpgen build")
@@ -198,7 +202,7 @@ def list_command(project) -> None:
 
 
 @main.command("export")
-@click.argument("kind", type=click.Choice(["png", "tts", "shop", "proof"]))
+@click.argument("kind", type=click.Choice(["png", "tts", "shop", "proof", "csv", "xlsx"]))
 @click.argument("project", default=".", type=click.Path(path_type=Path))
 @click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path), help="Output folder (default: PROJECT/output).")
 @click.option("--game", help="Export only this game id.")
@@ -211,16 +215,17 @@ def list_command(project) -> None:
 @click.option("--no-check", is_flag=True, help="Export even when `pnpgen check` finds failures.")
 @click.option("--no-cache", is_flag=True, help="Render and convert every face again.")
 def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers, base_url, no_check, no_cache) -> None:
-    """Export PROJECT as a PNG per face (png), Tabletop Simulator decks (tts), print-shop files (shop) or
-    proof sheets (proof), into OUTDIR/<game>/<kind>/."""
+    """Export PROJECT as a PNG per face (png), Tabletop Simulator decks (tts), print-shop files (shop), proof
+    sheets (proof), or its cards as spreadsheets that read back as the same cards (csv: a file per component;
+    xlsx: a workbook per game, a tab per component), into OUTDIR/<game>/<kind>/."""
     from .export.run import ExportOptions, export
 
     options = ExportOptions(out_dir=out_dir, game=game, dpi=dpi, bleed=not no_bleed, preset=preset,
                             workers=workers, check=not no_check, cache=not no_cache, base_url=base_url)
     report = run_with_progress(lambda progress: export(project, kind, options, progress=progress))
     removed = f", removed {len(report.removed)} stale images" if report.removed else ""
-    click.echo(f"wrote {len(report.written)} files{removed} ({report.pieces} pieces, {report.faces} distinct faces) "
-               f"into {report.out_dir}")
+    faces = f", {report.faces} distinct faces" if report.faces else ""
+    click.echo(f"wrote {len(report.written)} files{removed} ({report.pieces} pieces{faces}) into {report.out_dir}")
 
 
 @main.command("serve")

@@ -23,6 +23,7 @@ from .manifest import Manifest
 from .parallel import Background
 from .project.model import Game, Project
 from .faces.render import Face, Renderer
+from .project.sheets import list_sheet_files
 from .project.validate import load_project
 from .press.write_pdf import write_pdf
 
@@ -247,9 +248,9 @@ def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -
 
 
 def game_files(project: Project, game: Game) -> list[Path]:
-    """The YAML a game's rulebook can read: the top-level file and the file defining the game."""
+    """The data a game's rulebook can read: the top-level file, the file defining the game, the sheets it reads."""
     defining = project.root / game.location.file
-    return list(dict.fromkeys([project.source, defining.resolve()]))
+    return list(dict.fromkeys([project.source, defining.resolve(), *list_sheet_files([game], project.root)]))
 
 
 def convert_faces(outputs: list[Output], converter: Converter) -> dict:

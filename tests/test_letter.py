@@ -52,7 +52,7 @@ def test_a_map_pinned_to_a4_says_what_happens_on_letter(letter):
 
 def test_nothing_is_printed_in_the_6_mm_margin_of_any_letter_page(letter):
     root, _ = letter
-    band = round(5.8 / 25.4 * DPI)  # a hair inside 6 mm: anti-aliasing of a mark drawn exactly at 6 mm
+    band = round(5.5 / 25.4 * DPI)  # half a millimetre inside 6 mm: the anti-aliased edge of ink that stops at 6 mm
     for pdf in all_pdfs(root / "plain") + all_pdfs(root / "booklet"):
         document = pypdfium2.PdfDocument(str(pdf))
         for number in range(len(document)):

@@ -6,6 +6,7 @@ from collections import Counter
 from ..errors import Location
 from ..project.expand import expand_pieces
 from ..project.model import Expectation, Game, Piece, Project, Source
+from .boxes import state_boxes
 from .expressions import evaluate, key_of
 from .findings import FAIL, PASS, WARN, Finding
 
@@ -37,6 +38,7 @@ def check_game(project: Project, game: Game) -> list[Finding]:
         findings.append(Finding(WARN, game.id, note.kind, note.location, detail=note.text, source=note.source))
         findings.extend(check_quote(project, game, note.source, note.location))
     findings.extend(check_placeholders(game))
+    findings.extend(state_boxes(game))
     if game.rulebook or game.rules_sheet:
         from .rulebook import check_rulebook
 

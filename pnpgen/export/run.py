@@ -17,17 +17,18 @@ from .pieces import gather_faces
 from .png import export_png
 from .proof import write_proofs
 from .shop import export_shop, find_preset
+from .sheets import SHEET_KINDS, export_sheets
 from .tts import export_tts
 from ..faces.render import Renderer
 from ..project.validate import load_project
 
-KINDS = ("png", "tts", "shop", "proof")
+KINDS = ("png", "tts", "shop", "proof", *SHEET_KINDS)
 DPI_RANGE = (30, 1200)
 
 
 def export(path: str | Path = ".", kind: str = "png", options: ExportOptions | None = None,
            progress: Callable[[str, int, int, str], None] | None = None) -> ExportReport:
-    """Export every component of the project (or of options.game) as kind: png, tts, shop or proof.
+    """Export every component of the project (or of options.game) as kind: png, tts, shop, proof, csv or xlsx.
 
     progress(phase, done, total, label) is called as components are rendered and files written, as by build().
     """
@@ -35,6 +36,9 @@ def export(path: str | Path = ".", kind: str = "png", options: ExportOptions | N
     refuse_bad_options(kind, options)
     project = load_project(Path(path))
     games = select_games(project, options.game)
+    out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
+    if kind in SHEET_KINDS:  # the data itself: nothing to render, nothing to check
+        return export_sheets(project, games, kind, out_dir)
     if options.check:
         failed = failures(check_project(project, games))
         if failed:
@@ -43,7 +47,6 @@ def export(path: str | Path = ".", kind: str = "png", options: ExportOptions | N
     fontbook = open_fontbook(project)
     renderer = Renderer(project, fontbook, cache, inputs_digest(project))
     converter = Converter(fontbook, project.root, cache)
-    out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
     job = Job(project, out_dir, options, ExportReport(out_dir), fontbook.resolve(None), progress)
     # Every face is rendered and converted before anything is written: a template error writes nothing.
     planned = [(game, component) for game in games for component in game.components]

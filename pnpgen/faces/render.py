@@ -22,6 +22,7 @@ from ..project.sandbox import make_environment
 from .text import TextDoesNotFit, fit_text
 
 SAFE_MM = 3.0
+BUILTIN = Path(__file__).parent / "builtin"  # templates named pnpgen/… (a tuck box's panels)
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,9 @@ class Renderer:
         self.inputs = inputs  # digest of templates, icons and fonts: part of every render key
         self.icons = IconSet(project.templates_dir)
         self.env = make_environment(project.templates_dir)
+        # The project's own templates come first, so a project may replace a built-in one.
+        self.env.loader = jinja2.ChoiceLoader([self.env.loader, jinja2.PrefixLoader(
+            {"pnpgen": jinja2.FileSystemLoader(str(BUILTIN))})])
         self.env.globals.update(text=self.text, icon=self.icon)
         self.cache: dict[tuple, Face] = {}
         self.renders = 0  # how many faces were actually rendered (the rest came from the cache)
@@ -63,7 +67,8 @@ class Renderer:
 
     def render_svg(self, game: Game, component: Component, card: Card, side: str, template: str) -> str:
         """From the disk cache when every input is the same, else from the template."""
-        geometry = (component.id, component.name, component.kind, component.shape, component.size, component.bleed)
+        geometry = (component.id, component.name, component.kind, component.shape, component.size, component.bleed,
+                    outline_of(component))
         render_key = digest(self.inputs, game.id, game.title, geometry, card.fields, side, template)
         svg = self.disk.read_svg(render_key) if self.disk else None
         if svg is None:
@@ -76,7 +81,8 @@ class Renderer:
     def render_content(self, game: Game, component: Component, card: Card, side: str, template: str) -> str:
         context = {
             "card": card.fields,
-            "component": {"id": component.id, "name": component.name, "kind": component.kind, "shape": component.shape},
+            "component": {"id": component.id, "name": component.name, "kind": component.kind, "shape": component.shape,
+                          "outline": outline_of(component)},
             "game": {"id": game.id, "title": game.title},
             "W": round(units.to_mm(component.size.width), 4),
             "H": round(units.to_mm(component.size.height), 4),
@@ -127,6 +133,11 @@ class Renderer:
 
     def icon(self, name: str, x, y, size) -> Markup:
         return Markup(self.icons.place(str(name), float(x), float(y), float(size)))
+
+
+def outline_of(component: Component) -> str:
+    """The cut outline as SVG path data in mm for templates to draw along (empty for rect and round)."""
+    return component.outline.d if component.outline else ""
 
 
 def wrap_svg(content: str, component: Component) -> str:

@@ -16,9 +16,8 @@ from ..errors import PnpError
 from ..faces.fonts import BUNDLED_FONTS
 from .gallery import Gallery
 from .state import Live
-from ..project.model import Project
 from .page import CONTENT_SECURITY_POLICY, PAGE
-from .watch import changed_files, snapshot
+from .watch import changed_files, look
 
 FACE_PATH = re.compile(r"/face/([0-9a-f]{64})\.png")
 FONTS = {"/font/regular.ttf": "NotoSansJP-Regular.ttf", "/font/bold.ttf": "NotoSansJP-Bold.ttf"}
@@ -66,20 +65,6 @@ def watch_project(path: Path, root: Path, options: Options, live: "Live", stop: 
             current = settled
         files, state = changed_files(state, current), current
         project = gallery.rebuild(path, live, files) or project
-
-
-def look(root: Path, project: Project | None) -> dict:
-    """watch's snapshot plus every YAML file the project includes from elsewhere."""
-    state = snapshot(root)
-    for file in project.files if project else ():
-        try:
-            name, stat = file.resolve().relative_to(root.resolve()).as_posix(), file.stat()
-        except ValueError:
-            name, stat = str(file), file.stat()
-        except OSError:
-            continue
-        state.setdefault(name, (stat.st_mtime_ns, stat.st_size))
-    return state
 
 
 def loopback(host: str) -> tuple[int, str]:

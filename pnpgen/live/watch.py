@@ -11,7 +11,7 @@ from ..errors import PnpError
 from ..project.model import Card, Project
 from ..project.validate import load_project
 
-WATCHED = ("templates", "fonts", "rules", "images", "documents")
+WATCHED = ("templates", "fonts", "rules", "images", "documents", "data")  # data/: sheets, before a build read them
 IGNORED_PARTS = {"output", ".pnpgen-cache", "__pycache__", ".git"}
 
 
@@ -32,6 +32,20 @@ def snapshot(root: Path) -> dict[str, tuple[int, int]]:
         except OSError:
             continue
         state[path.relative_to(root).as_posix()] = (stat.st_mtime_ns, stat.st_size)
+    return state
+
+
+def look(root: Path, project: Project | None) -> dict:
+    """snapshot plus every file the last good model read from elsewhere (included YAML, the sheets of cards)."""
+    state = snapshot(root)
+    for file in project.files if project else ():
+        try:
+            name, stat = file.resolve().relative_to(root.resolve()).as_posix(), file.stat()
+        except ValueError:
+            name, stat = str(file), file.stat()
+        except OSError:
+            continue
+        state.setdefault(name, (stat.st_mtime_ns, stat.st_size))
     return state
 
 
@@ -66,11 +80,17 @@ def compare_cards(where: str, before: tuple[Card, ...], after: tuple[Card, ...])
 
 
 def field_changes(old: Card, new: Card) -> str:
-    parts = [f"{k}: {short(old.fields.get(k))} → {short(new.fields.get(k))}"
+    parts = [f"{k}: {short(old.fields.get(k))} → {short(new.fields.get(k))}{cell(new, k)}"
              for k in dict.fromkeys([*old.fields, *new.fields]) if old.fields.get(k) != new.fields.get(k)]
     if old.copies != new.copies:
-        parts.append(f"copies: {old.copies} → {new.copies}")
+        parts.append(f"copies: {old.copies} → {new.copies}{cell(new, 'copies')}")
     return "; ".join(parts)
+
+
+def cell(card: Card, name: str) -> str:
+    """The sheet cell a changed value was saved in (YAML edits are found by the file name already)."""
+    where = dict(card.cells).get(name)
+    return f" ({where})" if where is not None and where.sheet is not None else ""
 
 
 def summary(card: Card) -> str:
@@ -88,14 +108,15 @@ def watch(path: str | Path, options: Options, echo: Callable[[str], None], *, in
     path = Path(path)
     root = path if path.is_dir() else path.parent
     stop = stop or threading.Event()
-    state = snapshot(root)
+    before = snapshot(root)  # taken before the build, so that a save during it is seen
     model = rebuild(path, options, None, echo)
+    state = {**look(root, model), **before}
     while not stop.wait(interval):
-        current = snapshot(root)
+        current = look(root, model)
         if current == state:
             continue
         while not stop.wait(interval):  # let an editor finish writing: wait until the files stay still
-            settled = snapshot(root)
+            settled = look(root, model)
             if settled == current:
                 break
             current = settled

@@ -9,6 +9,7 @@ from ..errors import PnpError
 from ..faces.render import Renderer
 from ..project.expand import expand_pieces
 from ..project.model import Component, Game, Size
+from .cutouts import is_cutout, lay_out_cutouts
 from .impose import Item, Page, SheetSpec, impose, plan_grid
 
 
@@ -36,7 +37,7 @@ def sheet_spec(component: Component, options) -> SheetSpec:
         gap=component.layout.gap,
         crop_marks=component.layout.crop_marks,
         cut_lines=component.layout.cut_lines,
-        shape=component.shape,
+        shape=component.shape if component.shape in ("rect", "round") else "rect",
         duplex=(options.duplex or "long") if has_back else "none",
         back_offset=options.back_offset,
         gutterfold=options.gutterfold and has_back,
@@ -46,6 +47,9 @@ def sheet_spec(component: Component, options) -> SheetSpec:
 def lay_out(game: Game, component: Component, options, renderer: Renderer, report):
     """Render every piece's faces (each distinct card once) and impose them on pages: (pages, faces, items, spec)."""
     spec = sheet_spec(component, options)
+    if is_cutout(component):
+        pages, faces = lay_out_cutouts(game, component, spec, renderer, report, component_paper(component, options))
+        return pages, faces, [], spec
     refuse_oversize(component, spec, options)
     items, faces, by_card = [], {}, {}
     for piece in expand_pieces(component):
@@ -80,6 +84,8 @@ def refuse_oversize(component: Component, spec: SheetSpec, options) -> None:
 
 def note_reduced_bleed(game: Game, component: Component, options) -> list[str]:
     """Tell the user when the 6 mm margin (and the white crop marks need) left less outer bleed than asked."""
+    if is_cutout(component):  # die-cut pieces keep their bleed inside the margin where there is room
+        return []
     try:
         used = plan_grid(component.size, sheet_spec(component, options)).bleed
     except ValueError:  # tiled maps keep their full bleed

@@ -130,10 +130,42 @@ def draw_placement(canvas: Canvas, placement: Placement, name: str, bleed: float
     clipPath, translate and restoreState would make, at a fraction of their cost per card; nothing
     between q and Q changes the state reportlab tracks."""
     c = placement.clip
-    canvas.addLiteral(f"q {fp_str(c.x0, c.y0, c.x1 - c.x0, c.y1 - c.y0)} re W n "
-                      f"1 0 0 1 {fp_str(placement.x - bleed, placement.y - bleed)} cm")
+    region = path_operators(placement.clip_path) if placement.clip_path else \
+        f"{fp_str(c.x0, c.y0, c.x1 - c.x0, c.y1 - c.y0)} re"
+    canvas.addLiteral(f"q {region} W n {fp_str(*face_matrix(placement, bleed))} cm")
     canvas.doForm(name)
     canvas.addLiteral("Q")
+
+
+def face_matrix(placement: Placement, bleed: float) -> tuple[float, ...]:
+    """The matrix putting the form's origin at the placement's bleed corner, mirrored as flip says."""
+    x, y = placement.x - bleed, placement.y - bleed
+    width, height = placement.width + 2 * bleed, placement.height + 2 * bleed
+    if placement.flip == "y":
+        return (1, 0, 0, -1, x, y + height)
+    if placement.flip == "xy":
+        return (-1, 0, 0, -1, x + width, y + height)
+    return (1, 0, 0, 1, x, y)
+
+
+def path_operators(polygons) -> str:
+    """Closed polygons as PDF path operators (m, l, h)."""
+    parts = []
+    for polygon in polygons:
+        parts.append(f"{fp_str(*polygon[0])} m " + " ".join(f"{fp_str(*p)} l" for p in polygon[1:]) + " h")
+    return " ".join(parts)
+
+
+def cut_operators(points: tuple[float, ...]) -> str:
+    """Segments x0 y0 x1 y1 … as path operators, a segment that starts where the last ended continuing it."""
+    parts, last = [], None
+    for i in range(0, len(points), 4):
+        start, end = points[i:i + 2], points[i + 2:i + 4]
+        if start != last:
+            parts.append(f"{fp_str(*start)} m")
+        parts.append(f"{fp_str(*end)} l")
+        last = end
+    return " ".join(parts)
 
 
 def draw_crop_marks(canvas: Canvas, lines: list[tuple[float, ...]]) -> None:
@@ -164,6 +196,9 @@ def draw_mark(canvas: Canvas, mark: Mark) -> None:
             canvas.line(cx - size / 2, cy, cx + size / 2, cy)
             canvas.line(cx, cy - size / 2, cx, cy + size / 2)
             canvas.circle(cx, cy, size / 4, stroke=1, fill=0)
+    elif mark.kind == "cutline":  # every cut of a page's die-cut pieces, solid, as one stroke
+        _stroke(canvas, BLACK, 0.3)
+        canvas.addLiteral(cut_operators(p) + " S")
     elif mark.kind == "fold":
         _stroke(canvas, GREY, 0.3)
         canvas.setDash(3, 2)
@@ -208,7 +243,9 @@ def _printed(page: Page) -> list[Rect]:
     boxes = [p.clip for p in page.placements]
     for mark in page.marks:
         p = mark.points
-        if mark.kind in ("crop", "cut", "fold"):
+        if mark.kind == "cutline" and p:
+            boxes.append(Rect(min(p[0::2]), min(p[1::2]), max(p[0::2]), max(p[1::2])))
+        elif mark.kind in ("crop", "cut", "fold"):
             boxes.append(Rect(min(p[0], p[2]), min(p[1], p[3]), max(p[0], p[2]), max(p[1], p[3])))
         else:
             rx, ry = (p[2], p[3]) if mark.kind == "circle" else (p[2] / 2, p[2] / 2)

@@ -71,6 +71,36 @@ class Layout:
 
 
 @dataclass(frozen=True)
+class Outline:
+    """A cut outline other than a rectangle or an ellipse; the trim size is its bounding box."""
+
+    kind: str  # hex | rounded | path
+    orientation: str = "flat"  # hex: flat (an edge on top) | pointy (a corner on top)
+    radius: float = 0.0  # rounded: corner radius in points
+    segments: tuple = ()  # path: ("M"|"L"|"C"|"Z", numbers…) in points, y down, from the box's top-left
+    d: str = ""  # path: the same outline as SVG path data in mm, for templates
+
+
+@dataclass(frozen=True)
+class Box:
+    """A tuck box for one deck of the same game (a component of kind box)."""
+
+    deck: str  # the component id of the deck it holds
+    clearance: float  # points added to the card's width, height and the deck's depth
+    thickness: float | None  # points per card; None: the project's card_thickness
+    sleeves: bool
+    panels: tuple[tuple[str, str], ...] = ()  # (panel, template) chosen by the designer
+
+
+@dataclass(frozen=True)
+class Standee:
+    """A stand-up figure: front and mirrored back joined by a fold, on a fold-out base."""
+
+    base: str  # fold | none
+    base_depth: float  # points
+
+
+@dataclass(frozen=True)
 class Card:
     """One distinct card (or chip, sheet) of a component, before copies are made."""
 
@@ -78,6 +108,12 @@ class Card:
     copies: int
     location: Location
     tbd: tuple[str, ...] = ()  # names of fields still holding placeholder text
+    # where each field the card itself gives was written (a sheet's cell, a YAML value), for messages and diffs
+    cells: tuple[tuple[str, Location], ...] = field(default=(), compare=False, repr=False)
+
+    def where(self, name: str) -> Location:
+        """Where the field was written: its cell in a sheet, its value in YAML; the card's place if inherited."""
+        return dict(self.cells).get(name, self.location)
 
 
 @dataclass(frozen=True)
@@ -86,9 +122,9 @@ class Component:
 
     id: str
     name: str
-    kind: str  # card | chip | map | sheet
+    kind: str  # card | chip | map | sheet | box | standee
     size: Size
-    shape: str  # rect | round
+    shape: str  # rect | round | hex | rounded | path
     bleed: float  # points
     front: str  # template path relative to the templates folder
     back: str | None
@@ -97,6 +133,9 @@ class Component:
     cards: tuple[Card, ...]
     location: Location
     game_id: str = ""
+    outline: Outline | None = None  # shape hex, rounded or path
+    box: Box | None = None  # kind box
+    standee: Standee | None = None  # kind standee
 
 
 @dataclass(frozen=True)
@@ -173,6 +212,7 @@ class Project:
     name: str
     games: tuple[Game, ...]
     default_font: str = "Noto Sans JP"
+    card_thickness: float = 0.3 * 72 / 25.4  # points per card, for tuck boxes
     files: tuple[Path, ...] = field(default=())  # every YAML file read, for watch and the cache
 
     @property

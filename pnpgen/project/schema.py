@@ -26,6 +26,7 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
     "project": (
         Key("name", "text", "The project's name, shown in PDF metadata.", default="the folder name"),
         Key("font", "text", "Default font family for `text()`.", default="Noto Sans JP"),
+        Key("card_thickness", "length", "Thickness of one card, for the depth of tuck boxes.", default="0.30mm"),
     ),
     "game": (
         Key("id", "id", "Unique id: lower-case letters, digits and `-`; names the output folder.", required=True),
@@ -43,18 +44,45 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
         Key("id", "id", "Unique within the game; names the PDF.", required=True),
         Key("name", "text", "Display name.", default="the id"),
         Key("extends", "id", "Another component of the game whose keys this one inherits; `key: null` drops an inherited key (`matrix: null`: only this component's own `cards:`)."),
-        Key("kind", "choice:card,chip,map,sheet", "What it is; chips are laid out with a gap and cut lines.", default="card"),
-        Key("size", "size", "A preset (poker, bridge, mini, euro, tarot, square) or `{width: 63mm, height: 88mm}`.", default="poker"),
-        Key("shape", "choice:rect,round", "Round pieces get circular cut lines.", default="rect"),
+        Key("kind", "choice:card,chip,map,sheet,box,standee", "What it is; chips are laid out with a gap and cut lines; "
+            "a box is a tuck box for a deck (`box:`); a standee is a figure folded over a base (`standee:`).",
+            default="card (box when `box:` is given)"),
+        Key("size", "size", "A preset (poker, bridge, mini, euro, tarot, square) or `{width: 63mm, height: 88mm}`; "
+            "a hex needs only one of width and height.", default="poker"),
+        Key("shape", "shape", "`rect`, `round` (circular cut lines), `hex` or `{hex: pointy}` (regular hexes packed "
+            "edge to edge, sharing cuts), `{rounded: 3mm}` (corner radius) or `{path: \"M0 0 H40 V30 L20 45 L0 30 Z\"}` "
+            "(an SVG path in mm; it sets the size). Cut lines and bleed follow the outline.", default="rect"),
         Key("bleed", "length", "Background beyond the trim.", default="3mm"),
-        Key("front", "template", "Front template, relative to `templates/`.", required=True),
+        Key("front", "template", "Front template, relative to `templates/` (a box: its front panel).",
+            default="required; for a box the deck's back"),
         Key("back", "template", "Back template; rendered per piece with the same `card`."),
         Key("double_sided", "bool", "Backs carry information and must line up (mirrored back pages).", default="false"),
         Key("layout", "layout", "How pieces sit on the sheet."),
         Key("defaults", "fields", "Template variables for every card of the component."),
         Key("copies", "count", "Default copies of each card.", default="1"),
-        Key("cards", "list of cards", "The cards, each a mapping of fields plus `copies` and `tbd`."),
+        Key("cards", "list of cards or sheet", "The cards, each a mapping of fields plus `copies` and `tbd`; or "
+                                               "`{from: data/deck.xlsx, sheet: 闘牌}` to read them from a spreadsheet."),
         Key("matrix", "matrix", "Generate cards as the product of axes: `{suit: [a, b], number: {from: 1, to: 11}}`."),
+        Key("box", "box", "Makes the component a tuck box for a deck: `{deck: battle-cards}`."),
+        Key("standee", "standee", "How a standee stands: `{base: fold}`."),
+    ),
+    "box": (
+        Key("deck", "id", "The component (of this game) the box holds; the box is sized from its card size and count.",
+            required=True),
+        Key("clearance", "length", "Room added to the card's width and height and to the deck's depth.", default="1mm"),
+        Key("thickness", "length", "Thickness of one card.", default="the project's card_thickness"),
+        Key("sleeves", "bool", "Sleeved cards: 3 mm wider and higher, 0.1 mm thicker each.", default="false"),
+        Key("front", "template", "Front panel template (the component's `front:` does the same).",
+            default="the deck's back template, else pnpgen/box-front.svg.j2"),
+        Key("back", "template", "Back panel template.", default="the deck's back template, else pnpgen/box-front.svg.j2"),
+        Key("side", "template", "Template of the two side panels.", default="pnpgen/box-side.svg.j2"),
+        Key("end", "template", "Template of the top and bottom end panels.", default="pnpgen/box-end.svg.j2"),
+        Key("flap", "template", "Template of the tuck and dust flaps.", default="pnpgen/box-flap.svg.j2"),
+    ),
+    "standee": (
+        Key("base", "choice:fold,slot,none", "`fold`: a base flap at each foot, folded out to stand on; `slot`: a "
+            "base card cut beside the feet, with a slit the folded feet slide into; `none`: no base.", default="fold"),
+        Key("base_depth", "length", "How deep each base flap, or the base card, is.", default="20mm"),
     ),
     "layout": (
         Key("gap", "length", "Space between neighbouring trims.", default="0mm for cards, 3mm for chips"),
@@ -65,6 +93,15 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
     "card": (
         Key("copies", "count", "How many of this card.", default="the component's copies"),
         Key("tbd", "tbd", "Fields still holding placeholder text (`true` for all text fields)."),
+    ),
+    "sheet": (
+        Key("from", "path", "The spreadsheet, relative to the project: `.csv` or `.tsv` (UTF-8 with or without BOM, "
+                            "UTF-16, or Shift_JIS/CP932; comma or tab), `.xlsx`, `.xlsm`, `.xls` or `.ods`.", required=True),
+        Key("sheet", "text", "The tab to read (not for CSV).", default="the first tab"),
+        Key("header", "count", "The row that names the fields; the rows below it are the cards, one a row.", default="1"),
+        Key("copies", "text", "The column giving each card's copies.", default="copies"),
+        Key("types", "mapping", "Column types where the sheet is ambiguous: `text`, `number`, `bool`, or `yaml` for "
+                                "lists and mappings written as `[a, b]`: `{code: text, tags: yaml}`."),
     ),
     "expectation": (
         Key("total", "id", "Component whose piece count must equal `equals`."),
@@ -104,7 +141,10 @@ TITLES = {  # the README headings of the YAML reference, which messages point to
     "game": "A game (`games:` item)",
     "component": "A component (`components:` item)",
     "layout": "`layout:` of a component",
+    "box": "`box:` of a component (a tuck box)",
+    "standee": "`standee:` of a component",
     "card": "A card (`cards:` item) — any other key is a field the templates see",
+    "sheet": "Cards from a spreadsheet (`cards: {from: …}`) — a row a card, a column a field",
     "expectation": "An expectation (`expectations:` item) — exactly one of total, distribution, per, setup",
     "note": "A note (`notes:` item)",
     "source": "`source:` of an expectation or note",

@@ -1,18 +1,23 @@
 """Turn loaded YAML values into the frozen model, reporting every problem at once."""
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from .. import units
 from ..errors import Collector, Location, PnpError
 from .load import LList, LMap, load_file, resolve_inside
 from .model import Component, Fields, Game, Layout, Project, Size
-from .schema import check_keys
+from .schema import check_keys, see_readme
+from .shape import check_size, describe_outline, read_shape
+from .sheets import list_sheet_files, with_sheet_cards
 from .validate_cards import read_cards
+from .validate_pieces import make_box_card, read_box, read_standee, tie_boxes
 from .validate_values import (as_list, describe, read_fields, read_players, read_value, validate_expectations,
                               validate_notes)
 
 MAX_PIECES = 100_000
+KINDS = ("card", "chip", "map", "sheet", "box", "standee")
 
 
 def load_project(path: Path) -> Project:
@@ -31,10 +36,13 @@ def load_project(path: Path) -> Project:
     check_keys(project_raw, "project", problems)
     name = read_value(project_raw, "name", "text", problems, default=root.name)
     font = read_value(project_raw, "font", "text", problems, default="Noto Sans JP")
-    games = tuple(g for g in (validate_game(raw, base, root, problems) for raw, base in games_raw) if g)
+    thickness = read_value(project_raw, "card_thickness", "length", problems, default=Project.card_thickness)
+    games = tuple(g for g in (validate_game(raw, base, root, problems, thickness) for raw, base in games_raw) if g)
     check_unique([(g.id, g.location) for g in games], "game id", problems)
     problems.raise_if_any()
-    return Project(root=root, source=source.resolve(), name=name, games=games, default_font=font, files=tuple(files))
+    files += list_sheet_files(games, root)
+    return Project(root=root, source=source.resolve(), name=name, games=games, default_font=font, files=tuple(files),
+                   card_thickness=thickness)
 
 
 def empty_mapping(location: Location) -> LMap:
@@ -99,7 +107,7 @@ def check_unique(pairs: list[tuple[str, Location]], what: str, problems: Collect
             seen[value] = location
 
 
-def validate_game(raw: LMap, base: Path, root: Path, problems: Collector) -> Game | None:
+def validate_game(raw: LMap, base: Path, root: Path, problems: Collector, thickness: float = Project.card_thickness) -> Game | None:
     check_keys(raw, "game", problems)
     game_id = read_value(raw, "id", "id", problems)  # a bad id is reported; the rest is still checked
     defaults = read_fields(raw, "defaults", problems)
@@ -116,10 +124,11 @@ def validate_game(raw: LMap, base: Path, root: Path, problems: Collector) -> Gam
     for item in components_raw:
         if isinstance(item, LMap):
             merged = resolve_extends(item, by_id, problems)
-            component = validate_component(merged, game_id or "", defaults, root, problems)
+            component = validate_component(merged, game_id or "", defaults, root, problems, thickness)
             if component:
                 components.append(component)
     check_unique([(c.id, c.location) for c in components], "component id", problems)
+    components = tie_boxes(components, problems)
     players = read_players(raw, "players", problems)
     game = Game(
         id=game_id or "",
@@ -178,18 +187,35 @@ def resolve_extends(item: LMap, by_id: dict[str, LMap], problems: Collector) -> 
     return merged
 
 
-def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Path, problems: Collector) -> Component | None:
+def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Path, problems: Collector,
+                       thickness: float) -> Component | None:
     check_keys(raw, "component", problems)
+    if isinstance(raw.get("cards"), LMap):  # cards: {from: data/deck.xlsx, …}
+        raw = with_sheet_cards(raw, root, problems)
     cid = read_value(raw, "id", "id", problems)  # a bad id is reported; the rest is still checked
-    kind = read_value(raw, "kind", "choice:card,chip,map,sheet", problems, default="card")
-    shape = read_value(raw, "shape", "choice:rect,round", problems, default="rect")
-    size = read_size(raw, problems)
+    kind = read_value(raw, "kind", "choice:" + ",".join(KINDS), problems, default="box" if "box" in raw else "card")
+    shape, outline = read_shape(raw, problems)
+    if kind in ("box", "standee") and shape != "rect":
+        problems.add(raw.where("shape"), f"a {kind} is cut by its own dieline; expected no 'shape' (or rect)")
+    size = check_size(shape, outline, raw, problems, lambda: read_size(raw, problems))
+    if outline is not None:
+        outline = dataclasses.replace(outline, d=describe_outline(outline, size))
     bleed = read_value(raw, "bleed", "length", problems, default=units.mm(3))
+    if "front" not in raw and kind != "box":
+        problems.add(raw.loc, "missing 'front' in component; expected front: front template, relative to "
+                              f"`templates/`{see_readme('component')}")
     front = read_template(raw, "front", root, problems)
     back = read_template(raw, "back", root, problems) if "back" in raw else None
     defaults = game_defaults.merged(read_fields(raw, "defaults", problems))
     copies = read_value(raw, "copies", "count", problems, default=1)
-    cards = read_cards(raw, defaults, copies if copies is not None else 1, problems)
+    if "box" in raw and kind != "box":
+        problems.add(raw.where_key("box"), f"'box' belongs to a component of kind box, not {kind}; expected kind: box")
+    if kind == "box":
+        box = read_box(raw, thickness, problems, lambda mapping, key: read_template(mapping, key, root, problems))
+        cards = [make_box_card(raw, defaults)]
+    else:
+        box = None
+        cards = read_cards(raw, defaults, copies if copies is not None else 1, problems)
     malformed = ("cards" in raw and not isinstance(raw["cards"], LList)) or ("matrix" in raw and not raw["matrix"])
     if not cards and not malformed:  # a malformed cards: or matrix: is reported already
         problems.add(raw.loc, f"component '{cid}' has no cards; expected 'cards:' or 'matrix:'")
@@ -200,15 +226,18 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
         name=read_value(raw, "name", "text", problems, default=cid),
         kind=kind or "card",
         size=size,
-        shape=shape or "rect",
+        shape=shape,
         bleed=bleed if bleed is not None else units.mm(3),
         front=front or "",
         back=back,
         double_sided=bool(read_value(raw, "double_sided", "bool", problems, default=False)),
-        layout=read_layout(raw, kind or "card", shape or "rect", problems),
+        layout=read_layout(raw, kind or "card", shape, problems),
         cards=tuple(cards),
         location=raw.loc,
         game_id=game_id,
+        outline=outline,
+        box=box,
+        standee=read_standee(raw, problems) if kind == "standee" else None,
     )
     return component if cid else None
 
@@ -257,6 +286,7 @@ def read_template(raw: LMap, key: str, root: Path, problems: Collector) -> str |
 
 def read_layout(raw: LMap, kind: str, shape: str, problems: Collector) -> Layout:
     chip = kind == "chip"
+    cut = kind in ("box", "standee") or shape not in ("rect", "round")  # die-cut: its own cut lines
     layout = raw.get("layout")
     if layout is None:
         layout = empty_mapping(raw.loc)
@@ -265,8 +295,8 @@ def read_layout(raw: LMap, kind: str, shape: str, problems: Collector) -> Layout
         return Layout()
     check_keys(layout, "layout", problems)
     return Layout(
-        gap=read_value(layout, "gap", "length", problems, default=units.mm(3) if chip else 0.0),
-        crop_marks=read_value(layout, "crop_marks", "bool", problems, default=shape != "round"),
+        gap=read_value(layout, "gap", "length", problems, default=units.mm(3) if (chip or cut) and shape != "hex" else 0.0),
+        crop_marks=read_value(layout, "crop_marks", "bool", problems, default=shape == "rect" and not cut),
         cut_lines=read_value(layout, "cut_lines", "bool", problems, default=chip),
         paper=read_value(layout, "paper", "choice:a4,letter,a3,a5,tabloid", problems),
     )

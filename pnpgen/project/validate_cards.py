@@ -50,7 +50,8 @@ def read_card(entry, where: Location, defaults: Fields, default_copies: int, pro
     else:
         problems.add(entry.where("tbd"), "tbd must be true or a list of field names")
         tbd_fields = ()
-    return Card(fields, copies if copies is not None else 1, entry.loc, tbd_fields)
+    cells = tuple((str(k), entry.where(k)) for k in entry if k != "tbd")
+    return Card(fields, copies if copies is not None else 1, entry.loc, tbd_fields, cells)
 
 
 def read_matrix(raw: LMap, problems: Collector) -> list[Fields]:

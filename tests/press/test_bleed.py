@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from pdfprobe import clipped_forms
+from pdfprobe import clipped_boxes
 from pnpgen import Options, build
 from pnpgen.press.bleed import clip_trims
+from pnpgen.press.cutouts import is_cutout
 from pnpgen.press.marks import Rect
 from pnpgen.project.validate import load_project
 from pnpgen.units import mm, to_mm
@@ -35,7 +36,7 @@ def bleeds() -> dict[str, tuple[float, bool, bool]]:
     """Component id -> (bleed in mm, has crop marks, has backs), from the bundled project."""
     project = load_project(REPO)
     return {c.id: (round(to_mm(c.bleed), 4), c.layout.crop_marks and c.shape == "rect", c.back is not None)
-            for g in project.games for c in g.components}
+            for g in project.games for c in g.components if not is_cutout(c)}  # die-cut outlines: test_dieline
 
 
 def printable(trim, page_size, folded) -> tuple[float, float, float, float]:
@@ -80,7 +81,7 @@ def test_every_exposed_edge_of_every_placement_has_the_full_bleed(builds, paper)
         reader = PdfReader(pdf)
         for number, page in enumerate(reader.pages, 1):
             size = (to_mm(float(page.mediabox.width)), to_mm(float(page.mediabox.height)))
-            drawn = clipped_forms(reader, page)
+            drawn = clipped_boxes(reader, page)
             trims = [(d.box[0] + bleed, d.box[1] + bleed, d.box[2] - bleed, d.box[3] - bleed) for d in drawn]
             inside = [t for t in trims if t[0] >= MARGIN - TOL and t[1] >= MARGIN - TOL
                       and t[2] <= size[0] - MARGIN + TOL and t[3] <= size[1] - MARGIN + TOL]

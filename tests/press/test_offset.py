@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from pdfprobe import clipped_forms, segments
+from pdfprobe import clipped_boxes, segments
 from pnpgen.cli import main
 from pnpgen.press.impose import Item, SheetSpec, impose
 from pnpgen.project.model import Size
@@ -87,7 +87,7 @@ def test_a_built_back_page_keeps_its_marks_6_mm_from_the_edge(tmp_path):
     width, height = to_mm(float(back.mediabox.width)), to_mm(float(back.mediabox.height))
     for x0, y0, x1, y1 in segments(reader, back):
         assert min(x0, x1, y0, y1) >= 6 - 0.01 and max(x0, x1) <= width - 6 + 0.01 and max(y0, y1) <= height - 6 + 0.01
-    drawn = clipped_forms(reader, back)
+    drawn = clipped_boxes(reader, back)
     # the bleed stops at the margin; a trim pushed into it (reported above) is drawn to its edge
     assert drawn and all(d.clip[0] >= min(6, d.box[0] + 3) - 0.01 and d.clip[1] >= min(6, d.box[1] + 3) - 0.01
                          for d in drawn)

@@ -155,7 +155,7 @@ def test_counts_in_the_text_equal_the_data(kit, built):
         for component in project.game(game_id).components:
             pieces = len(expand_pieces(component))
             unit = "個" if component.id == "markers" else "枚"
-            if component.id != "score-chips":
+            if component.id != "score-chips" and component.kind != "box":  # a box is packaging, not a piece
                 assert normal(f"{component.name}（{pieces}{unit}）") in text[game_id], component.id
     battle = project.game("three-times-undress").component("battle-cards")
     numbers = Counter(p.card.fields["number"] for p in expand_pieces(battle))
