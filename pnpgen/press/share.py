@@ -35,41 +35,46 @@ def share_sheets(laid: Sequence[Laid]) -> tuple[list[Page], list[tuple[int, dict
     """The pages of the print-and-play PDF, and for each shared sheet its number (counting fronts from 1)
     and the pieces of each component on it.
 
-    A small component — its pieces fill less than one sheet — is imposed together with the other small
-    components of the same size and spec (one grid), and what is left of different sizes is stacked on
-    shared sheets as long as it fits. Larger components, maps and gutterfold sheets keep their pages."""
-    small = [entry for entry in laid if _is_small(entry)]
+    The pieces on a component's last, part-filled sheet (all of a small component's pieces) are imposed
+    together with those of other components of the same size and spec (one grid, each component whole),
+    and what is left of different sizes is stacked on shared sheets as long as it fits. Full sheets, maps
+    and gutterfold sheets stay as they were."""
+    split = [(entry, _leftover(entry)) for entry in laid]
+    small = [rest for _, rest in split if rest is not None]
     if len(small) < 2:
         return [page for entry in laid for page in entry.pages], []
     blocks = [block for group in _same_grids(small) for block in _impose_together(group)]
     sheets: list[list[Block]] = []
-    for block in blocks:
+    for block in sorted(blocks, key=lambda b: -_extent(b.front).height):  # first fit, tallest first
         home = next((sheet for sheet in sheets if _fits(sheet + [block])), None)
         if home is None:
             sheets.append([block])
         else:
             home.append(block)
     merged = [_stack(sheet) for sheet in sheets]
-    shared_pages = [page for block in merged for page in (block.front, block.back) if page is not None]
     pages: list[Page] = []
-    for entry in laid:
-        if entry is small[0]:
-            pages += shared_pages
-        elif entry not in small:
-            pages += entry.pages
+    for entry, rest in split:
+        pages += entry.pages[:len(entry.pages) - len(rest.pages)] if rest is not None else entry.pages
+    pages += [page for block in merged for page in (block.front, block.back) if page is not None]
     fronts = [page for page in pages if page.side == "front"]
     return pages, [(next(i for i, page in enumerate(fronts, 1) if page is block.front), block.counts)
                    for block in merged if len(block.counts) > 1]
 
 
-def _is_small(entry: Laid) -> bool:
-    fronts = [page for page in entry.pages if page.side == "front"]
-    if len(fronts) != 1 or entry.spec.gutterfold or not entry.items or fronts[0].label:  # tiles carry labels
-        return False
+def _leftover(entry: Laid) -> Laid | None:
+    """The component's part-filled last sheet, as a component of its own: its pieces and its pages (front and
+    back); None when every sheet is full, or for tiles and gutterfold sheets."""
+    fronts = [index for index, page in enumerate(entry.pages) if page.side == "front"]
+    if not fronts or entry.spec.gutterfold or not entry.items or entry.pages[fronts[-1]].label:  # tiles carry labels
+        return None
     try:
-        return len(entry.items) < plan_grid(entry.items[0].size, entry.spec).capacity
+        capacity = plan_grid(entry.items[0].size, entry.spec).capacity
     except ValueError:
-        return False
+        return None
+    count = len(entry.items) % capacity
+    if count == 0 or len(entry.pages[fronts[-1]].placements) != count:
+        return None
+    return Laid(entry.name, entry.items[-count:], entry.spec, entry.pages[fronts[-1]:])
 
 
 def _same_grids(small: Sequence[Laid]) -> list[list[Laid]]:
