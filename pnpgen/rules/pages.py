@@ -32,7 +32,7 @@ class PageSpec:
     @property
     def frame_width(self) -> float:
         raw = self.width - 2 * self.side
-        return int(raw / self.size + 1e-6) * self.size  # full-width lines end flush: no ragged right edge
+        return int(raw / self.size + 1e-6) * self.size  # a line of full-width characters fills it exactly
 
     @property
     def frame_left(self) -> float:
