@@ -19,7 +19,7 @@ TWEAK = ("- {number: 7, copies: 5}", "- {number: 7, copies: 5, effect: 一枚だ
 
 def copy_project(target: Path) -> Path:
     target.mkdir()
-    for name in ("cards.yaml", "games", "templates", "documents", "rules", "fonts"):
+    for name in ("cards.yaml", "games", "templates", "documents", "rules"):
         source = ROOT / name
         (shutil.copytree if source.is_dir() else shutil.copy)(source, target / name)
     return target

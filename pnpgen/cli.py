@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -29,6 +30,8 @@ def say(line: str, err: bool = False) -> None:
 def parse_offset(_ctx, _param, value: str) -> tuple[float, float]:
     try:
         x, y = (float(v) for v in value.split(","))
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise ValueError
     except ValueError:
         raise click.BadParameter("expected X,Y in millimetres, such as 0.5,-1") from None
     return units.mm(x), units.mm(y)
@@ -45,26 +48,34 @@ def main() -> None:
 @click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path), help="Output folder (default: PROJECT/output).")
 @click.option("--paper", type=PAPERS, default="a4", show_default=True, help="Paper size.")
 @click.option("--game", help="Build only this game id.")
-@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
-              help="Back pages for long-edge or short-edge duplex, or none.")
+@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default=None,
+              help="Back pages for long-edge or short-edge duplex, or none. [default: long; a --booklet: short, "
+                   "or long-edge if asked]")
 @click.option("--back-offset", default="0,0", callback=parse_offset, show_default=True,
               help="Shift back pages by X,Y mm to correct a printer's duplex misalignment.")
 @click.option("--gutterfold", is_flag=True, help="Fronts and backs side by side, to fold and glue.")
 @click.option("--no-check", is_flag=True, help="Build even when `pnpgen check` finds failures.")
 @click.option("--only", type=click.Choice(["all", "components", "rules"]), default="all", show_default=True,
               help="Build only the components, or only the rulebooks and rules sheets.")
-@click.option("--rules-page", type=click.Choice(["a4", "a5"]), default="a4", show_default=True, help="Rulebook page size.")
-@click.option("--booklet", is_flag=True, help="Rulebook as an A5 saddle-stitch booklet on A4 sheets (print duplex).")
+@click.option("--rules-page", type=click.Choice(["a4", "a5", "letter", "half-letter"]), default=None,
+              help="Rulebook page size. [default: the paper's own, a4 or letter]")
+@click.option("--booklet", is_flag=True, help="Rulebook as a saddle-stitch booklet of half-size pages on the paper "
+                                              "(A5 on A4, half-letter on Letter; print duplex, short-edge flip).")
 @click.option("--no-cache", is_flag=True, help="Render, convert and write everything again.")
 @click.option("--reprint", is_flag=True, help="Write only <game>-reprint.pdf: the pieces changed or added since REF.")
 @click.option("--since", metavar="REF", help="With --reprint: a git revision or last-build (default: the last commit, "
                                              "else the last build).")
+@click.option("--sheet-per-component", is_flag=True,
+              help="In the print-and-play PDF, keep each component on sheets of its own (by default small "
+                   "components share sheets).")
+@click.option("--clean", is_flag=True, help="Delete PDFs earlier builds wrote for components or games that are gone "
+                                            "(without it they are only reported).")
 def build_command(project, out_dir, paper, game, duplex, back_offset, gutterfold, no_check, only, rules_page, booklet,
-                  no_cache, reprint, since) -> None:
+                  no_cache, reprint, since, sheet_per_component, clean) -> None:
     """Build every component of PROJECT (a folder with cards.yaml, or a YAML file) into PDFs."""
     options = Options(out_dir=out_dir, paper=paper.lower(), game=game, duplex=duplex, back_offset=back_offset,
                       gutterfold=gutterfold, check=not no_check, only=only, rules_page=rules_page, booklet=booklet,
-                      cache=not no_cache)
+                      cache=not no_cache, clean=clean, share_sheets=not sheet_per_component)
     if reprint or since:
         return reprint_command(project, options, reprint, since)
     report = run_with_progress(lambda progress: build(project, options, progress=progress))
@@ -222,16 +233,18 @@ def list_command(project) -> None:
 @click.option("--no-bleed", is_flag=True, help="png: crop every image to the trim.")
 @click.option("--preset", help="shop: a print-shop size such as dtpc-poker (default: the one matching each component).")
 @click.option("--workers", type=click.IntRange(1, 64), help="Processes rasterising (default: every core).")
+@click.option("--base-url", help="tts: the http(s) address the images will be hosted at (default: file names "
+                                 "beside the JSON).")
 @click.option("--no-check", is_flag=True, help="Export even when `pnpgen check` finds failures.")
 @click.option("--no-cache", is_flag=True, help="Render and convert every face again.")
-def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers, no_check, no_cache) -> None:
+def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers, base_url, no_check, no_cache) -> None:
     """Export PROJECT as a PNG per face (png), Tabletop Simulator decks (tts), print-shop files (shop), proof
     sheets (proof), or its cards as spreadsheets that read back as the same cards (csv: a file per component;
     xlsx: a workbook per game, a tab per component), into OUTDIR/<game>/<kind>/."""
     from .export.run import ExportOptions, export
 
     options = ExportOptions(out_dir=out_dir, game=game, dpi=dpi, bleed=not no_bleed, preset=preset,
-                            workers=workers, check=not no_check, cache=not no_cache)
+                            workers=workers, check=not no_check, cache=not no_cache, base_url=base_url)
     report = run_with_progress(lambda progress: export(project, kind, options, progress=progress))
     removed = f", removed {len(report.removed)} stale images" if report.removed else ""
     faces = f", {report.faces} distinct faces" if report.faces else ""

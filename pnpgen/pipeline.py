@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import __version__
+from . import __version__, units
 from .atomic import refuse_links_out, replace_all, staging_path
 from .cache import Cache, default_cache_dir, digest
 from .faces.inputs import inputs_digest
@@ -17,7 +17,8 @@ from .faces.convert import Converter
 from .errors import PnpError
 from .faces.fonts import FontBook, font_dirs
 from .press.impose import Page
-from .press.layout import lay_out, note_reduced_bleed
+from .press.layout import lay_out, note_bare_edges, note_pinned_paper, note_reduced_bleed
+from .press.share import Laid, share_sheets
 from .manifest import Manifest
 from .record import record_build
 from .parallel import Background
@@ -33,15 +34,17 @@ class Options:
     out_dir: Path | None = None
     paper: str = "a4"
     game: str | None = None
-    duplex: str = "long"  # long | short | none
+    duplex: str | None = None  # long | short | none; None: long for components, short for a booklet
     back_offset: tuple[float, float] = (0.0, 0.0)  # points
     gutterfold: bool = False
     check: bool = True
     only: str = "all"  # all | components | rules
-    rules_page: str = "a4"  # a4 | a5
-    booklet: bool = False  # A5 rulebook pages imposed two-up on A4 in saddle-stitch order
+    rules_page: str | None = None  # a4 | a5 | letter | half-letter; None: the paper's own (a4 or letter)
+    booklet: bool = False  # half-size rulebook pages imposed two-up on the paper in saddle-stitch order
     cache: bool = True  # reuse rendered faces and converted drawings, skip unchanged PDFs
     cache_dir: Path | None = None  # default: $PNPGEN_CACHE, else ~/.cache/pnpgen
+    clean: bool = False  # delete PDFs earlier builds wrote for components or games that are gone
+    share_sheets: bool = True  # small components share sheets in the print-and-play PDF
 
 
 @dataclass
@@ -81,6 +84,7 @@ def build(path: str | Path = ".", options: Options | None = None,
 
 def build_project(project: Project, options: Options, progress=None) -> Report:
     """build() for a project already loaded (watch reuses the model it compares)."""
+    refuse_conflicting_options(options)
     games = select_games(project, options.game)
     if options.check:
         refuse_failed_checks(project, games)
@@ -143,11 +147,29 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
     for output in stale:
         manifest.record(output.target, output.digest, sizes[output.target])
         report.written.append(output.target)
-    if stale:
+    removed = handle_leftovers(project, options, manifest, report)
+    if stale or removed:
         manifest.save()
     record_build(project, out_dir, renderer.stamp.revision)  # what `diff --since last-build` compares with
     report.renders, report.faces = renderer.renders, converter.conversions
     return report
+
+
+def handle_leftovers(project: Project, options: Options, manifest: Manifest, report: Report) -> bool:
+    """Report (or, with options.clean, delete) PDFs earlier builds wrote for components or games that are
+    gone; only files the build manifest recorded are ever touched. Return whether any was deleted."""
+    possible = {f"{g.id}/{name}" for g in project.games
+                for name in [f"{c.id}.pdf" for c in g.components] + [f"{g.id}-print-and-play.pdf", "rulebook.pdf",
+                                                                     "rules-sheet.pdf"]}
+    found = manifest.leftovers(possible, None if options.game is None else {options.game})
+    for key in found:
+        if options.clean:
+            manifest.remove(key)
+            report.notes.append(f"removed {key}: left from an earlier build, no longer made by this project")
+        else:
+            report.notes.append(f"{key} is left from an earlier build: this project no longer makes it (its "
+                                "component or game is gone); `pnpgen build --clean` removes it")
+    return bool(found) and options.clean
 
 
 def counter(phase: str, total: int, progress) -> Callable[[str], None]:
@@ -163,22 +185,38 @@ def counter(phase: str, total: int, progress) -> Callable[[str], None]:
 def plan_components(project: Project, game: Game, options: Options, out_dir: Path, renderer: Renderer, report: Report,
                     tick: Callable[[str], None]) -> list[Output]:
     """One output per component and the game's print-and-play PDF, each with its pages and faces."""
-    outputs = []
+    outputs, laid = [], []
     for component in game.components:
         tick(f"{game.id}/{component.id}")
-        pages, faces = lay_out(game, component, options, renderer, report)
+        pages, faces, items, spec = lay_out(game, component, options, renderer, report)
+        laid.append(Laid(component.id, tuple(items), spec, tuple(pages)))
         title = f"{game.title} — {component.name}"
         # Digests only decide what to skip: without the cache nothing is skipped, so none is computed.
         found = pdf_digest(project, renderer.inputs, title, pages, component.bleed) if options.cache else ""
         outputs.append(Output(out_dir / game.id / f"{component.id}.pdf", found, pages, faces, title, component.bleed))
         report.notes.extend(note_reduced_bleed(game, component, options))
+        report.notes.extend(note_bare_edges(game, component, pages, options))
+        report.notes.extend(note_pinned_paper(game, component, pages, options))
+        report.notes.extend(dict.fromkeys(f"{game.id}/{component.id}: {note}" for page in pages for note in page.notes))
     if outputs:
-        pages = [page for o in outputs for page in o.pages]
+        pages, shared = share_sheets(laid) if options.share_sheets else ([p for o in outputs for p in o.pages], [])
+        report.notes.extend(note_shared_sheets(game, pages, shared))
         faces = {key: face for o in outputs for key, face in o.faces.items()}
-        found = digest(__version__, "print-and-play", game.title, [o.digest for o in outputs]) if options.cache else ""
+        found = digest(__version__, "print-and-play", game.title, [o.digest for o in outputs],
+                       options.share_sheets) if options.cache else ""
         outputs.append(Output(out_dir / game.id / f"{game.id}-print-and-play.pdf", found, pages, faces, game.title, None,
                               combined=True))
     return outputs
+
+
+def note_shared_sheets(game: Game, pages: list[Page], shared: list[tuple[int, dict[str, int]]]) -> list[str]:
+    """Which sheets of the print-and-play PDF small components share, with the pieces of each on it."""
+    notes = []
+    for number, counts in shared:
+        pieces = ", ".join(f"{name} × {count}" for name, count in counts.items())
+        notes.append(f"{game.id}-print-and-play.pdf: sheet {number} is shared by {pieces} "
+                     f"({sum(counts.values())} pieces); `--sheet-per-component` keeps them apart")
+    return notes
 
 
 def pdf_digest(project: Project, inputs: str, title: str, pages: list[Page], bleed: float | None) -> str:
@@ -188,15 +226,19 @@ def pdf_digest(project: Project, inputs: str, title: str, pages: list[Page], ble
 
 def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -> list[Output]:
     """The rulebook and rules sheet of a game: their sources, the data and the templates decide their bytes."""
+    from .rules.pages import rulebook_pages
     from .rules.typeset import build_rulebook, build_rules_sheet
 
     data = digest(*(p.read_bytes() for p in game_files(project, game)), renderer.inputs)
     planned = []
     if game.rulebook:
-        extra = {"page": options.rules_page, "booklet": options.booklet}
+        page, sheet = rulebook_pages(options.paper, options.rules_page, options.booklet)
+        flip = "long" if options.duplex == "long" else "short"  # a booklet flips on the short edge unless asked
+        extra = {"page": page, "booklet": options.booklet, "sheet": sheet, **({"flip": flip} if options.booklet else {})}
         planned.append((build_rulebook, game.rulebook, "rulebook.pdf", extra))
     if game.rules_sheet:
-        planned.append((build_rules_sheet, game.rules_sheet, "rules-sheet.pdf", {}))
+        planned.append((build_rules_sheet, game.rules_sheet, "rules-sheet.pdf",
+                        {"page": rulebook_pages(options.paper, options.rules_page, False)[0]}))
     outputs = []
     for typeset, source, name, extra in planned:
         def run(staging, typeset=typeset, source=source, extra=extra):
@@ -222,6 +264,15 @@ def convert_faces(outputs: list[Output], converter: Converter) -> dict:
                 except PnpError as err:
                     raise PnpError(f"{face.origin}: {err.problems[0].message}", face.location) from None
     return drawings
+
+
+def refuse_conflicting_options(options: Options) -> None:
+    """Options that cannot both apply: say so rather than ignore one."""
+    if options.gutterfold and any(abs(v) > 1e-9 for v in options.back_offset):
+        x, y = (units.to_mm(v) for v in options.back_offset)
+        raise PnpError(f"--back-offset {x:g},{y:g} does not apply with --gutterfold: fronts and backs print on one side "
+                       "of the sheet and are folded together, so there is no duplex shift to correct; expected one of "
+                       "the two")
 
 
 def select_games(project: Project, game_id: str | None) -> tuple[Game, ...]:

@@ -152,3 +152,33 @@ def clipped_forms(reader: PdfReader, page) -> list[tuple[Drawn, Path, tuple]]:
                               round(units.to_mm(ctm[5]), 3)), ctm))
     clips = [p for p in paths(reader, page) if p.use == "clip"]
     return [(drawn, clip_path, ctm) for (drawn, ctm), clip_path in zip(out, clips)]
+
+
+@dataclass(frozen=True)
+class Clipped:
+    """A face drawn on a page: its form's box and the clip rectangle around it, in page millimetres."""
+
+    form: str
+    box: tuple[float, float, float, float]  # x0, y0, x1, y1 of the form's bounding box as placed
+    clip: tuple[float, float, float, float]
+
+
+def clipped_boxes(reader: PdfReader, page) -> list[Clipped]:
+    """Every form drawn on the page with the clip rectangle (`re W n`) in force when it was drawn."""
+    found, clips, pending = [], [None], None
+    forms = (page.get("/Resources") or {}).get("/XObject") or {}
+    for op, ops, ctm in walk(reader, page):
+        if op == b"q":
+            clips.append(clips[-1])
+        elif op == b"Q":
+            clips.pop()
+        elif op == b"re":
+            x, y, w, h = (float(v) for v in ops)
+            pending = tuple(round(units.to_mm(v), 4) for v in (ctm[4] + x, ctm[5] + y, ctm[4] + x + w, ctm[5] + y + h))
+        elif op == b"W":
+            clips[-1] = pending
+        elif op == b"Do":
+            bbox = [float(v) for v in forms[ops[0]].get_object()["/BBox"]]
+            box = tuple(round(units.to_mm(v), 4) for v in (ctm[4] + bbox[0], ctm[5] + bbox[1], ctm[4] + bbox[2], ctm[5] + bbox[3]))
+            found.append(Clipped(str(ops[0]), box, clips[-1]))
+    return found

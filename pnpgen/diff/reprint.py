@@ -76,7 +76,7 @@ def reprint_game(game: Game, comparison: Comparison, renderer: Renderer, options
         full += count_sheets(component, list(expand_pieces(component)), options)
         if not again.cards:
             continue
-        laid, drawn = lay_out(game, again, options, renderer, Report())
+        laid, drawn, _, _ = lay_out(game, again, options, renderer, Report())
         sheets += sum(page.side == "front" for page in laid)
         pages += laid
         faces.update(drawn)

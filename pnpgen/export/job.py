@@ -28,6 +28,7 @@ class ExportOptions:
     check: bool = True  # refuse to export when `pnpgen check` fails, like build
     cache: bool = True  # reuse the faces `pnpgen build` rendered and converted (the same cache as build)
     cache_dir: Path | None = None  # default: $PNPGEN_CACHE, else ~/.cache/pnpgen
+    base_url: str | None = None  # tts: where the images will be hosted (http or https); None: names beside the JSON
 
 
 @dataclass

@@ -1,6 +1,7 @@
 """Turn a project's components into export files: a PNG per face, Tabletop Simulator decks, print-shop files, proofs."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Callable
 
@@ -80,6 +81,11 @@ def refuse_bad_options(kind: str, options: ExportOptions) -> None:
         raise PnpError(f"--preset {options.preset}: presets are print-shop sizes; expected it only with shop")
     if options.preset is not None:
         find_preset(options.preset)  # an unknown name fails before any work
+    if options.base_url is not None and kind != "tts":
+        raise PnpError(f"--base-url {options.base_url}: it says where TTS images are hosted; expected it only with tts")
+    if options.base_url is not None and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", options.base_url):
+        raise PnpError(f"--base-url {options.base_url}: expected an http or https address of the folder holding the "
+                       "images, such as https://example.com/my-game/tts")
 
 
 def no_check_hint() -> str:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 from pathlib import Path
 
 from lxml import etree
@@ -14,6 +15,7 @@ from .fonts import FontBook
 from .icons import safe_parser
 from .images import ImageChecker
 from .lint import lint
+from .svg_lines import locate_in_template
 
 logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
 
@@ -52,8 +54,15 @@ def convert_svg(svg: str, template: str, font_map, root: Path, images: ImageChec
     try:
         tree = etree.fromstring(svg.encode("utf-8"), safe_parser())
     except etree.XMLSyntaxError as err:
-        raise PnpError(f"templates/{template} produced invalid SVG: {err.msg}; expected well-formed XML "
-                       "(let text() escape data instead of writing it raw)") from None
+        line, column = err.position if err.position else (0, 0)
+        message = re.sub(r",? line \d+, column \d+$", "", err.msg or "")  # a position in the SVG, not the template
+        opened = re.search(r"(\w+) line (\d+)", message)  # a tag left open names the SVG line it opened on
+        if opened:
+            line, column = int(opened.group(2)), 0
+            message = message.replace(opened.group(0), f"<{opened.group(1)}>")
+        where = locate_in_template(svg, line, column, root / "templates" / template)
+        raise PnpError(f"templates/{template}{' ' + where if where else ''} produced invalid SVG: {message}; expected "
+                       "well-formed XML (let text() escape data instead of writing it raw)") from None
     lint(tree, template)
     renderer = project_renderer()(str(root / "templates" / template), font_map=font_map, external_reference_root=str(root))
     renderer.images = images or ImageChecker(root)

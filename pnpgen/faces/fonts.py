@@ -232,7 +232,7 @@ def shown_path(path: Path) -> str:
     return f"{path.parent.name}/{path.name}"
 
 
-BUNDLED_FONTS = Path(__file__).resolve().parents[2] / "fonts"
+BUNDLED_FONTS = Path(__file__).resolve().parents[1] / "fonts"  # shipped in the package (wheel included)
 
 
 def font_dirs(project_root: Path) -> list[Path]:

@@ -56,6 +56,7 @@ class Renderer:
         self.env.globals.update(text=self.text, icon=self.icon)
         self.cache: dict[tuple, Face] = {}
         self.renders = 0  # how many faces were actually rendered (the rest came from the cache)
+        self.telling: dict[int, tuple[Component, list[str]]] = {}  # id(component) -> (it, distinguishing fields)
 
     def render(self, game: Game, component: Component, card: Card, side: str) -> Face | None:
         template = component.front if side == "front" else component.back
@@ -65,7 +66,7 @@ class Renderer:
         face = self.cache.get(key)
         if face is None:
             svg = self.render_svg(game, component, card, side, template)
-            origin = f"{component.id} card {describe_card(card)}"
+            origin = f"{component.id} card {self.describe(component, card)}"
             face = Face(hashlib.sha256(svg.encode()).hexdigest(), svg, template, origin, card.location)
             self.cache[key] = face
         return face
@@ -96,7 +97,7 @@ class Renderer:
             "side": side,
             "build": self.stamp.context(),
         }
-        where = f"{component.id} card {describe_card(card)}"
+        where = f"{component.id} card {self.describe(component, card)}"
         try:
             return bounds.render(self.env.get_template(template), context)
         except TextDoesNotFit as err:
@@ -124,6 +125,12 @@ class Renderer:
             raise PnpError(f"{where}: {template_line(template)}: {NO_MEMORY}", card.location) from None
         except (TypeError, ValueError, ArithmeticError, LookupError) as err:
             raise PnpError(f"{where}: {template_line(template)}: {err}", card.location) from None
+
+    def describe(self, component: Component, card: Card) -> str:
+        """The card by the fields that tell it from the others of its component (computed once a component)."""
+        if id(component) not in self.telling:
+            self.telling[id(component)] = (component, distinguishing_fields(component))
+        return describe_card(card, self.telling[id(component)][1])
 
     def text(self, content, x, y, w, h, **options) -> Markup:
         for value in (content, x, y, w, h, *options.values()):
@@ -166,10 +173,28 @@ def explain_undefined(message: str, card: Card) -> str:
     return f"{message}; expected a variable the template receives (card, component, game, W, H, B, SAFE, side, build)"
 
 
-def describe_card(card: Card) -> str:
-    shown = [f"{k}={shorten(v)}" for k, v in card.fields.items() if isinstance(v, (int, str)) and not isinstance(v, bool)]
-    text = ", ".join(shown[:3])
-    return f"({text})" if text else ""
+def distinguishing_fields(component: Component) -> list[str]:
+    """The fields whose values tell a component's cards apart, most varied first (game-wide and component
+    defaults, such as colours, are the same on every card and say nothing about which card it is)."""
+    if len(component.cards) == 1:
+        return []
+    seen: dict[str, set] = {}
+    for card in component.cards:
+        for name, value in card.fields.items():
+            seen.setdefault(name, set()).add(repr(value))
+    missing = {name for name in seen if any(name not in c.fields for c in component.cards)}
+    varied = [name for name in seen if len(seen[name]) > 1 or name in missing]
+    # Most varied first; among equals the shorter values (a name, a number) before long texts.
+    return sorted(varied, key=lambda name: (-len(seen[name]), sum(map(len, seen[name])) / len(seen[name])))
+
+
+def describe_card(card: Card, names: list[str] | None = None, limit: int = 3) -> str:
+    """"(number=7, ron=True)": the card by the given fields (distinguishing_fields), else (a component of one
+    card) by its first ones."""
+    if names is None or not any(name in card.fields for name in names):
+        names = [k for k, v in card.fields.items() if isinstance(v, (int, str)) and not isinstance(v, bool)]
+    shown = [f"{name}={shorten(card.fields[name])}" for name in names if card.fields.get(name) not in (None, "")][:limit]
+    return f"({', '.join(shown)})" if shown else ""
 
 
 def shorten(value, limit: int = 12) -> str:
@@ -178,9 +203,18 @@ def shorten(value, limit: int = 12) -> str:
 
 
 def field_holding(card: Card, content: str | None) -> str:
-    for name, value in card.fields.items():
-        if content and isinstance(value, str) and value.strip() and value.strip() in content:
-            return f"field '{name}' "
+    """The field whose text is the text that did not fit: the one equal to it, else the longest one within it
+    (a short field such as a name is often part of a longer effect text that merely repeats it)."""
+    if not content:
+        return ""
+    texts = [(name, str(value).strip()) for name, value in card.fields.items()
+             if isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value).strip()]
+    exact = [name for name, text in texts if text == content.strip()]
+    within = sorted((text for name, text in texts if text in content), key=len, reverse=True)
+    if exact:
+        return f"field '{exact[0]}' "
+    if within:
+        return f"field '{next(name for name, text in texts if text == within[0])}' "
     return ""
 
 

@@ -1,6 +1,7 @@
 """Turn a name, or an existing spreadsheet, into a new project folder that builds and checks as it is."""
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from pathlib import Path
@@ -9,6 +10,7 @@ from ..atomic import write_atomically
 from ..errors import CONTROL, Location, PnpError
 from .sheet_files import SUFFIXES, TEXT_SUFFIXES, read_grid, sheet_names
 from .sheets import show_cell
+from .romaji import romanize
 
 UNQUOTABLE = re.compile("[\"\\\\\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]")
 PLACEHOLDER = re.compile(r"\{\{(?:quoted name|name|id)\}\}")
@@ -16,10 +18,16 @@ SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
 
 
 def game_id(name: str) -> str:
-    """A game id from a name: 'My Game' -> 'my-game'; a name with no Latin letters gives 'my-game'."""
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    """A game id from a name: 'My Game' -> 'my-game', 'ドラゴン・クエスト' -> 'doragon-kuesuto' (kana are
+    romanised); a name whose letters are all kanji gets 'game-' and six hex digits of the name, so that
+    two such names never share an id."""
+    spelled = unicodedata.normalize("NFKD", romanize(unicodedata.normalize("NFKC", name)))
+    ascii_name = "".join(c if c.isascii() else "" if unicodedata.combining(c) else "-" for c in spelled)
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")
-    return slug or "my-game"
+    if re.search("[a-z]", slug):
+        return slug
+    tag = "game-" + hashlib.sha1(name.encode("utf-8")).hexdigest()[:6]
+    return f"{tag}-{slug}" if slug else tag
 
 
 def init_project(folder: str | Path, name: str | None = None) -> list[Path]:

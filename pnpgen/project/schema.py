@@ -44,7 +44,7 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
     "component": (
         Key("id", "id", "Unique within the game; names the PDF.", required=True),
         Key("name", "text", "Display name.", default="the id"),
-        Key("extends", "id", "Another component of the game whose keys this one inherits."),
+        Key("extends", "id", "Another component of the game whose keys this one inherits; `key: null` drops an inherited key (`matrix: null`: only this component's own `cards:`)."),
         Key("kind", "choice:card,chip,map,sheet,box,standee", "What it is; chips are laid out with a gap and cut lines; "
             "a box is a tuck box for a deck (`box:`); a standee is a figure folded over a base (`standee:`).",
             default="card (box when `box:` is given)"),

@@ -190,6 +190,9 @@ def resolve_extends(item: LMap, by_id: dict[str, LMap], problems: Collector) -> 
         for key, value in source.items():
             if source is not item and key in ("id", "extends"):
                 continue
+            if value is None and source is item and key in merged and len(chain) > 1:
+                del merged[key]  # `key: null` drops what the component extended (`matrix: null`: its own cards only)
+                continue
             merged[key] = value
             merged.key_locs[key] = source.where_key(key)
             merged.value_locs[key] = source.where(key)
@@ -226,9 +229,9 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
     else:
         box = None
         cards = read_cards(raw, defaults, copies if copies is not None else 1, problems)
-    # a malformed cards: or matrix: (or one read from a sheet) is reported already
+    # a malformed cards: or matrix: (or one read from a sheet) is reported already; an empty matrix: {} too
     malformed = (len(problems.problems) > reported or ("cards" in raw and not isinstance(raw["cards"], LList))
-                 or ("matrix" in raw and not isinstance(raw["matrix"], LMap)))
+                 or ("matrix" in raw and (not isinstance(raw["matrix"], LMap) or not raw["matrix"])))
     if not cards and not malformed:  # a malformed cards: or matrix: is reported already
         problems.add(raw.loc, f"component '{cid}' has no cards; expected 'cards:' or 'matrix:'")
     elif sum(c.copies for c in cards) > MAX_PIECES:

@@ -59,7 +59,12 @@ def read_card(entry, where: Location, defaults: Fields, default_copies: int, pro
 
 def read_matrix(raw: LMap, problems: Collector) -> list[Fields]:
     matrix = raw["matrix"]
-    if not isinstance(matrix, LMap) or not matrix:
+    if isinstance(matrix, LMap) and not matrix:
+        problems.add(raw.where("matrix"), "matrix: {} has no axes, so it makes no cards; expected a mapping of axes, "
+                                          "such as {suit: [a, b], number: {from: 1, to: 11}} (to drop a matrix this "
+                                          "component extends, write matrix: null)")
+        return []
+    if not isinstance(matrix, LMap):
         problems.add(raw.where("matrix"), "expected a mapping of axes, such as {suit: [a, b], number: {from: 1, to: 11}}")
         return []
     axes = []

@@ -16,6 +16,7 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
 from ..errors import PnpError
+from .paragraph import STAND_IN
 
 
 # Limits far above a real rulebook (the bundled ones: 11,000 characters, 24 headings, paragraphs of 320),
@@ -214,7 +215,9 @@ def flatten(node: SyntaxTreeNode) -> str:
 
 
 def parse_markdown(text: str, theme: Theme | None = None) -> list:
-    """Blocks of a Markdown document, in order."""
+    """Blocks of a Markdown document, in order. A full-width space that opens a line (字下げ, an indent) is
+    kept: Markdown would strip it as whitespace, so it travels as the paragraphs' stand-in for U+3000."""
+    text = re.sub("(?m)^\u3000+", lambda m: STAND_IN * len(m.group()), text)
     return Parser(theme or Theme()).parse(text)
 
 

@@ -21,7 +21,7 @@ NOTE = re.compile(r"^(?P<game>[a-z0-9-]+)/(?P<component>[a-z0-9-]+): .* declare 
 
 def copy_project(target: Path) -> Path:
     target.mkdir(parents=True)
-    for name in ("cards.yaml", "games", "templates", "documents", "rules", "fonts", "images"):
+    for name in ("cards.yaml", "games", "templates", "documents", "rules", "images"):  # the fonts ship in the package
         source = ROOT / name
         if source.exists():
             (shutil.copytree if source.is_dir() else shutil.copy)(source, target / name)

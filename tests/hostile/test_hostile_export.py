@@ -12,6 +12,7 @@ from pypdf import PdfReader
 
 from attack import CARDS, assert_no_traceback, assert_refused, build, digests, make_project, run
 from test_hostile import make_cff_font
+from pnpgen.faces.fonts import BUNDLED_FONTS
 
 symlinks = pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
 
@@ -115,7 +116,7 @@ def test_a_converted_font_this_user_did_not_make_is_never_embedded(tmp_path: Pat
     cache = Path(os.environ["PNPGEN_CACHE"]) / "fonts"
     [converted] = cache.glob("*.ttf")
     evil = tmp_path / "Evil.ttf"
-    evil.write_bytes(Path(__file__).parents[2].joinpath("fonts", "NotoSansJP-Regular.ttf").read_bytes()[:200_000])
+    evil.write_bytes((BUNDLED_FONTS / "NotoSansJP-Regular.ttf").read_bytes()[:200_000])
     if planted == "project-cache":
         (root / ".pnpgen-cache" / "fonts").mkdir(parents=True)
         for name in (converted.name, converted.stem.rsplit("-", 1)[0] + ".ttf"):

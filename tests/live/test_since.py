@@ -35,7 +35,7 @@ def test_changes_html_opens_from_disk_with_every_image(tmp_path):
         # the renamed card: old, new, overlay; the added card: front and back
         page.wait("document.images.length === 5 && [...document.images].every(i => i.complete && i.naturalWidth > 100)")
         text = page.evaluate(TEXT)
-        assert "name: 盾 → 大盾" in text and "card 3 (name=槍" in text and "added" in text
+        assert "name: 盾 → 大盾" in text and "card 3 (number=4, name=槍)" in text and "added" in text
         widths = page.evaluate("[...document.images].map(i => i.getBoundingClientRect().width)")
         assert all(40 < w <= 262 for w in widths), widths  # at most 260 px and its border
 

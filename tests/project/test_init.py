@@ -38,7 +38,7 @@ def test_init_refuses_a_folder_that_has_files(tmp_path):
 
 def test_game_ids_from_names():
     assert game_id("Dragon Duel!") == "dragon-duel"
-    assert game_id("御伽大戦") == "my-game"
+    assert game_id("御伽大戦").startswith("game-")  # kanji only: a distinct id (readable ones: test_rough_edges)
 
 
 def test_list_shows_games_components_counts_and_sizes():

@@ -21,7 +21,7 @@ YAML_CARDS_END = "          - {number: 7, copies: 5}\n"
 
 def copy_project(target: Path) -> Path:
     target.mkdir(parents=True)
-    for name in ("cards.yaml", "games", "templates", "documents", "rules", "fonts"):
+    for name in ("cards.yaml", "games", "templates", "documents", "rules"):  # the fonts ship in the package
         source = ROOT / name
         (shutil.copytree if source.is_dir() else shutil.copy)(source, target / name)
     return target
