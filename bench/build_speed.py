@@ -1,6 +1,6 @@
 """Measure pnpgen build speed and PDF size on synthetic poker decks, as ratios against plain reportlab.
 
-Run: cd /work/main && python3 bench/build_speed.py [--profile]
+Run from the checkout: python3 bench/build_speed.py [--profile]
 Not a test: it prints figures; absolute targets are marked PASS/MISS for the reader, nothing fails.
 """
 from __future__ import annotations
@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 import pnpgen  # noqa: E402
 from pnpgen import Options  # noqa: E402
+from pnpgen.faces.fonts import BUNDLED_FONTS  # noqa: E402
 
 FRONT = """\
 <rect x="{{ -B }}" y="{{ -B }}" width="{{ W + 2*B }}" height="{{ H + 2*B }}" fill="#f4ecd8"/>
@@ -145,7 +146,7 @@ def time_reference(scratch: Path, unique: int, runs: int) -> tuple[float, int]:
     from reportlab.pdfbase.ttfonts import TTFont
 
     for name, file in (("RefJP", "NotoSansJP-Regular.ttf"), ("RefJP-Bold", "NotoSansJP-Bold.ttf")):
-        pdfmetrics.registerFont(TTFont(name, str(ROOT / "fonts" / file)))  # outside the timing
+        pdfmetrics.registerFont(TTFont(name, str(BUNDLED_FONTS / file)))  # outside the timing
     best = float("inf")
     for run in range(runs):
         path = scratch / f"reference-{run}.pdf"
@@ -156,7 +157,7 @@ def time_reference(scratch: Path, unique: int, runs: int) -> tuple[float, int]:
 
 
 def time_cli_build(scratch: Path, runs: int = 3):
-    """Best wall seconds of `python3 -m pnpgen build /work/main -o TMP` in a fresh process with an empty
+    """Best wall seconds of `python3 -m pnpgen build . -o TMP` (the bundled project) in a fresh process with an empty
     cache (a user's first build), or the error text."""
     best = float("inf")
     for run in range(runs):

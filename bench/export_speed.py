@@ -1,7 +1,7 @@
 """Measure `pnpgen export png` of every bundled component at 300 dpi on 1 and 2 worker processes, against
 pypdfium2 rendering the same single-face PDF pages in-process without PNG encoding.
 
-Run: cd /work/main && python3 bench/export_speed.py [--runs N]
+Run from the checkout: python3 bench/export_speed.py [--runs N]
 Not a test: it prints figures; the absolute target is marked PASS/MISS for the reader, nothing fails.
 """
 from __future__ import annotations

@@ -19,7 +19,7 @@ TWEAK = ("- {number: 7, copies: 5}", "- {number: 7, copies: 5, effect: 一枚だ
 
 def copy_project(target: Path) -> Path:
     target.mkdir()
-    for name in ("cards.yaml", "games", "templates", "documents", "rules", "fonts"):
+    for name in ("cards.yaml", "games", "templates", "documents", "rules"):
         source = ROOT / name
         (shutil.copytree if source.is_dir() else shutil.copy)(source, target / name)
     return target
@@ -46,12 +46,17 @@ def measure(work: Path, run: int) -> tuple[float, float, float]:
     return cold, unchanged, tweak
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def run_measures(measure_one, description: str) -> tuple[list, int]:
+    """measure_one(folder, run) for --runs N runs (default 3), each in a temporary folder: (results, N)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--runs", type=int, default=3)
     runs = parser.parse_args().runs
     with tempfile.TemporaryDirectory() as folder:
-        results = [measure(Path(folder), run) for run in range(runs)]
+        return [measure_one(Path(folder), run) for run in range(runs)], runs
+
+
+def main() -> None:
+    results, runs = run_measures(measure, __doc__.splitlines()[0])
     cold = min(r[0] for r in results)
     unchanged = min(r[1] for r in results)
     tweak = min(r[2] for r in results)

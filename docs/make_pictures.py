@@ -4,6 +4,7 @@ import tempfile
 from pathlib import Path
 
 import pypdfium2
+from PIL import Image, ImageChops
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -17,13 +18,34 @@ PICTURES = {  # picture name -> (game, component PDF, page index)
 }
 
 
+DIE_CUT = {  # pictures of docs/die-cut/, the README's die-cut examples, cropped to what is printed
+    "tuck-box": ("spells-box", 0),
+    "hex-tiles": ("terrain", 0),
+    "shield-path": ("shields", 0),
+    "rounded-cards": ("spells", 0),
+    "standees": ("heroes", 0),
+}
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as out:
         pnpgen.build(ROOT, pnpgen.Options(out_dir=Path(out)))
         for name, (game, component, page) in PICTURES.items():
-            document = pypdfium2.PdfDocument(str(Path(out) / game / f"{component}.pdf"))
-            document[page].render(scale=100 / 72).to_pil().convert("RGB").save(ROOT / "docs" / "images" / f"{name}.png", optimize=True)
-            print(f"docs/images/{name}.png")
+            save(Path(out) / game / f"{component}.pdf", page, name)
+        pnpgen.build(ROOT / "docs" / "die-cut", pnpgen.Options(out_dir=Path(out) / "die-cut"))
+        for name, (component, page) in DIE_CUT.items():
+            save(Path(out) / "die-cut" / "die-cut" / f"{component}.pdf", page, name, crop=True)
+
+
+def save(pdf: Path, page: int, name: str, crop: bool = False) -> None:
+    image = pypdfium2.PdfDocument(str(pdf))[page].render(scale=100 / 72).to_pil().convert("RGB")
+    if crop:  # to the printed pieces and a little white around them
+        printed = image.crop((0, 0, image.width, image.height - 40))  # the label sits in the bottom margin
+        box = ImageChops.difference(printed, Image.new("RGB", printed.size, "white")).getbbox()
+        image = image.crop((max(0, box[0] - 12), max(0, box[1] - 12), min(image.width, box[2] + 12),
+                            min(printed.height, box[3] + 12)))
+    image.save(ROOT / "docs" / "images" / f"{name}.png", optimize=True)
+    print(f"docs/images/{name}.png")
 
 
 if __name__ == "__main__":

@@ -25,11 +25,12 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'pnpgen' has no attribute '{name}'")
 
 
-def check(path: str | Path = ".", game: str | None = None):
-    """Load the project and hold its data to the documents' figures; returns every finding."""
+def check(path: str | Path = ".", game: str | None = None, strict: bool = False):
+    """Load the project and hold its data to the documents' figures; returns every finding (with `strict`, also
+    a warning for each number in rulebooks and card text that nothing accounts for)."""
     from .pipeline import select_games
     from .checks.checker import check_project
     from .project.validate import load_project
 
     project = load_project(Path(path))
-    return check_project(project, select_games(project, game))
+    return check_project(project, select_games(project, game), strict=strict)

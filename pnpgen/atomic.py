@@ -93,3 +93,19 @@ def current_umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def refuse_links_out(root: Path, *folders: Path) -> None:
+    """Folders the project itself holds (output/ and those below it) must really lie inside it.
+
+    A shared project can ship output/ (or output/<game>/) as a link to a folder of the user's: a build
+    would then overwrite the user's files there and an export delete them as stale. A folder the user
+    names outside the project with -o is the user's choice and is not checked.
+    """
+    root = Path(root).resolve()
+    for folder in folders:
+        lexical = Path(os.path.normpath(Path.cwd() / folder))
+        if lexical.is_relative_to(root) and not Path(folder).resolve().is_relative_to(root):
+            shown = lexical.relative_to(root).as_posix()
+            raise PnpError(f"{shown}: is a link to {Path(folder).resolve()}, outside the project folder; expected a "
+                           "real folder inside the project (or choose where the files go with -o)")

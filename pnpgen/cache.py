@@ -61,6 +61,21 @@ class Cache:
         for pack in self.packs.values():
             pack.save()
 
+    def path(self, kind: str, key: str, suffix: str) -> Path | None:
+        """Where a file of plain data that is checked when read (a diff's PNG pictures) is kept; None without
+        a folder of the user's own."""
+        return self.folder / kind / key[:2] / f"{key}{suffix}" if self.usable else None
+
+
+def write_quietly(path: Path | None, data: bytes) -> None:
+    """A cache that cannot be written (read-only home, full disk) only makes the build slower."""
+    if path is None:
+        return
+    try:
+        write_atomically(path, data, "cache entry", durable=False)
+    except Exception:
+        pass
+
 
 def claim_folder(folder: Path) -> bool:
     """Make the folder (only its owner may enter it); refuse one that is not the user's alone.

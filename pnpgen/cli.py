@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import click
 from . import units
 from .pipeline import Options, build
 from .checks.findings import FAIL, failures
-from .errors import PnpError
+from .errors import CONTROL, PnpError, shown
 
 PAPERS = click.Choice(["a4", "letter", "a3"], case_sensitive=False)
 
@@ -21,9 +22,16 @@ def fail(err: PnpError) -> None:
     sys.exit(1)
 
 
+def say(line: str, err: bool = False) -> None:
+    """One line of output: anything from the project in it (names, titles, quotes) cannot drive the terminal."""
+    click.echo(shown(line), err=err)
+
+
 def parse_offset(_ctx, _param, value: str) -> tuple[float, float]:
     try:
         x, y = (float(v) for v in value.split(","))
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise ValueError
     except ValueError:
         raise click.BadParameter("expected X,Y in millimetres, such as 0.5,-1") from None
     return units.mm(x), units.mm(y)
@@ -40,28 +48,51 @@ def main() -> None:
 @click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path), help="Output folder (default: PROJECT/output).")
 @click.option("--paper", type=PAPERS, default="a4", show_default=True, help="Paper size.")
 @click.option("--game", help="Build only this game id.")
-@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
-              help="Back pages for long-edge or short-edge duplex, or none.")
+@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default=None,
+              help="Back pages for long-edge or short-edge duplex, or none. [default: long; a --booklet: short, "
+                   "or long-edge if asked]")
 @click.option("--back-offset", default="0,0", callback=parse_offset, show_default=True,
               help="Shift back pages by X,Y mm to correct a printer's duplex misalignment.")
 @click.option("--gutterfold", is_flag=True, help="Fronts and backs side by side, to fold and glue.")
 @click.option("--no-check", is_flag=True, help="Build even when `pnpgen check` finds failures.")
 @click.option("--only", type=click.Choice(["all", "components", "rules"]), default="all", show_default=True,
               help="Build only the components, or only the rulebooks and rules sheets.")
-@click.option("--rules-page", type=click.Choice(["a4", "a5"]), default="a4", show_default=True, help="Rulebook page size.")
-@click.option("--booklet", is_flag=True, help="Rulebook as an A5 saddle-stitch booklet on A4 sheets (print duplex).")
+@click.option("--rules-page", type=click.Choice(["a4", "a5", "letter", "half-letter"]), default=None,
+              help="Rulebook page size. [default: the paper's own, a4 or letter]")
+@click.option("--booklet", is_flag=True, help="Rulebook as a saddle-stitch booklet of half-size pages on the paper "
+                                              "(A5 on A4, half-letter on Letter; print duplex, short-edge flip).")
 @click.option("--no-cache", is_flag=True, help="Render, convert and write everything again.")
+@click.option("--reprint", is_flag=True, help="Write only <game>-reprint.pdf: the pieces changed or added since REF.")
+@click.option("--since", metavar="REF", help="With --reprint: a git revision or last-build (default: the last commit, "
+                                             "else the last build).")
+@click.option("--sheet-per-component", is_flag=True,
+              help="In the print-and-play PDF, keep each component on sheets of its own (by default small "
+                   "components share sheets).")
+@click.option("--clean", is_flag=True, help="Delete PDFs earlier builds wrote for components or games that are gone "
+                                            "(without it they are only reported).")
 def build_command(project, out_dir, paper, game, duplex, back_offset, gutterfold, no_check, only, rules_page, booklet,
-                  no_cache) -> None:
+                  no_cache, reprint, since, sheet_per_component, clean) -> None:
     """Build every component of PROJECT (a folder with cards.yaml, or a YAML file) into PDFs."""
     options = Options(out_dir=out_dir, paper=paper.lower(), game=game, duplex=duplex, back_offset=back_offset,
                       gutterfold=gutterfold, check=not no_check, only=only, rules_page=rules_page, booklet=booklet,
-                      cache=not no_cache)
+                      cache=not no_cache, clean=clean, share_sheets=not sheet_per_component)
+    if reprint or since:
+        return reprint_command(project, options, reprint, since)
     report = run_with_progress(lambda progress: build(project, options, progress=progress))
     written = report.written + report.unchanged
     unchanged = f", {len(report.unchanged)} unchanged" if report.unchanged else ""
-    click.echo(f"wrote {len(report.written)} PDFs{unchanged} ({report.pieces} pieces; {report.renders} faces rendered, "
+    say(f"wrote {len(report.written)} PDFs{unchanged} ({report.pieces} pieces; {report.renders} faces rendered, "
                f"{report.faces} converted, the rest from the cache) into {common_folder(written)}")
+
+
+def reprint_command(project: Path, options: Options, reprint: bool, since: str | None) -> None:
+    from .diff.reprint import reprint as write_reprint
+
+    if not reprint:
+        fail(PnpError(f"--since {since}: goes with --reprint; expected `pnpgen build --reprint --since {since}`"))
+    report = run_with_progress(lambda _progress: write_reprint(project, options, since))
+    for line in report.lines:
+        click.echo(line)
 
 
 def run_with_progress(job):
@@ -74,7 +105,7 @@ def run_with_progress(job):
         fail(err)
     bar.clear()
     for note in report.notes:
-        click.echo(f"note: {note}")
+        say(f"note: {note}")
     return report
 
 
@@ -89,7 +120,7 @@ class ProgressLine:
         if not self.active or total <= 0:
             return
         filled = round(20 * done / total)
-        line = f"{phase:9} [{'#' * filled}{'.' * (20 - filled)}] {done}/{total} {label}"
+        line = shown(f"{phase:9} [{'#' * filled}{'.' * (20 - filled)}] {done}/{total} {label}")
         click.echo("\r" + line[:100].ljust(100), nl=False, err=True)
         self.shown = True
 
@@ -110,21 +141,24 @@ def common_folder(paths: list[Path]) -> str:
 @click.argument("project", default=".", type=click.Path(path_type=Path))
 @click.option("--game", help="Check only this game id.")
 @click.option("--json", "as_json", is_flag=True, help="Print findings as JSON (see the README for the shape).")
-def check_command(project, game, as_json) -> None:
+@click.option("--strict", is_flag=True, help="Also list every number in rulebooks and card text that no component or figure accounts for.")
+def check_command(project, game, as_json, strict) -> None:
     """Hold the data to the figures its design documents state."""
     from . import check
 
     try:
-        findings = check(project, game)
+        findings = check(project, game, strict)
     except PnpError as err:
         fail(err)
     if as_json:
         summary = {s: sum(f.status == s for f in findings) for s in ("pass", "fail", "warn")}
-        click.echo(json.dumps({"version": 1, "summary": summary, "findings": [f.as_dict() for f in findings]},
-                              ensure_ascii=False, indent=2))
+        text = json.dumps({"version": 1, "summary": summary, "findings": [f.as_dict() for f in findings]},
+                          ensure_ascii=False, indent=2)
+        # json.dumps escapes C0 controls inside strings; the others (C1, bidi overrides) get JSON escapes too
+        click.echo(CONTROL.sub(lambda m: m.group() if m.group() == "\n" else f"\\u{ord(m.group()):04x}", text))
     else:
         for finding in findings:
-            click.echo(finding.line())
+            say(finding.line())
         failed = len(failures(findings))
         warned = sum(f.status == "warn" for f in findings)
         click.echo(f"{len(findings) - failed - warned} passed, {failed} failed, {warned} warnings")
@@ -143,25 +177,29 @@ def watch_command(project, out_dir, paper, game, no_check, interval) -> None:
     from .live.watch import watch
 
     options = Options(out_dir=out_dir, paper=paper.lower(), game=game, check=not no_check)
-    click.echo(f"watching {project} — Ctrl-C to stop")
+    say(f"watching {project} — Ctrl-C to stop")
     try:
-        watch(project, options, click.echo, interval=interval)
+        watch(project, options, say, interval=interval)
     except KeyboardInterrupt:
         click.echo("stopped")
 
 
 @main.command("init")
 @click.argument("folder", type=click.Path(path_type=Path))
-@click.option("--name", help="The game's title (default: the folder name).")
-def init_command(folder, name) -> None:
-    """Start a new project in FOLDER: a small deck, its templates and a README."""
-    from .project.init import init_project
+@click.option("--name", help="The game's title (default: the folder name, or the sheet's).")
+@click.option("--from-sheet", "sheet", type=click.Path(path_type=Path),
+              help="Start around this spreadsheet (.csv, .xlsx, .xls, .ods): a component per tab, a front showing "
+                   "every column.")
+def init_command(folder, name, sheet) -> None:
+    """Start a new project in FOLDER: a small deck, its templates and a README (or, with --from-sheet, the cards of
+    an existing spreadsheet)."""
+    from .project.init import init_from_sheet, init_project
 
     try:
-        written = init_project(folder, name)
+        written = init_from_sheet(folder, sheet, name) if sheet else init_project(folder, name)
     except PnpError as err:
         fail(err)
-    click.echo(f"created {folder} ({len(written)} files). Next: cd {folder} && pnpgen build")
+    say(f"created {folder} ({len(written)} files). Next: cd {folder} && pnpgen build")
 
 
 @main.command("list")
@@ -177,17 +215,17 @@ def list_command(project) -> None:
         fail(err)
     for game in loaded.games:
         players = f"{game.players[0]}–{game.players[-1]} players" if game.players else "players not given"
-        click.echo(f"{game.id}: {game.title} ({players})")
+        say(f"{game.id}: {game.title} ({players})")
         for component in game.components:
             pieces = len(expand_pieces(component))
             w, h = units.to_mm(component.size.width), units.to_mm(component.size.height)
             sides = "front and back" if component.back else "front only"
-            click.echo(f"  {component.id:24} {component.kind:5} {pieces:4} pieces ({len(component.cards)} distinct)  "
+            say(f"  {component.id:24} {component.kind:5} {pieces:4} pieces ({len(component.cards)} distinct)  "
                        f"{w:g} × {h:g} mm  {sides}")
 
 
 @main.command("export")
-@click.argument("kind", type=click.Choice(["png", "tts", "shop", "proof"]))
+@click.argument("kind", type=click.Choice(["png", "tts", "shop", "proof", "csv", "xlsx"]))
 @click.argument("project", default=".", type=click.Path(path_type=Path))
 @click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path), help="Output folder (default: PROJECT/output).")
 @click.option("--game", help="Export only this game id.")
@@ -195,19 +233,46 @@ def list_command(project) -> None:
 @click.option("--no-bleed", is_flag=True, help="png: crop every image to the trim.")
 @click.option("--preset", help="shop: a print-shop size such as dtpc-poker (default: the one matching each component).")
 @click.option("--workers", type=click.IntRange(1, 64), help="Processes rasterising (default: every core).")
+@click.option("--base-url", help="tts: the http(s) address the images will be hosted at (default: file names "
+                                 "beside the JSON).")
 @click.option("--no-check", is_flag=True, help="Export even when `pnpgen check` finds failures.")
 @click.option("--no-cache", is_flag=True, help="Render and convert every face again.")
-def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers, no_check, no_cache) -> None:
-    """Export PROJECT as a PNG per face (png), Tabletop Simulator decks (tts), print-shop files (shop) or
-    proof sheets (proof), into OUTDIR/<game>/<kind>/."""
+def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers, base_url, no_check, no_cache) -> None:
+    """Export PROJECT as a PNG per face (png), Tabletop Simulator decks (tts), print-shop files (shop), proof
+    sheets (proof), or its cards as spreadsheets that read back as the same cards (csv: a file per component;
+    xlsx: a workbook per game, a tab per component), into OUTDIR/<game>/<kind>/."""
     from .export.run import ExportOptions, export
 
     options = ExportOptions(out_dir=out_dir, game=game, dpi=dpi, bleed=not no_bleed, preset=preset,
-                            workers=workers, check=not no_check, cache=not no_cache)
+                            workers=workers, check=not no_check, cache=not no_cache, base_url=base_url)
     report = run_with_progress(lambda progress: export(project, kind, options, progress=progress))
     removed = f", removed {len(report.removed)} stale images" if report.removed else ""
-    click.echo(f"wrote {len(report.written)} files{removed} ({report.pieces} pieces, {report.faces} distinct faces) "
-               f"into {report.out_dir}")
+    faces = f", {report.faces} distinct faces" if report.faces else ""
+    say(f"wrote {len(report.written)} files{removed} ({report.pieces} pieces{faces}) into {report.out_dir}")
+
+
+@main.command("diff")
+@click.argument("project", default=".", type=click.Path(path_type=Path))
+@click.option("--since", "since", metavar="REF",
+              help="A git revision (HEAD~2, a tag) or last-build (default: the last commit, else the last build).")
+@click.option("--game", help="Compare only this game id.")
+@click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path), help="Output folder (default: PROJECT/output).")
+@click.option("--json", "as_json", is_flag=True, help="Print the changes as JSON (see the README for the shape).")
+def diff_command(project, since, game, out_dir, as_json) -> None:
+    """Show which cards, faces and rulebook sections changed since REF; write changes.html and changes.pdf."""
+    from .diff.run import DiffOptions, diff
+
+    try:
+        report = diff(project, DiffOptions(out_dir=out_dir, since=since, game=game))
+    except PnpError as err:
+        fail(err)
+    if as_json:
+        click.echo(json.dumps(report.json, ensure_ascii=False, indent=2))
+        return
+    for line in report.lines:
+        click.echo(line)
+    click.echo(f"wrote {', '.join(p.name for p in report.written)} ({report.rasterised} face images) "
+               f"into {report.written[0].parent}")
 
 
 @main.command("serve")
@@ -218,19 +283,21 @@ def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers,
               help="Loopback address to listen on: 127.0.0.1, ::1 or localhost.")
 @click.option("--game", help="Show only this game id.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default web browser.")
-def serve_command(project, port, host, game, open_browser) -> None:
+@click.option("--since", metavar="REF", help="Mark the cards changed since REF (a git revision or last-build) "
+                                             "and show old and new side by side at /changes.html.")
+def serve_command(project, port, host, game, open_browser, since) -> None:
     """A live gallery of every face of PROJECT and its checks in your browser, rebuilt on every save (Ctrl-C stops)."""
     from .live.serve import serve
 
     def ready(url: str) -> None:
-        click.echo(f"serving {project} at {url} — Ctrl-C to stop")
+        say(f"serving {project} at {url} — Ctrl-C to stop")
         if open_browser:
             import webbrowser
 
             webbrowser.open(url)
 
     try:
-        serve(project, host=host, port=port, options=Options(game=game), ready=ready)
+        serve(project, host=host, port=port, options=Options(game=game), ready=ready, since=since)
     except PnpError as err:
         fail(err)
     except KeyboardInterrupt:

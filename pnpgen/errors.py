@@ -2,19 +2,26 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 
 @dataclass(frozen=True, order=True)
 class Location:
-    """A place in a source file; line and col count from 1."""
+    """A place in a source file; line and col count from 1. In a spreadsheet, line and col are the cell's row and
+    column and `sheet` names its tab ("" for a CSV file), so it reads `file:sheet!C12`."""
 
     file: str
     line: int = 0
     col: int = 0
+    sheet: str | None = None
 
     def __str__(self) -> str:
+        if self.sheet is not None and self.line > 0:
+            tab = f"{self.sheet}!" if self.sheet else ""
+            return f"{self.file}:{tab}{column_name(self.col)}{self.line}"
+        if self.sheet:
+            return f"{self.file}:{self.sheet}"
         if self.line <= 0:
             return self.file
         return f"{self.file}:{self.line}:{self.col}"
@@ -24,7 +31,16 @@ class Location:
             rel = Path(self.file).resolve().relative_to(root.resolve())
         except (ValueError, OSError):
             return self
-        return Location(str(rel), self.line, self.col)
+        return replace(self, file=str(rel))
+
+
+def column_name(col: int) -> str:
+    """A spreadsheet column's letters: 1 -> A, 27 -> AA."""
+    name = ""
+    while col > 0:
+        col, rest = divmod(col - 1, 26)
+        name = chr(65 + rest) + name
+    return name
 
 
 @dataclass(frozen=True)
@@ -35,12 +51,17 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        text = f"{self.location}: {self.message}" if self.location else self.message
-        return CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+        return shown(f"{self.location}: {self.message}" if self.location else self.message)
 
 
-# Data quoted in a message must not drive the terminal (ESC sequences, carriage returns); \n stays.
-CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+# Data quoted in a message must not drive the terminal (ESC sequences, carriage returns, new lines that
+# would print a fake summary): each message is one line.
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")  # bidi overrides too
+
+
+def shown(text: str) -> str:
+    """Text from a project as a terminal line: control characters written as escapes (\\x1b, \\n), never obeyed."""
+    return CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), str(text))
 
 
 class PnpError(Exception):

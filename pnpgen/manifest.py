@@ -41,3 +41,22 @@ class Manifest:
     def save(self) -> None:
         data = json.dumps(self.entries, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8")
         write_atomically(self.out_dir / NAME, data, "build manifest")
+
+    def leftovers(self, possible: set[str], games: set[str] | None) -> list[str]:
+        """Files an earlier build wrote here that this project no longer makes (a removed component or game):
+        keys not in possible whose file still exists, under the game folders in games (None: every folder)."""
+        found = []
+        for key in sorted(self.entries):
+            if key in possible or (games is not None and key.split("/", 1)[0] not in games):
+                continue
+            if (self.out_dir / key).is_file():
+                found.append(key)
+        return found
+
+    def remove(self, key: str) -> None:
+        """Delete a file this manifest recorded, and its folder once empty."""
+        target = self.out_dir / key
+        target.unlink(missing_ok=True)
+        self.entries.pop(key, None)
+        if target.parent != self.out_dir and not any(target.parent.iterdir()):
+            target.parent.rmdir()

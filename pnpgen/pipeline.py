@@ -3,14 +3,13 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import os
-import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
 from . import __version__
-from .atomic import replace_all, staging_path, write_atomically
+from .ahead import render_ahead
+from .atomic import refuse_links_out, replace_all, staging_path, write_atomically
 from .cache import Cache, default_cache_dir, digest
 from .faces.inputs import input_digests
 from .checks.checker import check_project
@@ -19,14 +18,16 @@ from .faces.convert import Converter
 from .errors import PnpError
 from .faces.fonts import FontBook, font_dirs
 from .press.impose import Page
-from .press.layout import lay_out, note_reduced_bleed
+from .press.layout import lay_out, note_bare_edges, note_pinned_paper, note_reduced_bleed, refuse_conflicting_options
+from .press.share import Laid, note_shared_sheets, share_sheets
 from .manifest import Manifest
-from .parallel import Background, can_fork
-from .project.expand import expand_pieces
+from .record import record_build
+from .parallel import Background
 from .project.model import Game, Project
 from .faces.render import Face, Renderer
+from .project.sheets import list_sheet_files
 from .project.validate import load_project
-from .press.merge_pdf import merge_pdfs
+from .press.merge_pdf import merge_pdfs, plan_merge
 from .press.write_pdf import pdf_bytes
 
 
@@ -35,15 +36,17 @@ class Options:
     out_dir: Path | None = None
     paper: str = "a4"
     game: str | None = None
-    duplex: str = "long"  # long | short | none
+    duplex: str | None = None  # long | short | none; None: long for components, short for a booklet
     back_offset: tuple[float, float] = (0.0, 0.0)  # points
     gutterfold: bool = False
     check: bool = True
     only: str = "all"  # all | components | rules
-    rules_page: str = "a4"  # a4 | a5
-    booklet: bool = False  # A5 rulebook pages imposed two-up on A4 in saddle-stitch order
+    rules_page: str | None = None  # a4 | a5 | letter | half-letter; None: the paper's own (a4 or letter)
+    booklet: bool = False  # half-size rulebook pages imposed two-up on the paper in saddle-stitch order
     cache: bool = True  # reuse rendered faces and converted drawings, skip unchanged PDFs
     cache_dir: Path | None = None  # default: $PNPGEN_CACHE, else ~/.cache/pnpgen
+    clean: bool = False  # delete PDFs earlier builds wrote for components or games that are gone
+    share_sheets: bool = True  # small components share sheets in the print-and-play PDF
 
 
 @dataclass
@@ -84,14 +87,15 @@ def build(path: str | Path = ".", options: Options | None = None,
 
 def build_project(project: Project, options: Options, progress=None) -> Report:
     """build() for a project already loaded (watch reuses the model it compares)."""
+    refuse_conflicting_options(options)
     games = select_games(project, options.game)
     if options.check:
-        failed = failures(check_project(project, games))
-        if failed:
-            raise PnpError([f.as_problem() for f in failed] + [no_check_hint()])
+        refuse_failed_checks(project, games)
     out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
+    refuse_links_out(project.root, out_dir, *(out_dir / game.id for game in games))
+    # Without the cache the faces are kept for this build only, in memory.
     cache = Cache(options.cache_dir or default_cache_dir() if options.cache else None)
-    fontbook = open_fontbook(project)
+    fontbook = open_fontbook(project, options)
     inputs, assets = input_digests(project)
     converter = Converter(fontbook, project.root, cache)
     renderer = Renderer(project, fontbook, cache, inputs, store=converter.store)
@@ -130,9 +134,8 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
         merged_from = {id(part) for o in stale_components if o.combined for part in o.parts}
         for done, output in enumerate(sorted(stale_components, key=lambda o: o.combined), 1):
             staging = staging_path(output.target)
-            if output.combined:  # copies the component PDFs' objects: nothing is drawn twice
-                parts = [made.pop(part.target, None) or draw(part) for part in output.parts]
-                data = merge_pdfs(parts, title=output.title, subject=project.name)
+            if output.combined:
+                data = print_and_play(output, made, draw, project.name)
             else:
                 data = draw(output)
                 if id(output) in merged_from:
@@ -157,51 +160,42 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
     for output in stale:
         manifest.record(output.target, output.digest, sizes[output.target])
         report.written.append(output.target)
-    if stale:
+    removed = handle_leftovers(project, options, manifest, report)
+    if stale or removed:
         manifest.save()
     cache.save()
+    record_build(project, out_dir, renderer.stamp.revision)  # what `diff --since last-build` compares with
     report.renders, report.faces = renderer.renders, converter.conversions
     return report
 
 
-PARALLEL_CARDS = 200  # fewer distinct cards than this are not worth a second process
+def handle_leftovers(project: Project, options: Options, manifest: Manifest, report: Report) -> bool:
+    """Report (or, with options.clean, delete) PDFs earlier builds wrote for components or games that are
+    gone; only files the build manifest recorded are ever touched. Return whether any was deleted."""
+    possible = {f"{g.id}/{name}" for g in project.games
+                for name in [f"{c.id}.pdf" for c in g.components] + [f"{g.id}-print-and-play.pdf", "rulebook.pdf",
+                                                                     "rules-sheet.pdf"]}
+    found = manifest.leftovers(possible, None if options.game is None else {options.game})
+    for key in found:
+        if options.clean:
+            manifest.remove(key)
+            report.notes.append(f"removed {key}: left from an earlier build, no longer made by this project")
+        else:
+            report.notes.append(f"{key} is left from an earlier build: this project no longer makes it (its "
+                                "component or game is gone); `pnpgen build --clean` removes it")
+    return bool(found) and options.clean
 
 
-def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Converter) -> None:
-    """Render and convert every other distinct card in a helper process while this one does the rest;
-    laying out then finds every face in the pack. Faces are named by content, so which process made
-    one changes nothing in the PDFs."""
-    cards = [(game, component, card) for game in games for component in game.components
-             for card in {id(p.card): p.card for p in expand_pieces(component)}.values()
-             if not renderer.is_cached(game, component, card)]
-    if len(cards) < PARALLEL_CARDS or not can_fork():
-        return
-    # One card of each component first: its templates are compiled once, before the fork, for both.
-    firsts = list({id(component): (game, component, card) for game, component, card in reversed(cards)}.values())
-    render_cards(renderer, firsts)
-    rest = [entry for entry in cards if entry not in firsts]
-    helper = Background(functools.partial(render_cards, renderer, rest[1::2], renderer.renders, os.getpid()))
-    try:
-        render_cards(renderer, rest[0::2])
-    except BaseException:
-        helper.stop()
-        raise
-    renders, _, records = helper.wait().partition(b"\n")
-    renderer.renders += int(renders)
-    converter.conversions += renderer.pack.merge(records)  # a face both made (a shared back) counts once
-
-
-def render_cards(renderer: Renderer, cards: list, start: int | None = None, parent: int = 0) -> bytes | None:
-    """Both faces of each card into the pack; given the render count before (for the helper process),
-    what was added, as bytes."""
-    if os.getpid() != parent and parent:  # in the helper: Ctrl-C is the main process's to handle, it stops us
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for game, component, card in cards:
-        for side in ("front", "back"):
-            renderer.render(game, component, card, side)
-    if start is None:
-        return None
-    return f"{renderer.renders - start}\n".encode("ascii") + renderer.pack.export_fresh()
+def print_and_play(output: Output, made: dict[Path, bytes], draw: Callable[[Output], bytes], subject: str) -> bytes:
+    """The game's print-and-play PDF: a page that is a page of a component PDF is copied from it, objects and
+    all; the sheets components share exist only here and are drawn, once, into one more part to copy."""
+    order, drawn = plan_merge([part.pages for part in output.parts], output.pages)
+    used = {index for index, _ in order}
+    parts = [made.pop(part.target, None) or draw(part) if index in used else None
+             for index, part in enumerate(output.parts)]
+    if drawn:
+        parts.append(draw(Output(output.target, "", drawn, output.faces, output.title, None)))
+    return merge_pdfs(parts, title=output.title, subject=subject, order=order)
 
 
 def counter(phase: str, total: int, progress) -> Callable[[str], None]:
@@ -217,19 +211,25 @@ def counter(phase: str, total: int, progress) -> Callable[[str], None]:
 def plan_components(project: Project, game: Game, options: Options, out_dir: Path, renderer: Renderer, report: Report,
                     tick: Callable[[str], None], assets: str) -> list[Output]:
     """One output per component and the game's print-and-play PDF, each with its pages and faces."""
-    outputs = []
+    outputs, laid = [], []
     for component in game.components:
         tick(f"{game.id}/{component.id}")
-        pages, faces = lay_out(game, component, options, renderer, report)
+        pages, faces, items, spec = lay_out(game, component, options, renderer, report)
+        laid.append(Laid(component.id, tuple(items), spec, tuple(pages)))
         title = f"{game.title} — {component.name}"
         # Digests only decide what to skip: without the cache nothing is skipped, so none is computed.
         found = pdf_digest(project, assets, title, pages, component.bleed) if options.cache else ""
         outputs.append(Output(out_dir / game.id / f"{component.id}.pdf", found, pages, faces, title, component.bleed))
         report.notes.extend(note_reduced_bleed(game, component, options))
+        report.notes.extend(note_bare_edges(game, component, pages, options))
+        report.notes.extend(note_pinned_paper(game, component, pages, options))
+        report.notes.extend(dict.fromkeys(f"{game.id}/{component.id}: {note}" for page in pages for note in page.notes))
     if outputs:
-        pages = [page for o in outputs for page in o.pages]
+        pages, shared = share_sheets(laid) if options.share_sheets else ([p for o in outputs for p in o.pages], [])
+        report.notes.extend(note_shared_sheets(game, pages, shared))
         faces = {key: face for o in outputs for key, face in o.faces.items()}
-        found = digest(__version__, "print-and-play", game.title, [o.digest for o in outputs]) if options.cache else ""
+        found = digest(__version__, "print-and-play", game.title, [o.digest for o in outputs],
+                       options.share_sheets) if options.cache else ""
         outputs.append(Output(out_dir / game.id / f"{game.id}-print-and-play.pdf", found, pages, faces, game.title, None,
                               combined=True, parts=list(outputs)))
     return outputs
@@ -243,15 +243,19 @@ def pdf_digest(project: Project, assets: str, title: str, pages: list[Page], ble
 
 def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -> list[Output]:
     """The rulebook and rules sheet of a game: their sources, the data and the templates decide their bytes."""
+    from .rules.pages import rulebook_pages
     from .rules.typeset import build_rulebook, build_rules_sheet
 
     data = digest(*(p.read_bytes() for p in game_files(project, game)), renderer.inputs)
     planned = []
     if game.rulebook:
-        extra = {"page": options.rules_page, "booklet": options.booklet}
+        page, sheet = rulebook_pages(options.paper, options.rules_page, options.booklet)
+        flip = "long" if options.duplex == "long" else "short"  # a booklet flips on the short edge unless asked
+        extra = {"page": page, "booklet": options.booklet, "sheet": sheet, **({"flip": flip} if options.booklet else {})}
         planned.append((build_rulebook, game.rulebook, "rulebook.pdf", extra))
     if game.rules_sheet:
-        planned.append((build_rules_sheet, game.rules_sheet, "rules-sheet.pdf", {}))
+        planned.append((build_rules_sheet, game.rules_sheet, "rules-sheet.pdf",
+                        {"page": rulebook_pages(options.paper, options.rules_page, False)[0]}))
     outputs = []
     for typeset, source, name, extra in planned:
         def run(staging, typeset=typeset, source=source, extra=extra):
@@ -262,9 +266,9 @@ def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -
 
 
 def game_files(project: Project, game: Game) -> list[Path]:
-    """The YAML a game's rulebook can read: the top-level file and the file defining the game."""
+    """The data a game's rulebook can read: the top-level file, the file defining the game, the sheets it reads."""
     defining = project.root / game.location.file
-    return list(dict.fromkeys([project.source, defining.resolve()]))
+    return list(dict.fromkeys([project.source, defining.resolve(), *list_sheet_files([game], project.root)]))
 
 
 def convert_faces(outputs: list[Output], converter: Converter) -> Mapping:
@@ -290,9 +294,19 @@ def select_games(project: Project, game_id: str | None) -> tuple[Game, ...]:
     return (game,)
 
 
-def open_fontbook(project: Project) -> FontBook:
-    return FontBook(font_dirs(project.root), cache_dir=project.root / ".pnpgen-cache" / "fonts",
+def open_fontbook(project: Project, options=None) -> FontBook:
+    """The project's fonts; converted ones are kept in the user's cache folder, never in the project (whose
+    files anyone could have written), or for this process only when options turn the cache off."""
+    cached = options is None or options.cache
+    folder = Path(options.cache_dir or default_cache_dir()) if options is not None else default_cache_dir()
+    return FontBook(font_dirs(project.root), cache_dir=folder / "fonts" if cached else None,
                     default_family=project.default_font, inside=project.root)
+
+
+def refuse_failed_checks(project: Project, games) -> None:
+    failed = failures(check_project(project, games))
+    if failed:
+        raise PnpError([f.as_problem() for f in failed] + [no_check_hint()])
 
 
 def no_check_hint():

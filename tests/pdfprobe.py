@@ -95,3 +95,90 @@ def strings(node):
             yield item
         elif isinstance(item, Group):
             yield from strings(item)
+
+
+@dataclass(frozen=True)
+class Path:
+    """A path the page painted or clipped with: its subpaths as point lists in page millimetres."""
+
+    use: str  # stroke | fill | clip
+    dashed: bool
+    subpaths: tuple[tuple[tuple[float, float], ...], ...]
+
+    def segments(self) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+        return [(a, b) for sub in self.subpaths for a, b in zip(sub, sub[1:])]
+
+
+def paths(reader: PdfReader, page) -> list[Path]:
+    """Every straight-edged path of the page's own content stream (curves count by their end points)."""
+    found, subpaths, dash, dash_stack = [], [], False, []
+    for op, ops, ctm in walk(reader, page):
+        if op == b"q":
+            dash_stack.append(dash)
+        elif op == b"Q":
+            dash = dash_stack.pop()
+        elif op == b"d":
+            dash = bool(ops[0])
+        elif op in (b"m", b"l", b"c"):
+            x, y = float(ops[-2]), float(ops[-1])
+            point = (units.to_mm(ctm[0] * x + ctm[2] * y + ctm[4]), units.to_mm(ctm[1] * x + ctm[3] * y + ctm[5]))
+            if op == b"m":
+                subpaths.append([point])
+            else:
+                subpaths[-1].append(point)
+        elif op == b"h" and subpaths:
+            subpaths[-1].append(subpaths[-1][0])
+        elif op == b"re":
+            x, y, w, h = (float(v) for v in ops)
+            corners = [(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)]
+            subpaths.append([(units.to_mm(ctm[0] * a + ctm[2] * b + ctm[4]), units.to_mm(ctm[1] * a + ctm[3] * b + ctm[5]))
+                             for a, b in corners])
+        elif op in (b"S", b"s", b"f", b"F", b"f*", b"B", b"b", b"W", b"W*", b"n"):
+            if op in (b"W", b"W*"):
+                found.append(Path("clip", dash, tuple(tuple(s) for s in subpaths)))
+            elif op != b"n":
+                found.append(Path("stroke" if op in (b"S", b"s") else "fill", dash, tuple(tuple(s) for s in subpaths)))
+            if op != b"W" and op != b"W*":
+                subpaths = []
+    return found
+
+
+def clipped_forms(reader: PdfReader, page) -> list[tuple[Drawn, Path, tuple]]:
+    """Each form the page draws, the clip path it is drawn through, and its matrix (page points)."""
+    out = []
+    for op, ops, ctm in walk(reader, page):
+        if op == b"Do":
+            out.append((Drawn(str(ops[0])[1:].removeprefix("FormXob."), round(units.to_mm(ctm[4]), 3),
+                              round(units.to_mm(ctm[5]), 3)), ctm))
+    clips = [p for p in paths(reader, page) if p.use == "clip"]
+    return [(drawn, clip_path, ctm) for (drawn, ctm), clip_path in zip(out, clips)]
+
+
+@dataclass(frozen=True)
+class Clipped:
+    """A face drawn on a page: its form's box and the clip rectangle around it, in page millimetres."""
+
+    form: str
+    box: tuple[float, float, float, float]  # x0, y0, x1, y1 of the form's bounding box as placed
+    clip: tuple[float, float, float, float]
+
+
+def clipped_boxes(reader: PdfReader, page) -> list[Clipped]:
+    """Every form drawn on the page with the clip rectangle (`re W n`) in force when it was drawn."""
+    found, clips, pending = [], [None], None
+    forms = (page.get("/Resources") or {}).get("/XObject") or {}
+    for op, ops, ctm in walk(reader, page):
+        if op == b"q":
+            clips.append(clips[-1])
+        elif op == b"Q":
+            clips.pop()
+        elif op == b"re":
+            x, y, w, h = (float(v) for v in ops)
+            pending = tuple(round(units.to_mm(v), 4) for v in (ctm[4] + x, ctm[5] + y, ctm[4] + x + w, ctm[5] + y + h))
+        elif op == b"W":
+            clips[-1] = pending
+        elif op == b"Do":
+            bbox = [float(v) for v in forms[ops[0]].get_object()["/BBox"]]
+            box = tuple(round(units.to_mm(v), 4) for v in (ctm[4] + bbox[0], ctm[5] + bbox[1], ctm[4] + bbox[2], ctm[5] + bbox[3]))
+            found.append(Clipped(str(ops[0]), box, clips[-1]))
+    return found

@@ -10,8 +10,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pnpgen"
 LAYERS = [
     {"cli", "entry", "__main__", "reference"},
     {"live"},
-    {"export"},
-    {"pipeline", "manifest", "parallel"},
+    {"export", "diff"},
+    {"pipeline", "manifest", "parallel", "record", "ahead"},
     {"checks"},
     {"rules"},
     {"press"},

@@ -120,7 +120,8 @@ def test_trim_and_bleed_boxes_are_set(numbered):
     trim, bleed = page.trimbox, page.bleedbox
     assert units.to_mm(float(trim.left)) == pytest.approx(10.5, abs=0.1)
     assert units.to_mm(float(trim.top)) == pytest.approx(280.5, abs=0.1)
-    assert units.to_mm(float(bleed.left)) == pytest.approx(7.5, abs=0.1)
+    assert units.to_mm(float(bleed.left)) == pytest.approx(9.0, abs=0.1)  # 1.5 mm: the crop marks keep 3 mm of white
+    assert units.to_mm(float(bleed.top)) == pytest.approx(283.5, abs=0.1)  # the full 3 mm where there is room
 
 
 def test_one_form_per_unique_face_and_pieces_match_the_data(tmp_path):

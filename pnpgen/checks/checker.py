@@ -3,44 +3,73 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..errors import Location
 from ..project.expand import expand_pieces
 from ..project.model import Expectation, Game, Piece, Project, Source
+from .boxes import state_boxes
+from .cardtext import check_card_text, check_template_text
+from .combinations import check_combinations, check_names
+from .documents import (Documents, check_cited, check_game_document, check_source, check_stated_distribution,
+                        find_cited_source)
 from .expressions import evaluate, key_of
 from .findings import FAIL, PASS, WARN, Finding
+from .vocabulary import build_vocabulary
 
-def check_project(project: Project, games=None) -> list[Finding]:
+def check_project(project: Project, games=None, strict: bool = False) -> list[Finding]:
+    """Every finding for the chosen games; `strict` also lists numbers in prose that nothing accounts for."""
+    documents = Documents(project)
     findings: list[Finding] = []
     for game in games if games is not None else project.games:
-        findings.extend(check_game(project, game))
+        findings.extend(check_game(project, game, documents, strict))
     return findings
 
 
-def check_game(project: Project, game: Game) -> list[Finding]:
+def check_game(project: Project, game: Game, documents: Documents | None = None, strict: bool = False) -> list[Finding]:
+    from .fields import check_unread_fields
+    from .figures import check_figures
     from .setups import check_setup
 
+    documents = documents or Documents(project)
     pieces = {c.id: expand_pieces(c) for c in game.components}
-    findings: list[Finding] = []
+    findings: list[Finding] = check_game_document(documents, game)
     for expectation in game.expectations:
         chosen = filter_pieces(pieces[expectation.component], expectation.where, expectation)
         if expectation.kind == "total":
-            results = [check_total(game, expectation, chosen)]
+            results = [check_total(game, expectation, chosen),
+                       check_cited(game, subject(expectation), expectation, "equals", expectation.equals)]
         elif expectation.kind == "distribution":
-            results = [check_distribution(game, expectation, chosen)]
+            expected = {key_of(k): v for k, v in expectation.equals.items()}
+            stated = (check_cited(game, subject(expectation), expectation, "equals", expected)
+                      if "equals" in dict(expectation.assumed) else
+                      check_stated_distribution(game, subject(expectation), expected, find_cited_source(expectation, "equals"),
+                                                expectation.location))
+            results = [check_distribution(game, expectation, chosen), stated]
         elif expectation.kind == "per":
             results = check_per_owner(game, expectation, chosen)
+        elif expectation.kind == "combinations":
+            results = check_combinations(game, expectation, chosen)
+        elif expectation.kind == "names":
+            results = check_names(game, expectation, pieces)
         else:
             results = check_setup(game, expectation, chosen)
         findings.extend(apply_known(expectation, results))
-        findings.extend(check_quote(project, game, expectation.source, expectation.location))
+        findings.extend(check_source(documents, game, expectation.source, expectation.location))
+        for figure, quote in expectation.cited:
+            if expectation.source:
+                findings.extend(check_source(documents, game, Source(expectation.source.document, quote), expectation.location))
+    findings.extend(check_figures(project, game, documents))
     for note in game.notes:
         findings.append(Finding(WARN, game.id, note.kind, note.location, detail=note.text, source=note.source))
-        findings.extend(check_quote(project, game, note.source, note.location))
+        findings.extend(check_source(documents, game, note.source, note.location))
     findings.extend(check_placeholders(game))
+    findings.extend(check_unread_fields(project, game))
+    nouns = build_vocabulary(game)
+    findings.extend(check_card_text(game, nouns, strict))
+    findings.extend(check_template_text(project, game, nouns, strict))
+    findings.extend(state_boxes(game))
     if game.rulebook or game.rules_sheet:
         from .rulebook import check_rulebook
 
-        findings.extend(check_rulebook(project, game))
+        findings.extend(check_rulebook(project, game, strict=strict, nouns=nouns))
     return findings
 
 
@@ -63,7 +92,8 @@ def check_total(game: Game, expectation: Expectation, pieces: list[Piece]) -> Fi
     found = len(pieces)
     status = PASS if found == expectation.equals else FAIL
     detail = "" if status == PASS else card_breakdown(pieces)
-    return Finding(status, game.id, subject(expectation), expectation.location, expectation.equals, found, detail, expectation.source)
+    return Finding(status, game.id, subject(expectation), expectation.location, expectation.equals, found, detail,
+                   expectation.source, figure="total")
 
 
 def card_breakdown(pieces: list[Piece]) -> str:
@@ -82,7 +112,7 @@ def check_distribution(game: Game, expectation: Expectation, pieces: list[Piece]
     )
     found_shown = {k: found.get(k, 0) for k in keys}
     return Finding(FAIL if differ else PASS, game.id, subject(expectation), expectation.location,
-                   expected, found_shown, detail, expectation.source)
+                   expected, found_shown, detail, expectation.source, figure="distribution")
 
 
 def locations(pieces: list[Piece], field: str, value: str) -> str:
@@ -94,27 +124,41 @@ def check_per_owner(game: Game, expectation: Expectation, pieces: list[Piece]) -
     counts = Counter(key_of(p.card.fields.get(expectation.by)) for p in pieces)
     differ = {owner: n for owner, n in counts.items() if n != expectation.each}
     detail = "; ".join(f"{owner}: {n} ({locations(pieces, expectation.by, owner)})" for owner, n in sorted(differ.items()))
-    results = [Finding(FAIL if differ else PASS, game.id, subject(expectation) + " (each)", expectation.location,
-                       expectation.each, "all" if not differ else f"{len(differ)} owner(s) differ", detail, expectation.source)]
+    name = subject(expectation)
+    results = [Finding(FAIL if differ else PASS, game.id, name + " (each)", expectation.location, expectation.each,
+                       "all" if not differ else f"{len(differ)} owner(s) differ", detail, expectation.source, figure="each"),
+               check_cited(game, name, expectation, "each", expectation.each)]
     if expectation.owners is not None:
-        results.append(Finding(PASS if len(counts) == expectation.owners else FAIL, game.id, subject(expectation) + " (owners)",
-                               expectation.location, expectation.owners, len(counts), ", ".join(sorted(counts)), expectation.source))
+        results.append(Finding(PASS if len(counts) == expectation.owners else FAIL, game.id, name + " (owners)",
+                               expectation.location, expectation.owners, len(counts), ", ".join(sorted(counts)),
+                               expectation.source, figure="owners"))
+        results.append(check_cited(game, name, expectation, "owners", expectation.owners))
     return results
 
 
 def apply_known(expectation: Expectation, results: list[Finding]) -> list[Finding]:
-    """A contradiction the designer has recorded stays visible as a warning instead of stopping builds."""
+    """A contradiction the designer has recorded for one figure stays visible as a warning; every other
+    figure of the expectation keeps failing normally."""
     if not expectation.known:
         return results
-    if not any(r.status == FAIL for r in results):
-        first = results[0]
-        return results + [Finding(WARN, first.game, subject(expectation), first.location,
-                                  detail=f"marked known but every check now holds; remove 'known:' ({expectation.known})",
-                                  source=first.source)]
-    return [r if r.status != FAIL else
+    known = dict(expectation.known)
+    figures = list(dict.fromkeys(r.figure for r in results if r.figure))
+    first = results[0] if results else None
+    extra = []
+    for figure, why in known.items():
+        where = first.location if first else expectation.location
+        if figure not in figures:
+            extra.append(Finding(FAIL, first.game if first else "", subject(expectation), where, "a figure this expectation checks",
+                                 figure, f"known: names '{figure}', which this expectation does not check; expected one of: "
+                                 f"{', '.join(figures)}", figure="known"))
+        elif not any(r.status == FAIL and r.figure == figure for r in results):
+            extra.append(Finding(WARN, first.game, subject(expectation), where,
+                                 detail=f"'{figure}' is marked known but now holds; remove it from 'known:' ({why})",
+                                 source=first.source, figure=figure))
+    return [r if r.status != FAIL or r.figure not in known else
             Finding(WARN, r.game, r.check, r.location, r.expected, r.found,
-                    f"known: {expectation.known}" + (f" — {r.detail}" if r.detail else ""), r.source)
-            for r in results]
+                    f"known: {known[r.figure]}" + (f" — {r.detail}" if r.detail else ""), r.source, figure=r.figure)
+            for r in results] + extra
 
 
 def check_placeholders(game: Game) -> list[Finding]:
@@ -129,21 +173,3 @@ def check_placeholders(game: Game) -> list[Finding]:
             findings.append(Finding(WARN, game.id, f"placeholders in {component.id}", placeholders[0].location,
                                     detail=f"{len(placeholders)} card(s) still have placeholder {', '.join(fields)}: {spots}{more}"))
     return findings
-
-
-def check_quote(project: Project, game: Game, source: Source | None, location: Location) -> list[Finding]:
-    """A cited phrase must really stand in the cited document, when the document is in the project."""
-    if source is None:
-        return []
-    path = project.root / "documents" / source.document
-    if not path.is_file():
-        return []
-    text = normalise(path.read_text(encoding="utf-8-sig", errors="replace"))
-    if normalise(source.quote) in text:
-        return []
-    return [Finding(FAIL, game.id, "quote not in the document", location, source.quote, "no such phrase",
-                    f"documents/{source.document} does not contain it; quote the document exactly", source)]
-
-
-def normalise(text: str) -> str:
-    return "".join(text.split())

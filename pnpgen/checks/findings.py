@@ -20,6 +20,7 @@ class Finding:
     found: object = None
     detail: str = ""  # which cards differ, or why it is only a warning
     source: Source | None = None
+    figure: str = ""  # which figure of the expectation this is about, as `known:` names it
 
     def line(self) -> str:
         text = f"{SYMBOLS[self.status]} {self.location}: {self.check}"
@@ -45,6 +46,8 @@ class Finding:
             "found": jsonable(self.found),
             "detail": self.detail,
             "source": {"document": self.source.document, "quote": self.source.quote} if self.source else None,
+            "col": self.location.col,  # version 1 plus: the column, and the figure `known:` would name
+            "figure": self.figure or None,
         }
 
 

@@ -1,17 +1,20 @@
 """Turn gathered component faces into written files: the job every kind of export shares (options, report, PNGs per piece)."""
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from ..atomic import write_atomically
+from ..errors import PnpError
 from ..press.write_png import Raster, rasterise_as_done
 from ..project.model import Project
 from .pieces import ComponentFaces, PieceFaces, face_page, face_pdf
 
 DEFAULT_DPI = 300
+MAX_PIXELS = 64_000_000  # 8,000 × 8,000: a poker card at 1,200 dpi is 3.5 million
 
 
 @dataclass(frozen=True)
@@ -25,6 +28,7 @@ class ExportOptions:
     check: bool = True  # refuse to export when `pnpgen check` fails, like build
     cache: bool = True  # reuse the faces `pnpgen build` rendered and converted (the same cache as build)
     cache_dir: Path | None = None  # default: $PNPGEN_CACHE, else ~/.cache/pnpgen
+    base_url: str | None = None  # tts: where the images will be hosted (http or https); None: names beside the JSON
 
 
 @dataclass
@@ -93,7 +97,7 @@ def write_piece_images(job: Job, components: list[ComponentFaces], folder_of: Ca
                 names.setdefault(piece.back, []).append(piece_name(faces, piece, "back"))
         folder = folder_of(faces)
         for key, page in page_of.items():
-            rasters.append(raster_of(faces, len(documents) - 1, page))
+            rasters.append(refuse_huge(raster_of(faces, len(documents) - 1, page), faces, dpi))
             targets.append([folder / name for name in names[key]])
     job.report.faces += len(rasters)
     done = 0
@@ -104,6 +108,16 @@ def write_piece_images(job: Job, components: list[ComponentFaces], folder_of: Ca
         job.tell("writing", done, len(rasters), targets[index][0].name)
     for faces in components:
         remove_stale(job, folder_of(faces), faces.component.id)
+
+
+def refuse_huge(raster: Raster, faces: ComponentFaces, dpi: float) -> Raster:
+    """A raster of more than MAX_PIXELS (a 2 m map at 300 dpi is 560 million) would take gigabytes: refused."""
+    (width, height), pixels = raster.full, raster.full[0] * raster.full[1]
+    if pixels > MAX_PIXELS:
+        fitting = int(dpi * math.sqrt(MAX_PIXELS / pixels))
+        raise PnpError(f"component '{faces.component.id}' at {dpi:g} dpi is {width:,} × {height:,} pixels; expected "
+                       f"at most {MAX_PIXELS:,} pixels an image (--dpi {fitting} or less)", faces.component.location)
+    return raster
 
 
 def remove_stale(job: Job, folder: Path, component_id: str) -> None:

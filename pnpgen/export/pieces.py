@@ -10,7 +10,8 @@ from ..errors import PnpError
 from ..project.expand import expand_pieces
 from ..press.impose import Page, Placement, Rect
 from ..project.model import Card, Component, Game, Size
-from ..faces.render import Renderer, describe_card, shorten
+from ..faces.describe import describe_card, distinguishing_fields
+from ..faces.render import Renderer
 from ..press.write_pdf import pdf_bytes
 
 
@@ -65,7 +66,8 @@ def gather_faces(game: Game, component: Component, renderer: Renderer, converter
                 try:
                     gathered.drawings[face.key] = converter.convert(face.key, face.svg, face.template)
                 except PnpError as err:
-                    raise PnpError(f"{component.id} card {describe_card(piece.card)}: {err.problems[0].message}",
+                    raise PnpError(f"{component.id} card {renderer.describe(component, piece.card)}: "
+                                   f"{err.problems[0].message}",
                                    piece.card.location) from None
         gathered.pieces.append(PieceFaces(piece.index, piece.card, front.key, back.key if back else None))
     return gathered
@@ -89,8 +91,4 @@ def face_pdf(faces: ComponentFaces, pages: list[Page], *, initial_font: str, sub
 def card_caption(card: Card, component: Component, limit: int = 3) -> str:
     """The fields that tell this card from the others of its component, for captions and descriptions:
     "number=2, ron=True" (every card shares the game's and component's defaults, so those say nothing)."""
-    cards = component.cards
-    values = {name: len({repr(c.fields.get(name)) for c in cards}) for name in card.fields}
-    varying = sorted((name for name in card.fields if values[name] > 1), key=lambda name: -values[name])
-    shown = [f"{name}={shorten(card.fields[name])}" for name in varying[:limit]]
-    return ", ".join(shown) if shown else describe_card(card).strip("()")
+    return describe_card(card, distinguishing_fields(component), limit).strip("()")

@@ -1,9 +1,11 @@
 """Turn a project's components into export files: a PNG per face, Tabletop Simulator decks, print-shop files, proofs."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Callable
 
+from ..atomic import refuse_links_out
 from ..pipeline import open_fontbook, select_games
 from ..cache import Cache, default_cache_dir
 from ..faces.inputs import inputs_digest
@@ -16,17 +18,18 @@ from .pieces import gather_faces
 from .png import export_png
 from .proof import write_proofs
 from .shop import export_shop, find_preset
+from .sheets import SHEET_KINDS, export_sheets
 from .tts import export_tts
 from ..faces.render import Renderer
 from ..project.validate import load_project
 
-KINDS = ("png", "tts", "shop", "proof")
+KINDS = ("png", "tts", "shop", "proof", *SHEET_KINDS)
 DPI_RANGE = (30, 1200)
 
 
 def export(path: str | Path = ".", kind: str = "png", options: ExportOptions | None = None,
            progress: Callable[[str, int, int, str], None] | None = None) -> ExportReport:
-    """Export every component of the project (or of options.game) as kind: png, tts, shop or proof.
+    """Export every component of the project (or of options.game) as kind: png, tts, shop, proof, csv or xlsx.
 
     progress(phase, done, total, label) is called as components are rendered and files written, as by build().
     """
@@ -34,15 +37,18 @@ def export(path: str | Path = ".", kind: str = "png", options: ExportOptions | N
     refuse_bad_options(kind, options)
     project = load_project(Path(path))
     games = select_games(project, options.game)
+    out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
+    refuse_links_out(project.root, *(f for game in games for f in (out_dir, out_dir / game.id, out_dir / game.id / kind)))
+    if kind in SHEET_KINDS:  # the data itself: nothing to render, nothing to check
+        return export_sheets(project, games, kind, out_dir)
     if options.check:
         failed = failures(check_project(project, games))
         if failed:
             raise PnpError([f.as_problem() for f in failed] + [Problem(None, no_check_hint())])
     cache = Cache(options.cache_dir or default_cache_dir()) if options.cache else None
-    fontbook = open_fontbook(project)
+    fontbook = open_fontbook(project, options)
     renderer = Renderer(project, fontbook, cache, inputs_digest(project))
     converter = Converter(fontbook, project.root, cache)
-    out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
     job = Job(project, out_dir, options, ExportReport(out_dir), fontbook.resolve(None), progress)
     # Every face is rendered and converted before anything is written: a template error writes nothing.
     planned = [(game, component) for game in games for component in game.components]
@@ -75,6 +81,11 @@ def refuse_bad_options(kind: str, options: ExportOptions) -> None:
         raise PnpError(f"--preset {options.preset}: presets are print-shop sizes; expected it only with shop")
     if options.preset is not None:
         find_preset(options.preset)  # an unknown name fails before any work
+    if options.base_url is not None and kind != "tts":
+        raise PnpError(f"--base-url {options.base_url}: it says where TTS images are hosted; expected it only with tts")
+    if options.base_url is not None and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", options.base_url):
+        raise PnpError(f"--base-url {options.base_url}: expected an http or https address of the folder holding the "
+                       "images, such as https://example.com/my-game/tts")
 
 
 def no_check_hint() -> str:

@@ -6,6 +6,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 from PIL import Image
 
@@ -67,17 +68,22 @@ def cells_of(faces: ComponentFaces) -> list[tuple[str, str | None]]:
 
 def export_tts(job: Job, components: list[ComponentFaces]) -> None:
     """OUTDIR/<game>/tts/<component>-sheet-N.png, <component>-back.png (or -back-sheet-N.png when backs
-    differ per piece), and <component>.json, for every card and chip component."""
+    differ per piece), and <component>.json, for every card and chip component.
+
+    Deck keys are numbered on across the components of the export, so that decks spawned together in TTS
+    never share a key (a card's id is its deck key × 100 + its cell)."""
+    last_deck = 0
     for done, faces in enumerate(components, 1):
         job.tell("writing", done, len(components), f"{faces.game.id}/{faces.component.id}")
         if faces.component.kind not in KINDS:
             job.report.notes.append(f"{faces.game.id}/{faces.component.id}: a {faces.component.kind} is a board, not a "
                                     "deck; skipped (`pnpgen export png` gives its image for a Custom Board)")
             continue
-        export_deck(job, faces)
+        last_deck = export_deck(job, faces, last_deck)
 
 
-def export_deck(job: Job, faces: ComponentFaces) -> None:
+def export_deck(job: Job, faces: ComponentFaces, last_deck: int = 0) -> int:
+    """Write one component's sheets and JSON with deck keys from last_deck + 1; return the last key used."""
     c, folder = faces.component, job.folder(faces, "tts")
     cells = cells_of(faces)
     grid = plan_sheet(len(cells), c.size.width, c.size.height, min(MAX_DPI, job.options.dpi or MAX_DPI))
@@ -86,7 +92,7 @@ def export_deck(job: Job, faces: ComponentFaces) -> None:
     blank = Image.new("RGB", grid.cell, GREY)
     hidden = images[faces.shared_back] if faces.shared_back else blank
     decks = {}
-    for number, start in enumerate(range(0, len(cells), grid.capacity), 1):
+    for number, start in enumerate(range(0, len(cells), grid.capacity), last_deck + 1):
         chunk = cells[start:start + grid.capacity]
         sheet = folder / f"{c.id}-sheet-{number}.png"
         job.write(sheet, sheet_png([images[front] for front, _ in chunk], hidden, grid), "PNG")
@@ -95,14 +101,15 @@ def export_deck(job: Job, faces: ComponentFaces) -> None:
             job.write(back, sheet_png([images[b] if b else blank for _, b in chunk], blank, grid), "PNG")
         else:
             back = folder / f"{c.id}-back.png"
-        decks[number] = deck_entry(sheet, back, grid, unique_back, c.shape)
+        decks[number] = deck_entry(image_url(sheet, job), image_url(back, job), grid, unique_back, c.shape)
     if not unique_back:
         job.write(folder / f"{c.id}-back.png", encode_png(hidden, grid.dpi), "PNG")
     # A card's id is its deck (sheet) number × 100 + its cell on that sheet; copies share their cell's id.
-    card_id = {pair: (i // grid.capacity + 1) * 100 + i % grid.capacity for i, pair in enumerate(cells)}
+    card_id = {pair: (last_deck + i // grid.capacity + 1) * 100 + i % grid.capacity for i, pair in enumerate(cells)}
     ids = [card_id[piece.front, piece.back] for piece in faces.pieces]
     snippet = saved_object(faces, ids, decks)
     job.write(folder / f"{c.id}.json", (json.dumps(snippet, ensure_ascii=False, indent=2) + "\n").encode(), "JSON")
+    return max(decks)
 
 
 def face_images(job: Job, faces: ComponentFaces, grid: SheetGrid) -> dict[str, Image.Image]:
@@ -128,8 +135,14 @@ def sheet_png(cells: list[Image.Image], hidden: Image.Image, grid: SheetGrid) ->
     return encode_png(sheet, grid.dpi)
 
 
-def deck_entry(sheet: Path, back: Path, grid: SheetGrid, unique_back: bool, shape: str) -> dict:
-    return {"FaceURL": sheet.resolve().as_uri(), "BackURL": back.resolve().as_uri(), "NumWidth": grid.cols,
+def image_url(path: Path, job: Job) -> str:
+    """The image's name beside the JSON (the folder stays portable), or under --base-url where it is hosted."""
+    base = job.options.base_url
+    return f"{base.rstrip('/')}/{quote(path.name)}" if base else path.name
+
+
+def deck_entry(sheet: str, back: str, grid: SheetGrid, unique_back: bool, shape: str) -> dict:
+    return {"FaceURL": sheet, "BackURL": back, "NumWidth": grid.cols,
             "NumHeight": grid.rows, "BackIsHidden": True, "UniqueBack": unique_back,
             "Type": TYPE_CIRCLE if shape == "round" else TYPE_RECT}
 

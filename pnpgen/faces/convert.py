@@ -16,19 +16,13 @@ from .fonts import FontBook
 from .icons import safe_parser
 from .art import FaceArt, load_art
 from .images import ImageChecker
+from .lint import lint
 from .paint import svg_to_art
+from .svg_lines import locate_in_template
 from .svgpath import NotDrawable
 
 if TYPE_CHECKING:  # svglib's drawings; reportlab.graphics is imported only by the builds that make one
     from reportlab.graphics.shapes import Drawing
-
-# svglib ignores these; a face using them would print differently from what the designer drew.
-UNSUPPORTED_ELEMENTS = {"filter", "mask", "pattern", "foreignObject", "script"}
-UNSUPPORTED_ATTRIBUTES = {"letter-spacing", "dominant-baseline", "filter", "mask"}
-SVG_NS = "{http://www.w3.org/2000/svg}"
-GEOMETRY = {"x", "y", "width", "height", "cx", "cy", "r", "rx", "ry", "x1", "y1", "x2", "y2", "points", "d",
-            "transform", "stroke-width", "font-size", "viewBox", "dx", "dy", "offset", "opacity", "fill-opacity"}
-NON_FINITE = re.compile(r"(?i)(?<![a-z])(nan|inf)(?![a-z])")
 
 logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
 
@@ -74,7 +68,7 @@ class Converter:
             self.convert(key, svg, template)
 
     def convert_svg(self, key: str, svg: str, template: str) -> FaceArt | Drawing:
-        tree = parse_svg(svg, template)
+        tree = parse_svg(svg, template, self.root)
         try:
             art = svg_to_art(tree, self.font_of)
         except NotDrawable:
@@ -121,12 +115,19 @@ class Drawings(Mapping):
         raise TypeError("the faces of a build are looked up by key, not counted")
 
 
-def parse_svg(svg: str, template: str):
+def parse_svg(svg: str, template: str, root: Path):
     try:
         tree = etree.fromstring(svg.encode("utf-8"), safe_parser())
     except etree.XMLSyntaxError as err:
-        raise PnpError(f"templates/{template} produced invalid SVG: {err.msg}; expected well-formed XML "
-                       "(let text() escape data instead of writing it raw)") from None
+        line, column = err.position if err.position else (0, 0)
+        message = re.sub(r",? line \d+, column \d+$", "", err.msg or "")  # a position in the SVG, not the template
+        opened = re.search(r"(\w+) line (\d+)", message)  # a tag left open names the SVG line it opened on
+        if opened:
+            line, column = int(opened.group(2)), 0
+            message = message.replace(opened.group(0), f"<{opened.group(1)}>")
+        where = locate_in_template(svg, line, column, root / "templates" / template)
+        raise PnpError(f"templates/{template}{' ' + where if where else ''} produced invalid SVG: {message}; expected "
+                       "well-formed XML (let text() escape data instead of writing it raw)") from None
     lint(tree, template)
     return tree
 
@@ -152,33 +153,3 @@ def project_renderer():
             return self.images.resolve(href)
 
     return ProjectSvgRenderer
-
-
-def lint(tree, template: str) -> None:
-    """Refuse SVG features svglib ignores, naming the template and the feature."""
-    problems = []
-    for element in tree.iter():
-        if not isinstance(element.tag, str):
-            continue
-        name = element.tag.replace(SVG_NS, "")
-        if name in UNSUPPORTED_ELEMENTS:
-            problems.append(f"<{name}>")
-        for attribute in UNSUPPORTED_ATTRIBUTES & set(element.attrib):
-            problems.append(f"{attribute}=…")
-        style = element.get("style", "")
-        for attribute in UNSUPPORTED_ATTRIBUTES:
-            if attribute + ":" in style.replace(" ", ""):
-                problems.append(f"style {attribute}")
-        if name == "g" and ("opacity" in element.attrib or "opacity:" in style.replace(" ", "")):
-            problems.append("opacity on <g> (group opacity)")
-        for attribute in GEOMETRY & set(element.attrib):
-            if NON_FINITE.search(element.get(attribute)):
-                problems.append(f'{attribute}="{element.get(attribute)[:40]}" (not a finite number)')
-        if name == "use":
-            href = element.get("href") or element.get("{http://www.w3.org/1999/xlink}href") or ""
-            if not href.startswith("#"):
-                problems.append(f'<use href="{href[:60]}"> (a <use> shows an element of the same face: href="#id")')
-    if problems:
-        found = ", ".join(sorted(set(problems)))
-        raise PnpError(f"templates/{template} uses SVG features the PDF cannot show: {found}; "
-                       "expected shapes, paths, gradients and text() only (put opacity on the shapes themselves)")

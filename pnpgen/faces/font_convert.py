@@ -4,7 +4,9 @@ from __future__ import annotations
 import atexit
 import hashlib
 import io
+import os
 import shutil
+import stat
 import tempfile
 import threading
 from pathlib import Path
@@ -37,9 +39,10 @@ def convert_face(face: Face, cache_dir: Path) -> Path:
     """A static TrueType-outline file for the face, made once and kept in the cache dir."""
     data = face.path.read_bytes()
     variant = f"|{face.index}|{face.weight if face.variable else ''}".encode()
-    target = Path(cache_dir) / (hashlib.sha256(_CONVERTER_VERSION + variant + data).hexdigest() + ".ttf")
-    if target.exists():
-        return target
+    key = hashlib.sha256(_CONVERTER_VERSION + variant + data).hexdigest()
+    found = find_derived(cache_dir, key)
+    if found:
+        return found
     try:
         font = ToolsFont(io.BytesIO(data), fontNumber=face.index if face.path.suffix.lower() in (".ttc", ".otc") else -1,
                           recalcTimestamp=False)  # a timestamp would make every conversion, and PDF, differ
@@ -52,9 +55,32 @@ def convert_face(face: Face, cache_dir: Path) -> Path:
     except Exception as exc:  # a font fontTools reads but cannot instance or convert
         raise PnpError(f"cannot convert this font for PDF embedding ({type(exc).__name__}: {exc})",
                        Location(str(face.path))) from None
+    return store_derived(cache_dir, key, buffer.getvalue())
+
+
+def store_derived(folder: Path, key: str, data: bytes) -> Path:
+    """Keep a font made from another as <key>-<hash of its bytes>.ttf, which find_derived can verify."""
+    target = Path(folder) / f"{key}-{hashlib.sha256(data).hexdigest()[:32]}.ttf"
     # Two builds may convert the same font at once: each writes its own temp file, the rename is atomic.
-    write_atomically(target, buffer.getvalue(), "converted font")
+    write_atomically(target, data, "converted font")
     return target
+
+
+def find_derived(folder: Path, key: str) -> Path | None:
+    """A font store_derived kept for key, if it is a regular file of this user whose bytes match its name.
+
+    Anything else (a link, another user's file, a file changed since) is ignored and made again.
+    """
+    for path in sorted(Path(folder).glob(f"{key}-*.ttf")):
+        try:
+            info = os.lstat(path)
+            if not stat.S_ISREG(info.st_mode) or (hasattr(os, "getuid") and info.st_uid != os.getuid()):
+                continue
+            if hashlib.sha256(path.read_bytes()).hexdigest()[:32] == path.stem.rsplit("-", 1)[-1]:
+                return path
+        except OSError:
+            continue
+    return None
 
 
 def instance_font(font: ToolsFont, face: Face) -> ToolsFont:

@@ -13,6 +13,7 @@ from fontTools.ttLib import TTFont as ToolsFont
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from ..project.files import special_kind
 from ..errors import Location, PnpError, Problem
 from .font_convert import convert_face, process_cache_dir
 from .typeface import Face
@@ -44,6 +45,10 @@ class FontBook:
         for path in paths:
             if path.is_dir():
                 problems.append(Problem(Location(shown_path(path)), "is a folder; expected a font file"))
+                continue
+            if special_kind(path):
+                problems.append(Problem(Location(shown_path(path)), f"is {special_kind(path)}, not a file; "
+                                                                    "expected a font file"))
                 continue
             if inside is not None and not confined(path, Path(inside)):
                 problems.append(Problem(Location(shown_path(path)), "points outside the project folder; "
@@ -234,7 +239,7 @@ def shown_path(path: Path) -> str:
     return f"{path.parent.name}/{path.name}"
 
 
-BUNDLED_FONTS = Path(__file__).resolve().parents[2] / "fonts"
+BUNDLED_FONTS = Path(__file__).resolve().parents[1] / "fonts"  # shipped in the package (wheel included)
 
 
 def font_dirs(project_root: Path) -> list[Path]:

@@ -1,12 +1,14 @@
 """Turn icon files (templates/icons/NAME.svg) into SVG fragments scaled into a unit square."""
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
 from lxml import etree
 
 from ..errors import Location, PnpError
+from ..project.files import MAX_FILE_BYTES, refuse_large, special_kind
 
 NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -34,6 +36,9 @@ class IconSet:
                         if not path.resolve().is_relative_to(root):
                             raise PnpError(f"templates/icons/{path.name} points outside the project folder; "
                                            "expected an icon inside it")
+                        if special_kind(path):
+                            raise PnpError(f"templates/icons/{path.name} is {special_kind(path)}, not a file; "
+                                           "expected an SVG icon")
                         self._fragments[path.stem] = read_icon(path)
         return self._fragments
 
@@ -48,6 +53,7 @@ class IconSet:
 def read_icon(path: Path) -> str:
     shown = f"templates/icons/{path.name}"
     try:
+        refuse_large(path, MAX_FILE_BYTES, Location(shown), "icon")
         root = etree.fromstring(path.read_bytes(), safe_parser())
     except etree.XMLSyntaxError as err:
         line, col = err.position if err.position else (0, 0)
@@ -58,7 +64,10 @@ def read_icon(path: Path) -> str:
     try:
         vx, vy, vw, vh = (float(v) for v in re.split(r"[\s,]+", box.strip()))
     except (AttributeError, ValueError):
-        raise PnpError("an icon needs a viewBox such as viewBox=\"0 0 24 24\"", Location(shown, root.sourceline or 0, 1)) from None
+        vw = vh = 0.0
+    if not (0 < vw < 1e6 and 0 < vh < 1e6 and math.isfinite(vx) and math.isfinite(vy)):
+        raise PnpError("an icon needs a viewBox such as viewBox=\"0 0 24 24\" (a width and height above 0)",
+                       Location(shown, root.sourceline or 0, 1))
     inner = "".join(etree.tostring(child, encoding="unicode") for child in root)
     inner = re.sub(r'\sxmlns(:\w+)?="[^"]*"', "", inner)
     scale = 1.0 / max(vw, vh)

@@ -9,6 +9,7 @@ from PIL import Image as PILImage
 from reportlab import rl_config
 
 from ..errors import PnpError
+from ..project.files import special_kind
 
 MAX_PIXELS = 60_000_000  # ~7,700 × 7,700: far above any card at 1,200 dpi, far below a decompression bomb
 FORMATS = {"PNG", "JPEG", "GIF", "WEBP", "TIFF", "BMP"}
@@ -51,6 +52,8 @@ class ImageChecker:
             stat = path.stat()
         except OSError:
             raise PnpError(f"image '{href}' not found; expected a file relative to the project folder") from None
+        if special_kind(path):
+            raise PnpError(f"image '{href}' is {special_kind(path)}, not a file; expected a PNG or JPEG file")
         key = (str(path), stat.st_mtime_ns, stat.st_size)
         if key not in self.checked:
             self.checked[key] = ImageFile(str(path), read_size(path, href))
@@ -63,6 +66,7 @@ def read_size(path: Path, shown: str) -> tuple[int, int]:
             warnings.simplefilter("error", PILImage.DecompressionBombWarning)
             with PILImage.open(path) as image:
                 size, kind = image.size, image.format
+                image.load()  # a truncated or damaged file fails here, not later while writing the PDF
     except (PILImage.DecompressionBombError, PILImage.DecompressionBombWarning):
         raise PnpError(f"image '{shown}' is too large to be a picture (a decompression bomb?); "
                        f"expected at most {MAX_PIXELS:,} pixels") from None

@@ -40,6 +40,9 @@ def folder_digest(folder: Path) -> str:
     hasher = hashlib.sha256(__version__.encode())
     for path in sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else ():
         link = str(path.resolve()) if path.is_symlink() else ""  # a file swapped for a link is a change
-        hasher.update(str(path.relative_to(folder)).encode("utf-8") + b"\0" + link.encode("utf-8") + b"\0"
-                      + path.read_bytes() + b"\0")
+        hasher.update(str(path.relative_to(folder)).encode("utf-8") + b"\0" + link.encode("utf-8") + b"\0")
+        with open(path, "rb") as handle:  # in pieces: a huge file a project ships must not fill the memory
+            for piece in iter(lambda: handle.read(1 << 20), b""):
+                hasher.update(piece)
+        hasher.update(b"\0")
     return hasher.hexdigest()

@@ -1,16 +1,24 @@
-"""Turn text into lines no wider than a measure: Latin words at spaces, CJK anywhere kinsoku allows."""
+"""Turn text into lines no wider than a measure: Japanese at phrase boundaries (BudouX) where the measure
+allows, else between characters, Latin words at spaces, and kinsoku always. Card text and rulebooks share it."""
 from __future__ import annotations
 
+import functools
 import re
-from typing import Callable
+from dataclasses import dataclass
+from typing import Callable, Sequence
 
 _EPSILON = 1e-6
+MIN_FILL = 0.6  # a line is broken at a phrase boundary only if that leaves it at least this full
 
 # Characters that may break on either side (CJK, kana, full-width forms, CJK punctuation, … ‥);
 # the supplementary private use area holds the stand-ins for :icon: tokens while breaking.
 CJK = ("\u1100-\u11ff\u2025\u2026\u2e80-\u2fff\u3000-\u9fff\ua000-\ua4cf\uac00-\ud7af"
         "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff\U000f0000-\U000fffff")
 _UNIT = re.compile(f"[ \\t]+|[{CJK}]|[^ \\t{CJK}]+")
+_BREAKABLE = re.compile(f"[{CJK}]")
+# Digits and letters, half- or full-width, stay together (２０ and ＶＰ never split) unless wider than a line.
+_KEEP_TOGETHER = re.compile("[0-9A-Za-z\uff10-\uff19\uff21-\uff3a\uff41-\uff5a.,%\uff0e\uff05]")
+SPACES = " \t\u00a0"  # breakable spaces, dropped at line ends; U+3000 is a full-width character, never dropped
 
 NO_LINE_START = frozenset(
     "、。，．・：；？！ー）」』】〕〉》｝］ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ々ゝゞヽヾ〜…‥"
@@ -18,70 +26,180 @@ NO_LINE_START = frozenset(
 NO_LINE_END = frozenset("（「『【〔〈《｛［‘“〘〖〝｢" "([{")
 
 
-def break_lines(text: str, max_width: float, measure: Callable[[str], float]) -> list[str]:
-    """Break text into lines no wider than max_width (in measure's unit) where possible.
+@dataclass
+class Piece:
+    """Units [start, end) that break as one. level: 0 a phrase, 1 a word or CJK character, 2 one character."""
 
-    "\\n" is a hard break (an empty paragraph gives an empty line). Latin words wrap at spaces and
-    are split by characters only when a word alone is wider than a line. CJK characters may break
-    anywhere except where kinsoku forbids: a line never starts with a NO_LINE_START character nor
-    ends with a NO_LINE_END one; the offending last unit of a line is pushed down to the next line
-    (oidashi; no hanging punctuation). Spaces at line starts and ends are dropped. measure must be
-    additive over pieces of text (reportlab's is: it does not kern)."""
-    widths: dict[str, float] = {}
+    start: int
+    end: int
+    space: bool
+    width: float
+    level: int
 
-    def width_of(piece: str) -> float:
-        return widths[piece] if piece in widths else widths.setdefault(piece, measure(piece))
 
-    lines = []
-    for paragraph in text.split("\n"):
-        pieces = _UNIT.findall(paragraph)
-        start = skip_spaces(pieces, 0)
-        if start >= len(pieces):
-            lines.append("")
-        while start < len(pieces):
-            end = fill_line(pieces, start, max_width, width_of)
-            end = apply_kinsoku(pieces, start, end)
-            lines.append("".join(pieces[start:end]).strip(" \t"))
-            start = skip_spaces(pieces, end)
+@functools.lru_cache(maxsize=8192)
+def phrase_starts(text: str) -> frozenset[int]:
+    """Offsets in text where a Japanese phrase begins (BudouX's model), besides 0."""
+    if not _BREAKABLE.search(text):
+        return frozenset()
+    offsets, at = set(), 0
+    for chunk in _parser().parse(text):
+        at += len(chunk)
+        offsets.add(at)
+    return frozenset(offsets)
+
+
+@functools.lru_cache(maxsize=1)
+def _parser():
+    import budoux  # loaded on first Japanese text: its model takes a moment
+
+    return budoux.load_default_japanese_parser()
+
+
+def _fine_kind(char: str) -> str:
+    if char == "":
+        return "glue"
+    if _KEEP_TOGETHER.match(char) or not _BREAKABLE.match(char):
+        return "word"
+    return "cjk"
+
+
+def _pieces(chars: Sequence[str], widths: Sequence[float], start: int, end: int, level: int,
+            phrases: frozenset[int] = frozenset(), offsets: Sequence[int] = ()) -> list[Piece]:
+    """Units start..end grouped at `level`: phrases (0), words and CJK characters (1), characters (2)."""
+    pieces: list[Piece] = []
+    for index in range(start, end):
+        char = chars[index]
+        space = char != "" and char in SPACES
+        last = pieces[-1] if pieces else None
+        if level == 0:
+            joins = last is not None and not space and not last.space and (char == "" or offsets[index] not in phrases)
+        else:
+            kind = _fine_kind(char)
+            joins = last is not None and not space and (kind == "glue" or (
+                level == 1 and not last.space and kind == "word" and _fine_kind(chars[index - 1]) in ("word", "glue")
+                and _fine_kind(chars[last.start]) == "word"))
+        if last is not None and (joins or (space and last.space)):
+            last.end, last.width = index + 1, last.width + widths[index]
+        else:
+            pieces.append(Piece(index, index + 1, space, widths[index], level))
+    return pieces
+
+
+def plan_lines(chars: Sequence[str], widths: Sequence[float], max_widths: Sequence[float] | float,
+               min_fill: float = MIN_FILL) -> list[tuple[int, int, int]]:
+    """Break one paragraph (no hard breaks) given per unit its text (one character, or "" for a zero-width
+    unit) and width: (start, end, following) per line, where chars[start:end] is the line without spaces at
+    either end and `following` is where the next line starts (len(chars) after the last line).
+
+    A line ends at a phrase boundary when that leaves it at least min_fill full; otherwise the phrase that
+    does not fit is broken between its words and CJK characters, and a word alone wider than a line between
+    its characters. Kinsoku holds: no line starts with NO_LINE_START nor ends with NO_LINE_END (the offending
+    unit goes down to the next line); a line of a single unit may break it, having nowhere else to go."""
+    if isinstance(max_widths, (int, float)):
+        max_widths = [max_widths]
+    text = "".join(chars)
+    offsets, at = [], 0
+    for char in chars:
+        offsets.append(at)
+        at += len(char)
+    pieces = _pieces(chars, widths, 0, len(chars), 0, phrase_starts(text), offsets)
+    lines: list[tuple[int, int, int]] = []
+    first = _skip_spaces(pieces, 0)
+    while first < len(pieces):
+        max_width = max_widths[min(len(lines), len(max_widths) - 1)]
+        end = _kinsoku(pieces, first, _fill(pieces, first, max_width, min_fill, chars, widths), chars, widths)
+        last = _last_solid(pieces, first, end)
+        following = _skip_spaces(pieces, end)
+        lines.append((pieces[first].start, pieces[last].end,
+                      pieces[following].start if following < len(pieces) else len(chars)))
+        first = following
     return lines
 
 
-def fill_line(pieces: list[str], start: int, max_width: float, width_of: Callable[[str], float]) -> int:
-    """End index (exclusive) of the longest run of pieces from start that fits; splits an overlong word."""
+def _split(pieces: list[Piece], at: int, chars: Sequence[str], widths: Sequence[float], alone: bool) -> bool:
+    """Replace a piece by its finer pieces; False when there are none. Only a piece alone on its line (too
+    wide for any line) is broken below its words and CJK characters."""
+    piece = pieces[at]
+    if piece.level >= 2 or piece.end - piece.start <= 1:
+        return False
+    finer = _pieces(chars, widths, piece.start, piece.end, piece.level + 1)
+    if len(finer) == 1 and piece.level == 0 and alone:
+        finer = _pieces(chars, widths, piece.start, piece.end, 2)
+    if len(finer) == 1 and not alone:
+        return False
+    pieces[at:at + 1] = finer
+    return True
+
+
+def _fill(pieces: list[Piece], first: int, max_width: float, min_fill: float, chars, widths) -> int:
+    """Index after the last piece from `first` that goes on a line of max_width."""
     width = pending = 0.0
-    index = start
+    index = first
     while index < len(pieces):
         piece = pieces[index]
-        if piece[0] in " \t":
-            pending += width_of(piece)  # spaces count only once something follows them on the line
-        elif width + pending + width_of(piece) <= max_width + _EPSILON:
-            width += pending + width_of(piece)
+        if piece.space:
+            pending += piece.width  # spaces count only once something follows them on the line
+        elif width + pending + piece.width <= max_width + _EPSILON:
+            width += pending + piece.width
             pending = 0.0
-        elif index == start and len(piece) > 1:
-            pieces[index:index + 1] = list(piece)  # a word wider than the line: break it anywhere
-            continue
-        elif index == start:
+        elif index == first and _split(pieces, index, chars, widths, alone=True):
+            continue  # wider than a line alone: break it finer
+        elif index == first:
             return index + 1  # one character wider than the line: it goes on the line anyway
+        elif piece.level == 0 and width < min_fill * max_width and _split(pieces, index, chars, widths, alone=False):
+            continue  # breaking before this phrase would leave the line too empty: break inside it
         else:
             return index
         index += 1
     return index
 
 
-def apply_kinsoku(pieces: list[str], start: int, end: int) -> int:
-    """Move the break earlier while the next line would start (or this one end) with a forbidden character."""
+def _kinsoku(pieces: list[Piece], first: int, end: int, chars: Sequence[str], widths: Sequence[float]) -> int:
+    """Move the break earlier while the next line would start, or this one end, with a forbidden character;
+    a line of one phrase is broken inside it for that."""
     while True:
-        following = skip_spaces(pieces, end)
-        last = max((i for i in range(start, end) if pieces[i][0] not in " \t"), default=start)
-        if following >= len(pieces) or last <= start:
+        following = _skip_spaces(pieces, end)
+        last = _last_solid(pieces, first, end)
+        if following >= len(pieces):
             return end
-        if pieces[following][0] in NO_LINE_START or pieces[last][-1] in NO_LINE_END:
+        head = next((c for c in chars[pieces[following].start:pieces[following].end] if c), "")
+        tail = next((c for c in reversed(chars[pieces[last].start:pieces[last].end]) if c), "")
+        if head not in NO_LINE_START and tail not in NO_LINE_END:
+            return end
+        if last > first:
             end = last
-        else:
-            return end
+            continue
+        count = len(pieces)
+        if not _split(pieces, first, chars, widths, alone=True):
+            return end  # a single unit: nowhere earlier to break
+        end += len(pieces) - count
 
 
-def skip_spaces(pieces: list[str], index: int) -> int:
-    while index < len(pieces) and pieces[index][0] in " \t":
+def _skip_spaces(pieces: list[Piece], index: int) -> int:
+    while index < len(pieces) and pieces[index].space:
         index += 1
     return index
+
+
+def _last_solid(pieces: list[Piece], first: int, end: int) -> int:
+    return max((i for i in range(first, end) if not pieces[i].space), default=first)
+
+
+def break_lines(text: str, max_width: float, measure: Callable[[str], float], min_fill: float = MIN_FILL) -> list[str]:
+    """Break text into lines no wider than max_width (in measure's unit) where possible; see plan_lines.
+
+    "\\n" is a hard break (an empty paragraph gives an empty line). Spaces at line starts and ends are
+    dropped, a full-width space (U+3000) never. measure must be additive over characters (reportlab's is:
+    it does not kern)."""
+    widths: dict[str, float] = {}
+
+    def width_of(char: str) -> float:
+        return widths[char] if char in widths else widths.setdefault(char, measure(char))
+
+    lines = []
+    for paragraph in text.split("\n"):
+        chars = list(paragraph)
+        planned = plan_lines(chars, [width_of(c) for c in chars], max_width, min_fill)
+        lines += [paragraph[start:end] for start, end, _ in planned] or [""]
+    return lines

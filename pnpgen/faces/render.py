@@ -6,8 +6,8 @@ import hashlib
 import re
 import sys
 from dataclasses import dataclass
-from typing import Callable
 from pathlib import Path
+from typing import Callable
 
 import jinja2
 from jinja2.sandbox import SecurityError
@@ -16,16 +16,22 @@ from markupsafe import Markup
 from .. import units
 from ..cache import Cache, feed_digest
 from ..errors import Location, PnpError
-from .fonts import FontBook
 from .art import load_art
+from .describe import describe_card, distinguishing_fields, field_holding
+from .fonts import FontBook
 from .icons import IconSet
 from .images import ImageChecker
 from .reuse import FaceMemo, TrackedFields
 from ..project.model import Card, Component, Fields, Game, Project
+from ..project import bounds
+from ..project.bounds import ENDLESS, NO_MEMORY
+from ..project.revision import Stamp, project_stamp
 from ..project.sandbox import make_environment
 from .text import TextDoesNotFit, fit_text
 
 SAFE_MM = 3.0
+MAX_TEXT = 10_000  # characters in one text box: fitting is slow beyond, and no card holds that much
+BUILTIN = Path(__file__).parent / "builtin"  # templates named pnpgen/… (a tuck box's panels)
 
 
 @dataclass(frozen=True)
@@ -42,34 +48,40 @@ class Face:
 
 class Renderer:
     def __init__(self, project: Project, fontbook: FontBook, cache: Cache | None = None, inputs: str = "",
-                 store: Callable[[str, str, str], None] | None = None):
+                 stamp: Stamp | None = None, store: Callable[[str, str, str], None] | None = None):
         """store(face key, SVG, template), when given, converts a freshly rendered face into the cache's pack
         at once, so that its SVG need not be kept (Converter.store)."""
         self.project = project
+        self.stamp = project_stamp(project) if stamp is None else stamp  # {{ build.revision }}: part of every key
         self.fontbook = fontbook
+        self.disk = cache
         self.pack = cache.pack(project.root) if cache else None
         self.images = ImageChecker(project.root)
         self.store = store
         self.usable: dict[str, bool] = {}
         self.fitted: dict[tuple, Markup] = {}  # text() arguments -> the fitted SVG (fitting is deterministic)
         self.memo = FaceMemo()  # cards that agree on every field their template read share the face
-        self.key_prefixes: dict[tuple, object] = {}
-        self.render_keys: dict[tuple, tuple[Card, str]] = {}  # (game, component, side) -> hasher fed what they share
+        self.key_prefixes: dict[tuple, object] = {}  # what cards of one component and side share, hashed
+        self.render_keys: dict[tuple, tuple[Card, str]] = {}  # (common, id(card)) -> (the card, its render key)
         self.inputs = inputs  # digest of templates, icons and fonts: part of every render key
         self.icons = IconSet(project.templates_dir)
         self.env = make_environment(project.templates_dir)
+        # The project's own templates come first, so a project may replace a built-in one.
+        self.env.loader = jinja2.ChoiceLoader([self.env.loader, jinja2.PrefixLoader(
+            {"pnpgen": jinja2.FileSystemLoader(str(BUILTIN))})])
         self.env.globals.update(text=self.text, icon=self.icon)
         self.cache: dict[tuple, Face] = {}
         self.renders = 0  # how many faces were actually rendered (the rest came from the cache)
+        self.telling: dict[int, tuple[Component, list[str]]] = {}  # id(component) -> (it, distinguishing fields)
 
     def render(self, game: Game, component: Component, card: Card, side: str) -> Face | None:
         template = component.front if side == "front" else component.back
         if not template:
             return None
-        key = (game.id, component.id, card.fields, side)
+        key = (game.id, common_of(component, side, template), card.fields)
         face = self.cache.get(key)
         if face is None:
-            origin = f"{component.id} card {describe_card(card)}"
+            origin = f"{component.id} card {self.describe(component, card)}"
             face_key, svg = self.render_svg(game, component, card, side, template)
             if svg and self.store is not None and self.pack is not None:
                 if not self.is_usable(face_key):
@@ -86,7 +98,7 @@ class Renderer:
     def render_svg(self, game: Game, component: Component, card: Card, side: str, template: str) -> tuple[str, str]:
         """(face key, SVG): from the face cache when every input is the same (the SVG is then not needed
         and is ""), else from the template."""
-        common = (game.id, component.id, side)
+        common = (game.id, common_of(component, side, template))
         render_key = self.render_key(game, component, card, side, template)
         if self.pack is not None:
             face_key = self.pack.face_key(render_key)
@@ -108,15 +120,14 @@ class Renderer:
 
     def render_key(self, game: Game, component: Component, card: Card, side: str, template: str) -> str:
         """The digest of everything the face is rendered from (the project's templates, images and fonts
-        through self.inputs)."""
-        common = (game.id, component.id, side)
+        through self.inputs, the revision stamp templates may print)."""
+        common = (game.id, common_of(component, side, template))
         known = self.render_keys.get((common, id(card)))
         if known is not None and known[0] is card:
             return known[1]
         if common not in self.key_prefixes:
-            geometry = (component.id, component.name, component.kind, component.shape, component.size, component.bleed)
-            self.key_prefixes[common] = feed_digest(hashlib.sha256(), self.inputs, game.id, game.title, geometry,
-                                                    side, template)
+            self.key_prefixes[common] = feed_digest(hashlib.sha256(), self.inputs, game.id, game.title, common[1],
+                                                    self.stamp)
         key = feed_digest(self.key_prefixes[common].copy(), card.fields).hexdigest()
         self.render_keys[(common, id(card))] = (card, key)  # the card is kept: its id stays its own
         return key
@@ -155,17 +166,19 @@ class Renderer:
                        fields: Fields | None = None) -> str:
         context = {
             "card": card.fields if fields is None else fields,
-            "component": {"id": component.id, "name": component.name, "kind": component.kind, "shape": component.shape},
+            "component": {"id": component.id, "name": component.name, "kind": component.kind, "shape": component.shape,
+                          "outline": outline_of(component)},
             "game": {"id": game.id, "title": game.title},
             "W": round(units.to_mm(component.size.width), 4),
             "H": round(units.to_mm(component.size.height), 4),
             "B": round(units.to_mm(component.bleed), 4),
             "SAFE": SAFE_MM,
             "side": side,
+            "build": self.stamp.context(),
         }
-        where = f"{component.id} card {describe_card(card)}"
+        where = f"{component.id} card {self.describe(component, card)}"
         try:
-            return self.env.get_template(template).render(context)
+            return bounds.render(self.env.get_template(template), context)
         except TextDoesNotFit as err:
             field = field_holding(card, err.content)
             raise PnpError(f"{where}: {field}in {template_line(template)}: {err}", card.location) from None
@@ -185,8 +198,18 @@ class Renderer:
         except NameError:  # Jinja folds a literal such as 1e400 to inf and then cannot name it
             raise PnpError(f"{where}: {template_line(template)}: a number too large to compute with; "
                            "expected numbers of ordinary size", card.location) from None
+        except RecursionError:
+            raise PnpError(f"{where}: {template_line(template)}: {ENDLESS}", card.location) from None
+        except MemoryError:
+            raise PnpError(f"{where}: {template_line(template)}: {NO_MEMORY}", card.location) from None
         except (TypeError, ValueError, ArithmeticError, LookupError) as err:
             raise PnpError(f"{where}: {template_line(template)}: {err}", card.location) from None
+
+    def describe(self, component: Component, card: Card) -> str:
+        """The card by the fields that tell it from the others of its component (computed once a component)."""
+        if id(component) not in self.telling:
+            self.telling[id(component)] = (component, distinguishing_fields(component))
+        return describe_card(card, self.telling[id(component)][1])
 
     def text(self, content, x, y, w, h, **options) -> Markup:
         for value in (content, x, y, w, h, *options.values()):
@@ -194,6 +217,9 @@ class Renderer:
                 str(value)  # raises the UndefinedError that names the missing field
         if content is None:
             content = ""
+        if len(str(content)) > MAX_TEXT:
+            raise PnpError(f"text() is given {len(str(content)):,} characters; expected at most {MAX_TEXT:,} "
+                           "in one text box")
         key = (str(content), x, y, w, h, tuple(sorted(options.items())))
         try:
             found = self.fitted.get(key)
@@ -212,6 +238,18 @@ class Renderer:
         return Markup(self.icons.place(str(name), float(x), float(y), float(size)))
 
 
+def outline_of(component: Component) -> str:
+    """The cut outline as SVG path data in mm for templates to draw along (empty for rect and round)."""
+    return component.outline.d if component.outline else ""
+
+
+def common_of(component: Component, side: str, template: str) -> tuple:
+    """What every card of a component shares on one side: a tuck box's panels share the box's id but not
+    their size or template, so each is a component of its own here."""
+    return (component.id, component.name, component.kind, component.shape, component.size, component.bleed,
+            outline_of(component), side, template)
+
+
 def wrap_svg(content: str, component: Component) -> str:
     w, h, b = units.to_mm(component.size.width), units.to_mm(component.size.height), units.to_mm(component.bleed)
     fw, fh = w + 2 * b, h + 2 * b
@@ -228,25 +266,7 @@ def explain_undefined(message: str, card: Card) -> str:
         close = difflib.get_close_matches(name, list(card.fields), n=1)
         hint = f"did you mean '{close[0]}'?" if close else "expected it in the card, the component's defaults or the game's defaults"
         return f"the card has no field '{name}'; {hint}"
-    return f"{message}; expected a variable the template receives (card, component, game, W, H, B, SAFE, side)"
-
-
-def describe_card(card: Card) -> str:
-    shown = [f"{k}={shorten(v)}" for k, v in card.fields.items() if isinstance(v, (int, str)) and not isinstance(v, bool)]
-    text = ", ".join(shown[:3])
-    return f"({text})" if text else ""
-
-
-def shorten(value, limit: int = 12) -> str:
-    text = str(value).replace("\n", " ")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def field_holding(card: Card, content: str | None) -> str:
-    for name, value in card.fields.items():
-        if content and isinstance(value, str) and value.strip() and value.strip() in content:
-            return f"field '{name}' "
-    return ""
+    return f"{message}; expected a variable the template receives (card, component, game, W, H, B, SAFE, side, build)"
 
 
 def template_line(template: str) -> str:

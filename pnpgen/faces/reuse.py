@@ -56,6 +56,10 @@ class TrackedFields(Fields):
         self.seen = ALL
         return Fields.__repr__(self)
 
+    def merged(self, other) -> Fields:
+        self.seen = ALL
+        return Fields.merged(self, other)
+
 
 TrackedFields.__name__ = TrackedFields.__qualname__ = "Fields"  # messages name the type as the designer knows it
 

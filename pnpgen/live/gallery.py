@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import math
 import threading
 from pathlib import Path
 
@@ -15,9 +14,10 @@ from ..checks.checker import check_project
 from ..faces.convert import Converter
 from ..errors import PnpError, Problem
 from ..export.pieces import face_page
-from ..project.model import Card, Component, Project
+from ..project.model import Card, Component, Project, plain
 from ..faces.render import Renderer
 from ..project.validate import load_project
+from .since import compare_since
 from .state import Live
 from .watch import describe_changes
 from ..press.write_pdf import pdf_bytes
@@ -29,8 +29,9 @@ PIPELINE = threading.Lock()  # reportlab's settings and pdfium are process-wide:
 class Gallery:
     """Render every component's faces and rasterise the ones not seen before into thumbnails."""
 
-    def __init__(self, options: Options) -> None:
+    def __init__(self, options: Options, since: str | None = None) -> None:
         self.options = options
+        self.since = since  # a git revision or last-build: mark the cards changed since then
         self.previous: Project | None = None
 
     def rebuild(self, path: Path, live: Live, files: list[str]) -> Project | None:
@@ -40,6 +41,8 @@ class Gallery:
                 project = load_project(path)
                 changes += describe_changes(self.previous, project)
                 games, findings, thumbs = self.model(project, live.thumbs)
+                since, live.changes_page = compare_since(project, self.since, self.options.game, self.options.cache,
+                                                         self.options.cache_dir) if self.since else (None, b"")
         except PnpError as err:
             live.publish(error=[str(p) for p in err.problems], changes=changes)
             return None
@@ -47,7 +50,7 @@ class Gallery:
             live.publish(error=[f"unexpected {type(err).__name__}: {err} (a bug in pnpgen; please report it)"], changes=changes)
             return None
         live.thumbs = {**live.thumbs, **thumbs}
-        live.publish(project=project.name, games=games, findings=findings, error=None, changes=changes)
+        live.publish(project=project.name, games=games, findings=findings, error=None, changes=changes, since=since)
         keep = {key for game in games for c in game["components"] for card in c["cards"] for key in (card["front"], card["back"])}
         live.thumbs = {key: png for key, png in live.thumbs.items() if key in keep}
         self.previous = project
@@ -58,7 +61,7 @@ class Gallery:
         games = select_games(project, self.options.game)
         findings = [dict(f.as_dict(), message=f.line().split(": ", 1)[1]) for f in check_project(project, games)]
         cache = Cache(self.options.cache_dir or default_cache_dir()) if self.options.cache else None
-        fontbook = open_fontbook(project)
+        fontbook = open_fontbook(project, self.options)
         renderer = Renderer(project, fontbook, cache, inputs_digest(project))
         converter = Converter(fontbook, project.root, cache)
         problems: list[Problem] = []
@@ -151,13 +154,3 @@ def caption(card: Card, component: Component) -> str:
             shown.append(str(value))
     return " · ".join(shown[:3]) or component.name
 
-
-def plain(value):
-    """Card fields as JSON: mappings and tuples as objects and lists, non-finite numbers as text."""
-    if isinstance(value, dict) or hasattr(value, "items"):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (tuple, list)):
-        return [plain(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    return value

@@ -5,6 +5,7 @@ import ipaddress
 import re
 import socket
 import socketserver
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -16,21 +17,24 @@ from ..errors import PnpError
 from ..faces.fonts import BUNDLED_FONTS
 from .gallery import Gallery
 from .state import Live
-from ..project.model import Project
 from .page import CONTENT_SECURITY_POLICY, PAGE
-from .watch import changed_files, snapshot
+from .since import PAGE_POLICY
+from .watch import changed_files, look
 
 FACE_PATH = re.compile(r"/face/([0-9a-f]{64})\.png")
+MAX_CONNECTIONS = 32  # a browser opens about 6 per page; the live-event stream holds one
+IDLE_SECONDS = 30
 FONTS = {"/font/regular.ttf": "NotoSansJP-Regular.ttf", "/font/bold.ttf": "NotoSansJP-Bold.ttf"}
 
 
 def serve(path: str | Path = ".", *, host: str = "127.0.0.1", port: int = 0, options: Options = Options(),
           ready: Callable[[str], None] | None = None, stop: threading.Event | None = None,
-          interval: float = 0.3) -> None:
+          interval: float = 0.3, since: str | None = None) -> None:
     """Serve the gallery of the project at path on http://host:port/ until stop is set (or Ctrl-C).
 
     The page is rebuilt whenever a file the build reads changes; host must be a loopback address,
-    port 0 picks a free port, and ready(url) is called once the server listens.
+    port 0 picks a free port, and ready(url) is called once the server listens. With since (a git
+    revision or last-build) the page marks the cards changed since then and links /changes.html.
     """
     path = Path(path)
     root = path if path.is_dir() else path.parent
@@ -42,7 +46,7 @@ def serve(path: str | Path = ".", *, host: str = "127.0.0.1", port: int = 0, opt
     try:
         if ready:
             ready(server.url)
-        watch_project(path, root, options, live, stop, interval)
+        watch_project(path, root, Gallery(options, since), live, stop, interval)
     finally:
         live.close()
         server.shutdown()
@@ -50,9 +54,8 @@ def serve(path: str | Path = ".", *, host: str = "127.0.0.1", port: int = 0, opt
         thread.join(timeout=5)
 
 
-def watch_project(path: Path, root: Path, options: Options, live: "Live", stop: threading.Event, interval: float) -> None:
+def watch_project(path: Path, root: Path, gallery: Gallery, live: "Live", stop: threading.Event, interval: float) -> None:
     """Rebuild the gallery now and after every change (waiting until the files stay still)."""
-    gallery = Gallery(options)
     project = gallery.rebuild(path, live, [])
     state = look(root, project)
     while not stop.wait(interval):
@@ -66,20 +69,6 @@ def watch_project(path: Path, root: Path, options: Options, live: "Live", stop: 
             current = settled
         files, state = changed_files(state, current), current
         project = gallery.rebuild(path, live, files) or project
-
-
-def look(root: Path, project: Project | None) -> dict:
-    """watch's snapshot plus every YAML file the project includes from elsewhere."""
-    state = snapshot(root)
-    for file in project.files if project else ():
-        try:
-            name, stat = file.resolve().relative_to(root.resolve()).as_posix(), file.stat()
-        except ValueError:
-            name, stat = str(file), file.stat()
-        except OSError:
-            continue
-        state.setdefault(name, (stat.st_mtime_ns, stat.st_size))
-    return state
 
 
 def loopback(host: str) -> tuple[int, str]:
@@ -97,12 +86,39 @@ def loopback(host: str) -> tuple[int, str]:
 
 
 class LoopbackServer(ThreadingHTTPServer):
+    """At most MAX_CONNECTIONS at once (more are closed at once): a page cannot open sockets until memory runs out."""
+
     daemon_threads = True
 
     def __init__(self, family: int, address: str, port: int, live: Live):
         self.address_family = family
         self.live = live
+        self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         super().__init__((address, port), Handler)
+
+    def process_request(self, request, client_address) -> None:
+        if not self.slots.acquire(blocking=False):
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
+
+    def handle_error(self, request, client_address) -> None:
+        """One line, never a traceback: a browser that closes a download early is no error of the project."""
+        kind, error = sys.exc_info()[:2]
+        if kind is not None and issubclass(kind, (ConnectionError, TimeoutError)):
+            sys.stderr.write(f"serve: the browser closed the connection early ({kind.__name__})\n")
+        else:
+            sys.stderr.write(f"serve: a request failed ({kind.__name__ if kind else 'unknown'}: {error})\n")
 
     def server_bind(self) -> None:
         socketserver.TCPServer.server_bind(self)  # HTTPServer's would look the name up in DNS
@@ -126,6 +142,7 @@ class Handler(BaseHTTPRequestHandler):
     server: LoopbackServer
     server_version = "pnpgen"
     sys_version = ""
+    timeout = IDLE_SECONDS  # a connection that sends nothing (or stops reading) is closed
 
     def log_message(self, format, *args) -> None:  # the terminal belongs to the rebuild messages
         pass
@@ -139,6 +156,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, PAGE, "text/html; charset=utf-8", {"Content-Security-Policy": CONTENT_SECURITY_POLICY})
         if path == "/api/state":
             return self.send(200, live.body, "application/json; charset=utf-8")
+        if path == "/changes.html" and live.changes_page:
+            return self.send(200, live.changes_page, "text/html; charset=utf-8", {"Content-Security-Policy": PAGE_POLICY})
         if path == "/events":
             return self.stream_events(live)
         match = FACE_PATH.fullmatch(path)

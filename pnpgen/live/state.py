@@ -12,8 +12,9 @@ class Live:
         self.changed = threading.Condition()
         self.closing = False
         self.thumbs: dict[str, bytes] = {}
+        self.changes_page = b""  # the "changed since REF" comparison, when serve was given --since
         self.state = {"version": 0, "project": "", "building": True, "games": [], "findings": [], "error": None,
-                      "changes": []}
+                      "changes": [], "since": None}
         self.body = encode(self.state)
 
     def publish(self, **updates) -> None:

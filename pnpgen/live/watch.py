@@ -11,13 +11,14 @@ from ..errors import PnpError
 from ..project.model import Card, Project
 from ..project.validate import load_project
 
-WATCHED = ("templates", "fonts", "rules", "images", "documents")
+WATCHED = ("templates", "fonts", "rules", "images", "documents", "data")  # data/: sheets, before a build read them
 IGNORED_PARTS = {"output", ".pnpgen-cache", "__pycache__", ".git"}
 
 
-def snapshot(root: Path) -> dict[str, tuple[int, int]]:
-    """relative path -> (mtime_ns, size) of every file a build can read."""
+def snapshot(root: Path, ignored: Path | None = None) -> dict[str, tuple[int, int]]:
+    """relative path -> (mtime_ns, size) of every file a build can read; ignored is the output folder."""
     root = Path(root)
+    ignored = ignored.resolve() if ignored is not None else None
     files = [p for p in root.glob("*.y*ml")]
     files += [p for p in root.glob("games/**/*.y*ml")]
     for folder in WATCHED:
@@ -27,11 +28,27 @@ def snapshot(root: Path) -> dict[str, tuple[int, int]]:
     for path in files:
         if IGNORED_PARTS & set(path.relative_to(root).parts) or path.name.startswith("."):
             continue
+        if ignored is not None and path.resolve().is_relative_to(ignored):
+            continue  # -o inside templates/ (say): the build's own PDFs must not trigger the next build
         try:
             stat = path.stat()
         except OSError:
             continue
         state[path.relative_to(root).as_posix()] = (stat.st_mtime_ns, stat.st_size)
+    return state
+
+
+def look(root: Path, project: Project | None, ignored: Path | None = None) -> dict:
+    """snapshot plus every file the last good model read from elsewhere (included YAML, the sheets of cards)."""
+    state = snapshot(root, ignored)
+    for file in project.files if project else ():
+        try:
+            name, stat = file.resolve().relative_to(root.resolve()).as_posix(), file.stat()
+        except ValueError:
+            name, stat = str(file), file.stat()
+        except OSError:
+            continue
+        state.setdefault(name, (stat.st_mtime_ns, stat.st_size))
     return state
 
 
@@ -66,11 +83,17 @@ def compare_cards(where: str, before: tuple[Card, ...], after: tuple[Card, ...])
 
 
 def field_changes(old: Card, new: Card) -> str:
-    parts = [f"{k}: {short(old.fields.get(k))} → {short(new.fields.get(k))}"
+    parts = [f"{k}: {short(old.fields.get(k))} → {short(new.fields.get(k))}{cell(new, k)}"
              for k in dict.fromkeys([*old.fields, *new.fields]) if old.fields.get(k) != new.fields.get(k)]
     if old.copies != new.copies:
-        parts.append(f"copies: {old.copies} → {new.copies}")
+        parts.append(f"copies: {old.copies} → {new.copies}{cell(new, 'copies')}")
     return "; ".join(parts)
+
+
+def cell(card: Card, name: str) -> str:
+    """The sheet cell a changed value was saved in (YAML edits are found by the file name already)."""
+    where = dict(card.cells).get(name)
+    return f" ({where})" if where is not None and where.sheet is not None else ""
 
 
 def summary(card: Card) -> str:
@@ -88,14 +111,16 @@ def watch(path: str | Path, options: Options, echo: Callable[[str], None], *, in
     path = Path(path)
     root = path if path.is_dir() else path.parent
     stop = stop or threading.Event()
-    state = snapshot(root)
+    out = Path(options.out_dir) if options.out_dir else None  # -o inside templates/ (say) is not an edit
+    before = snapshot(root, out)  # taken before the build, so that a save during it is seen
     model = rebuild(path, options, None, echo)
+    state = {**look(root, model, out), **before}
     while not stop.wait(interval):
-        current = snapshot(root)
+        current = look(root, model, out)
         if current == state:
             continue
         while not stop.wait(interval):  # let an editor finish writing: wait until the files stay still
-            settled = snapshot(root)
+            settled = look(root, model, out)
             if settled == current:
                 break
             current = settled
@@ -115,6 +140,11 @@ def rebuild(path: Path, options: Options, previous: Project | None, echo: Callab
         for problem in err.problems:
             echo(str(problem))
         echo("build failed; the last good PDFs are untouched — fix the problem and save again")
+        return None
+    except (OSError, RecursionError, MemoryError, ValueError, TypeError, LookupError, ArithmeticError) as err:
+        # A kind of bad input no check knows yet must not end the session: say so in one line and keep watching.
+        echo(f"build failed ({type(err).__name__}: {err}); the last good PDFs are untouched — please report this "
+             "project to pnpgen, it deserves a clear message")
         return None
     echo(f"built in {time.perf_counter() - started:.2f} s: {len(report.written)} PDFs written, "
          f"{len(report.unchanged)} unchanged, {report.renders} faces rendered")

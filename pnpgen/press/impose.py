@@ -5,8 +5,10 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from .marks import (EPS, Mark, Rect, align_windows, bound, crop_trims, intersect, mirror_mark,
+from .bleed import clip_trims, outer_bleed
+from .marks import (EPS, WHITE_REACH, Mark, Rect, align_windows, bound, crop_trims, intersect, mirror_mark,
                     mirror_rect, outline_trims, shift_mark, shift_rect)
+from .offset import offset_backs
 from ..project.model import Size
 from ..units import mm
 
@@ -26,7 +28,7 @@ class SheetSpec:
     cut_lines: bool = False  # draw the trim outline (chips)
     shape: str = "rect"  # rect | round (round: ellipse cut line, no crop marks)
     duplex: str = "long"  # long | short | none (none: no back pages at all)
-    back_offset: tuple[float, float] = (0.0, 0.0)  # added to every back placement and mark
+    back_offset: tuple[float, float] = (0.0, 0.0)  # added to every back placement and mark (not gutterfold)
     gutterfold: bool = False  # fronts and backs on one page, mirrored about a fold line
     tile_overlap: float = mm(10)  # for items larger than the paper
 
@@ -51,6 +53,8 @@ class Placement:
     height: float
     clip: Rect
     rotate: int = 0  # always 0: items are never rotated
+    clip_path: tuple = ()  # polygons ((x, y), …) clipping instead of clip, for die-cut outlines
+    flip: str = ""  # "y": the face mirrored about its horizontal middle; "xy": turned half round
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,8 @@ class Page:
     trim_box: Rect
     bleed_box: Rect
     label: str = ""
+    bare_edges: tuple[str, ...] = ()  # sides (top, bottom, left, right) whose cut lines have no crop mark: no room
+    notes: tuple[str, ...] = ()  # what the user should know about this page (a back offset into the margin)
 
     @property
     def bleed_used(self) -> Sides:
@@ -111,7 +117,8 @@ def impose(items: Sequence[Item], spec: SheetSpec) -> list[Page]:
                   for i in range(0, len(items), grid.capacity)]
     if spec.duplex == "none" or all(item.back is None for item in items):
         return [page for page, _ in fronts]
-    return [page for front in fronts for page in (front[0], _back_page(*front, spec))]
+    pages = [page for front in fronts for page in (front[0], _back_page(*front, spec))]
+    return offset_backs(pages, spec.back_offset, spec.margin)
 
 
 def plan_grid(size: Size, spec: SheetSpec) -> Grid:
@@ -156,58 +163,56 @@ def _fit_grid(size: Size, paper: Size, spec: SheetSpec) -> Grid | None:
         return None
     grid_w = cols * size.width + (cols - 1) * spec.gap
     grid_h = rows * size.height + (rows - 1) * spec.gap
-    side_x = min(spec.bleed, max(0.0, (usable_w - grid_w) / 2))
-    side_y = min(spec.bleed, max(0.0, (usable_h - grid_h) / 2))
+    side_x = outer_bleed((usable_w - grid_w) / 2, spec.bleed, _mark_reserve(spec))
+    side_y = outer_bleed((usable_h - grid_h) / 2, spec.bleed, _mark_reserve(spec))
     return Grid(paper, cols, rows, (paper.width - grid_w) / 2, (paper.height - grid_h) / 2,
                 Sides(side_x, side_y, side_x, side_y))
 
 
-def _cells(grid: Grid, size: Size, spec: SheetSpec) -> list[tuple[Rect, Rect]]:
-    """Return (trim, clip) per cell in reading order: top row first, left to right."""
-    inner = min(spec.bleed, spec.gap / 2)
-    cells = []
-    for r in range(grid.rows):
-        for c in range(grid.cols):
-            x = grid.x0 + c * (size.width + spec.gap)
-            y = grid.y0 + (grid.rows - 1 - r) * (size.height + spec.gap)
-            trim = Rect(x, y, x + size.width, y + size.height)
-            clip = Rect(x - (grid.bleed.left if c == 0 else inner),
-                        y - (grid.bleed.bottom if r == grid.rows - 1 else inner),
-                        trim.x1 + (grid.bleed.right if c == grid.cols - 1 else inner),
-                        trim.y1 + (grid.bleed.top if r == 0 else inner))
-            cells.append((trim, clip))
-    return cells
+def _cells(grid: Grid, size: Size, spec: SheetSpec) -> list[Rect]:
+    """Return the trim of each cell in reading order: top row first, left to right."""
+    return [Rect(x, y, x + size.width, y + size.height)
+            for r in range(grid.rows) for c in range(grid.cols)
+            for x, y in [(grid.x0 + c * (size.width + spec.gap), grid.y0 + (grid.rows - 1 - r) * (size.height + spec.gap))]]
+
+
+def _mark_reserve(spec: SheetSpec) -> float:
+    """The white a crop mark needs beyond the bleed, kept free of bleed at the margin (none without marks)."""
+    return WHITE_REACH if spec.crop_marks and spec.shape == "rect" else 0.0
 
 
 def _printable(paper: Size, margin: float) -> Rect:
     return Rect(margin, margin, paper.width - margin, paper.height - margin)
 
 
-def _mark_trims(trims: list[Rect], limit: Rect, spec: SheetSpec) -> list[Mark]:
-    marks = []
+def _mark_trims(trims: list[Rect], clips: list[Rect], limit: Rect, spec: SheetSpec) -> tuple[list[Mark], set[str]]:
+    """The page's cutting marks, and the sides where the trims' edge lines have no crop mark."""
+    marks, bare = [], set()
     if spec.crop_marks and spec.shape == "rect":
-        marks += crop_trims(trims, limit)
+        marks, bare = crop_trims(trims, limit, clips)
     if spec.cut_lines or spec.shape == "round":
         marks += outline_trims(trims, spec.shape)
-    return marks
+    return marks, bare
 
 
 def _fill_grid(items: Sequence[Item], grid: Grid, spec: SheetSpec) -> tuple[Page, list[Item]]:
-    cells = _cells(grid, items[0].size, spec)[:len(items)]
+    trims = _cells(grid, items[0].size, spec)[:len(items)]
+    limit = _printable(grid.paper, spec.margin)
+    clips = clip_trims(trims, limit, spec.bleed, _mark_reserve(spec))
     placements = [Placement(item.front, t.x0, t.y0, t.width, t.height, clip)
-                  for item, (t, clip) in zip(items, cells)]
-    marks = _mark_trims([t for t, _ in cells], _printable(grid.paper, spec.margin), spec)
-    return _make_page(grid.paper, "front", placements, marks), list(items)
+                  for item, t, clip in zip(items, trims, clips)]
+    marks, bare = _mark_trims(trims, clips, limit, spec)
+    return _make_page(grid.paper, "front", placements, marks, bare=bare), list(items)
 
 
 def _make_page(paper: Size, side: str, placements: list[Placement], marks: list[Mark],
-               label: str = "", fallback: tuple[Rect, Rect] | None = None) -> Page:
+               label: str = "", fallback: tuple[Rect, Rect] | None = None, bare: set[str] = frozenset()) -> Page:
     trims = [intersect(Rect(p.x, p.y, p.x + p.width, p.y + p.height), p.clip) for p in placements]
     trim_box = bound(t for t in trims if t is not None)
     bleed_box = bound(p.clip for p in placements)
     if trim_box is None or bleed_box is None:
         trim_box, bleed_box = fallback or (Rect(0, 0, paper.width, paper.height),) * 2
-    return Page(paper, side, tuple(placements), tuple(marks), trim_box, bleed_box, label)
+    return Page(paper, side, tuple(placements), tuple(marks), trim_box, bleed_box, label, tuple(sorted(bare)))
 
 
 def _mirror_axes(paper: Size, duplex: str) -> dict:
@@ -219,18 +224,19 @@ def _mirror_axes(paper: Size, duplex: str) -> dict:
 
 def _back_page(front: Page, items: list[Item], spec: SheetSpec) -> Page:
     axes = _mirror_axes(front.size, spec.duplex)
-    dx, dy = spec.back_offset
     placements = []
     for item, p in zip(items, front.placements):
         if item.back is None:
             continue
-        trim = shift_rect(mirror_rect(Rect(p.x, p.y, p.x + p.width, p.y + p.height), **axes), dx, dy)
-        clip = shift_rect(mirror_rect(p.clip, **axes), dx, dy)
+        trim = mirror_rect(Rect(p.x, p.y, p.x + p.width, p.y + p.height), **axes)
+        clip = mirror_rect(p.clip, **axes)
         placements.append(Placement(item.back, trim.x0, trim.y0, p.width, p.height, clip))
-    marks = [shift_mark(mirror_mark(m, **axes), dx, dy) for m in front.marks]
-    fallback = tuple(shift_rect(mirror_rect(r, **axes), dx, dy) for r in (front.trim_box, front.bleed_box))
+    marks = [mirror_mark(m, **axes) for m in front.marks]
+    fallback = tuple(mirror_rect(r, **axes) for r in (front.trim_box, front.bleed_box))
     label = f"{front.label} back" if front.label else ""
-    return _make_page(front.size, "back", placements, marks, label, fallback)
+    swap = {"left": "right", "right": "left"} if "width" in axes else {"top": "bottom", "bottom": "top"}
+    bare = {swap.get(side, side) for side in front.bare_edges}
+    return _make_page(front.size, "back", placements, marks, label, fallback, bare)
 
 
 def _plan_gutterfold(size: Size, spec: SheetSpec) -> tuple[Size, Grid, bool] | None:
@@ -251,11 +257,14 @@ def _impose_gutterfold(items: Sequence[Item], spec: SheetSpec) -> list[Page]:
     fold = (paper.width / 2, spec.margin, paper.width / 2, paper.height - spec.margin) if vertical \
         else (spec.margin, paper.height / 2, paper.width - spec.margin, paper.height / 2)
     cells = _cells(grid, items[0].size, spec)
+    limit = _printable(grid.paper, spec.margin)
     pages = []
     for start in range(0, len(items), grid.capacity):
         chunk = items[start:start + grid.capacity]
-        used = [(shift_rect(t, 0, shift_y), shift_rect(c, 0, shift_y)) for t, c in cells[:len(chunk)]]
-        half_marks = _mark_trims([t for t, _ in cells[:len(chunk)]], _printable(grid.paper, spec.margin), spec)
+        trims = cells[:len(chunk)]
+        clips = clip_trims(trims, limit, spec.bleed, _mark_reserve(spec))
+        used = [(shift_rect(t, 0, shift_y), shift_rect(c, 0, shift_y)) for t, c in zip(trims, clips)]
+        half_marks, bare = _mark_trims(trims, clips, limit, spec)
         marks = [shift_mark(m, 0, shift_y) for m in half_marks]
         marks += [mirror_mark(m, **axes) for m in marks] + [Mark("fold", fold)]
         placements = [Placement(i.front, t.x0, t.y0, t.width, t.height, c) for i, (t, c) in zip(chunk, used)]
@@ -263,7 +272,7 @@ def _impose_gutterfold(items: Sequence[Item], spec: SheetSpec) -> list[Page]:
             if item.back is not None:
                 mt = mirror_rect(t, **axes)
                 placements.append(Placement(item.back, mt.x0, mt.y0, t.width, t.height, mirror_rect(c, **axes)))
-        pages.append(_make_page(paper, "front", placements, marks))
+        pages.append(_make_page(paper, "front", placements, marks, bare=bare))
     return pages
 
 
@@ -293,10 +302,10 @@ def _tile_item(item: Item, spec: SheetSpec) -> list[tuple[Page, list[Item]]]:
     pages = []
     for (r, c), (ox, oy) in origins.items():
         trim = Rect(ox + b, oy + b, ox + b + item.size.width, oy + b + item.size.height)
-        marks = crop_trims([trim], usable) if spec.crop_marks and spec.shape == "rect" else []
+        window = shift_rect(windows[r, c], ox, oy)
+        marks, bare = crop_trims([trim], usable, [window]) if spec.crop_marks and spec.shape == "rect" else ([], set())
         marks += [shift_mark(m, ox, oy) for m in align[r, c]]
         label = f"{item.label or item.front} {r * cols + c + 1}/{rows * cols} (row {r + 1}, col {c + 1})"
-        placement = Placement(item.front, trim.x0, trim.y0, trim.width, trim.height,
-                              shift_rect(windows[r, c], ox, oy))
-        pages.append((_make_page(paper, "front", [placement], marks, label), [item]))
+        placement = Placement(item.front, trim.x0, trim.y0, trim.width, trim.height, window)
+        pages.append((_make_page(paper, "front", [placement], marks, label, bare=bare), [item]))
     return pages

@@ -7,9 +7,9 @@ from typing import Iterable, Sequence
 from ..units import mm
 
 EPS = 1e-6
-MARK_START = mm(1)  # gap between the trim and the start of a crop mark
+MARK_START = mm(1)  # gap between the trim and the start of a crop mark (it crosses the bleed, haloed)
 MARK_LENGTH = mm(5)
-MIN_ROOM = mm(1)  # less room than this between trim and margin: no crop mark
+WHITE_REACH = mm(3)  # how far every crop mark reaches past the printed bleed, into white paper
 
 
 @dataclass(frozen=True)
@@ -62,43 +62,68 @@ def outline_trims(trims: Sequence[Rect], shape: str) -> list[Mark]:
     return [Mark("cut", (t.x0, t.y0, t.x1, t.y1)) for t in trims]
 
 
-def crop_trims(trims: Sequence[Rect], limit: Rect) -> list[Mark]:
-    """Return crop marks on the extension of every distinct trim edge, beyond the trims, within limit.
+def crop_trims(trims: Sequence[Rect], limit: Rect, clips: Sequence[Rect] = ()) -> tuple[list[Mark], set[str]]:
+    """Return crop marks on the extension of every distinct trim edge, beyond the trims, within limit, and
+    the sides ("top", "bottom", "left", "right") where an edge line got no mark.
 
     limit is the printable area (page minus margins); marks never enter a trim and never leave limit.
+    Each mark reaches at least WHITE_REACH past the printed bleed (clips) into white paper; where there
+    is not that much room before the margin the mark is left out and its side reported.
     """
     marks: list[Mark] = []
+    bare: set[str] = set()
     for vertical in (True, False):
         lines: dict[float, tuple[float, list[Rect]]] = {}  # keyed by rounded position: float noise
         for t in trims:
             for pos in ((t.x0, t.x1) if vertical else (t.y0, t.y1)):
                 lines.setdefault(round(pos, 6), (pos, []))[1].append(t)
         for key in sorted(lines):
-            marks.extend(_crop_line(*lines[key], trims, limit, vertical))
-    return marks
+            found, missing = _crop_line(*lines[key], trims, clips or trims, limit, vertical)
+            marks.extend(found)
+            bare.update(missing)
+    return marks, bare
 
 
-def _crop_line(pos: float, touching: list[Rect], trims: Sequence[Rect], limit: Rect,
-               vertical: bool) -> list[Mark]:
+def _crop_line(pos: float, touching: list[Rect], trims: Sequence[Rect], clips: Sequence[Rect], limit: Rect,
+               vertical: bool) -> tuple[list[Mark], list[str]]:
     # Work along the line: "along" is y for a vertical line, x for a horizontal one.
     lo_lim, hi_lim = (limit.y0, limit.y1) if vertical else (limit.x0, limit.x1)
     across_lo, across_hi = (limit.x0, limit.x1) if vertical else (limit.y0, limit.y1)
     if not across_lo - EPS <= pos <= across_hi + EPS:
-        return []
+        return [], []
     span = [(t.y0, t.y1) if vertical else (t.x0, t.x1) for t in touching]
     lo, hi = min(s[0] for s in span), max(s[1] for s in span)
     crossing = [((t.y0, t.y1) if vertical else (t.x0, t.x1)) for t in trims
                 if ((t.x0 if vertical else t.y0) + EPS < pos < (t.x1 if vertical else t.y1) - EPS)]
     up_limit = min([hi_lim] + [a for a, _ in crossing if a >= hi - EPS])
     down_limit = max([lo_lim] + [b for _, b in crossing if b <= lo + EPS])
-    marks = []
-    for edge, room, sign in ((hi, up_limit - hi, 1), (lo, lo - down_limit, -1)):
-        if room < MIN_ROOM - EPS:
+    covered = [((c.y0, c.y1) if vertical else (c.x0, c.x1)) for c in clips
+               if (c.x0 if vertical else c.y0) - EPS <= pos <= (c.x1 if vertical else c.y1) + EPS]
+    marks, missing = [], []
+    for edge, room, sign, side, blocked in ((hi, up_limit - hi, 1, "top" if vertical else "right", up_limit < hi_lim),
+                                            (lo, lo - down_limit, -1, "bottom" if vertical else "left", down_limit > lo_lim)):
+        if room <= EPS and blocked:
+            continue  # the line runs on along another trim's edge
+        bleed = _printed_run(edge, sign, covered) - edge * sign
+        reach = max(MARK_START + MARK_LENGTH, bleed + WHITE_REACH)
+        if room < bleed + WHITE_REACH - EPS:
+            missing.append(side)
             continue
-        start = min(MARK_START, 0.4 * room)  # little room (Letter): start nearer so the mark keeps some length
-        a, b = edge + sign * start, edge + sign * min(room, start + MARK_LENGTH)
+        a, b = edge + sign * MARK_START, edge + sign * min(room, reach)
         marks.append(Mark("crop", (pos, a, pos, b) if vertical else (a, pos, b, pos)))
-    return marks
+    return marks, missing
+
+
+def _printed_run(edge: float, sign: int, covered: list[tuple[float, float]]) -> float:
+    """How far (times sign) printed clips run on from edge along the line without a break."""
+    reach, grown = edge * sign, True
+    while grown:
+        grown = False
+        for a, b in covered:
+            near_end, far_end = (a, b) if sign > 0 else (-b, -a)
+            if near_end <= reach + EPS and far_end > reach + EPS:
+                reach, grown = far_end, True
+    return reach
 
 
 def align_windows(windows: dict[tuple[int, int], Rect], size: float) -> dict[tuple[int, int], list[Mark]]:

@@ -1,15 +1,20 @@
-"""Turn the component PDFs of a game into its print-and-play PDF by copying their objects, not redrawing.
+"""Turn PDFs this build wrote into one, copying the pages asked for with the objects they use, not redrawing.
 
-The component PDFs are this build's own output (write_pdf's bytes, never a file read back from the
-output folder), so their layout is known: an xref table, direct /Length integers, a flat page tree.
-Each component's objects are copied with new numbers; its pages, forms and font subsets stay as they
-are, so the merged PDF shows exactly the pages of its components at a fraction of the cost of drawing
-them again. Only a new page tree, catalog and document information are written.
+The print-and-play PDF is made so: each of its pages that is a page of a component PDF is copied from
+that PDF, and the sheets only it has (pieces of several components on one sheet) are drawn into a PDF of
+their own and copied from there. The parts are this build's own output (write_pdf's bytes, never a file
+read back from the output folder), so their layout is known: an xref table, direct /Length integers, a
+flat page tree. The objects a chosen page reaches are copied with new numbers; its forms and font subsets
+stay as they are. Only a new page tree, catalog and document information are written.
 """
 from __future__ import annotations
 
 import hashlib
 import re
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from .impose import Page
 
 _REFERENCE = re.compile(rb"(\d+) 0 R")
 _STARTXREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
@@ -21,32 +26,40 @@ _HEADER = re.compile(rb"(\d+) 0 obj\n")
 EPOCH = "D:20000101000000+00'00'"  # what reportlab's invariant mode writes, so merged PDFs stay reproducible
 
 
-def merge_pdfs(parts: list[bytes], *, title: str, author: str = "pnpgen", subject: str = "",
-               creator: str = "pnpgen") -> bytes:
-    """One PDF holding every page of every part, in order, with the given document information."""
+def merge_pdfs(parts: Sequence[bytes | None], *, title: str, author: str = "pnpgen", subject: str = "",
+               creator: str = "pnpgen", order: list[tuple[int, int]] | None = None) -> bytes:
+    """One PDF of the pages order names, as (part, page number from 0) pairs (default: every page of every
+    part, in order), with the given document information; a page appears at most once."""
     pages_number, catalog_number, info_number = 1, 2, 3
     next_number = 4
     body: list[bytes] = []
     numbers: list[int] = []
-    kids: list[int] = []
-    for data in parts:
+    placed: dict[tuple[int, int], int] = {}  # (part, page) -> its object number in the merged PDF
+    sequence = [] if order is None else list(order)
+    if len(set(sequence)) != len(sequence):
+        raise ValueError("a page appears twice in the merged PDF")
+    for index, data in enumerate(parts):
+        if data is None:  # a part none of whose pages is asked for
+            continue
         objects, root, info = read_objects(data)
         catalog = objects[root][0]
         tree = int(_PAGES.search(catalog).group(1))
-        skipped = {root, info, tree}
+        kids = [int(ref) for ref in _REFERENCE.findall(_KIDS.search(objects[tree][0]).group(1))]
+        if order is None:
+            sequence += [(index, n) for n in range(len(kids))]
+        chosen = sorted({n for i, n in sequence if i == index})
+        kept = reachable(objects, [kids[n] for n in chosen], {root, info, tree})
         renumber = {tree: pages_number}
-        for old in sorted(objects):
-            if old not in skipped:
-                renumber[old] = next_number
-                next_number += 1
-        kids += [renumber[int(ref)] for ref in _REFERENCE.findall(_KIDS.search(objects[tree][0]).group(1))]
-        for old in sorted(objects):
-            if old in skipped:
-                continue
+        for old in kept:
+            renumber[old] = next_number
+            next_number += 1
+        placed.update(((index, n), renumber[kids[n]]) for n in chosen)
+        for old in kept:
             head, tail = objects[old]
             head = _REFERENCE.sub(lambda m: b"%d 0 R" % renumber[int(m.group(1))], head)
             numbers.append(renumber[old])
             body.append((b"%d 0 obj\n" % renumber[old] + head, tail))
+    kids = [placed[entry] for entry in sequence]
     count = len(kids)
     tree = b"<<\n/Count %d /Kids [ %s ] /Type /Pages\n>>\nendobj\n" % (count, b" ".join(b"%d 0 R" % k for k in kids))
     catalog = b"<<\n/PageMode /UseNone /Pages %d 0 R /Type /Catalog\n>>\nendobj\n" % pages_number
@@ -73,6 +86,34 @@ def merge_pdfs(parts: list[bytes], *, title: str, author: str = "pnpgen", subjec
     trailer = (b"trailer\n<<\n/ID [<%s><%s>]\n/Info %d 0 R\n/Root %d 0 R\n/Size %d\n>>\nstartxref\n%d\n%%%%EOF\n"
                % (identity, identity, info_number, catalog_number, size, position))
     return b"".join(out + xref + [trailer])
+
+
+def plan_merge(parts: Sequence[Sequence[Page]], pages: Sequence[Page]) -> tuple[list[tuple[int, int]], list[Page]]:
+    """Where each of pages comes from, for merge_pdfs's order: (part, page) for a page one of the parts holds
+    (the same object, laid out once), else (len(parts), k) for the k-th of the pages no part holds, which
+    are returned to be drawn into one more part."""
+    where = {id(page): (index, number) for index, part in enumerate(parts) for number, page in enumerate(part)}
+    order, drawn = [], []
+    for page in pages:
+        found = where.get(id(page))
+        if found is None:
+            found = (len(parts), len(drawn))
+            drawn.append(page)
+        order.append(found)
+    return order, drawn
+
+
+def reachable(objects: dict, starts: list[int], skipped: set[int]) -> list[int]:
+    """The objects the starts refer to, directly or not (not through skipped ones: the page tree, catalog
+    and document information are written anew), in number order."""
+    seen, stack = set(), list(starts)
+    while stack:
+        number = stack.pop()
+        if number in seen or number in skipped:
+            continue
+        seen.add(number)
+        stack += [int(ref) for ref in _REFERENCE.findall(objects[number][0])]
+    return sorted(seen)
 
 
 def read_objects(data: bytes) -> tuple[dict[int, tuple[bytes, bytes | memoryview]], int, int]:

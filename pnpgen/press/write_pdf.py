@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 from reportlab import rl_config
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase import pdfdoc
-from reportlab.lib.rl_accel import escapePDF, fp_str
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
 from ..atomic import write_atomically
 from ..faces.art import FaceArt
+from .face_forms import FaceForm, declare_form_resources, encode_art
 from .impose import Mark, Page, Placement, Rect
 from ..units import mm
 
@@ -137,63 +137,6 @@ def place_drawing(canvas: Canvas, drawing: FaceArt | Drawing, x: float, y: float
             del drawing.initialFontName
 
 
-def encode_art(canvas: Canvas, art: FaceArt, states: dict) -> list[str]:
-    """A face's operators, with its text encoded in this document's font subsets, its images as this
-    document's shared XObjects and its opacities as graphics states (name -> entry, filled in states)."""
-    code, doc = [], canvas._doc
-    for part in art.parts:
-        if part.__class__ is str:
-            code.append(part)
-        elif part[0] == "T":
-            font = pdfmetrics.getFont(art.resolved_fonts[part[1]])
-            size = fp_str(part[2])
-            code.append(" ".join(f"{font.getSubsetInternalName(subset, doc)} {size} Tf ({escapePDF(chunk)}) Tj"
-                                 for subset, chunk in font.splitString(part[3], doc)))
-        elif part[0] == "I":
-            saved, canvas._code = canvas._code, code
-            try:
-                canvas.drawImage(str(art.resolved_images[part[1]]), 0, 0, part[2], part[3], mask="auto")
-            finally:
-                canvas._code = saved
-        else:
-            shared = canvas._extgstate._c  # reportlab writes these into the resources of pages and its forms
-            name = shared.setdefault((part[1], part[2]), f"gRLs{len(shared)}")
-            states[name] = (part[1], part[2])
-            code.append(f"/{name} gs")
-    return code
-
-
-class FaceForm(pdfdoc.PDFObject):
-    """A face's Form XObject, compressed when defined: formatting it at save time is one join, not the
-    generic dictionary walk (which took more time than drawing), and memory holds only the compressed bytes."""
-
-    def __init__(self, data: bytes, width: float, height: float, states: dict):
-        self.data, self.width, self.height, self.states = data, width, height, states
-
-    def format(self, document) -> bytes:
-        fonts = pdfdoc.format(pdfdoc.PDFObjectReference(pdfdoc.BasicFonts), document)
-        states = "".join(f"/{name} << /{key} {fp_str(value)} >> " for name, (key, value) in sorted(self.states.items()))
-        resources = (b"<< " + (f"/ExtGState << {states}>> ".encode("ascii") if states else b"") + b"/Font " + fonts
-                     + b" /ProcSet [ /PDF /Text ] >>")
-        head = (f"<< /BBox [ 0 0 {fp_str(self.width)} {fp_str(self.height)} ] /Filter [ /FlateDecode ] /FormType 1 "
-                f"/Length {len(self.data)} /Matrix [ 1 0 0 1 0 0 ] /Resources ").encode("ascii")
-        return head + resources + b" /Subtype /Form /Type /XObject >>\nstream\n" + self.data + b"\nendstream\n"
-
-
-def declare_form_resources(canvas: Canvas, name: str) -> None:
-    """Give the form the graphics states (opacity) it uses: reportlab records them but does not write them."""
-    form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
-    if not form.ExtGState:
-        return
-    resources = pdfdoc.PDFResourceDictionary()
-    resources.basicFonts()
-    resources.allProcs()
-    if form.XObjects:
-        resources.XObject = form.XObjects
-    resources.ExtGState = form.ExtGState
-    form.Resources = resources
-
-
 def draw_placement(canvas: Canvas, placement: Placement, name: str, bleed: float) -> None:
     """Show a face's form with its trim at the placement, clipped to the placement's clip.
 
@@ -201,10 +144,42 @@ def draw_placement(canvas: Canvas, placement: Placement, name: str, bleed: float
     clipPath, translate and restoreState would make, at a fraction of their cost per card; nothing
     between q and Q changes the state reportlab tracks."""
     c = placement.clip
-    canvas.addLiteral(f"q {fp_str(c.x0, c.y0, c.x1 - c.x0, c.y1 - c.y0)} re W n "
-                      f"1 0 0 1 {fp_str(placement.x - bleed, placement.y - bleed)} cm")
+    region = path_operators(placement.clip_path) if placement.clip_path else \
+        f"{fp_str(c.x0, c.y0, c.x1 - c.x0, c.y1 - c.y0)} re"
+    canvas.addLiteral(f"q {region} W n {fp_str(*face_matrix(placement, bleed))} cm")
     canvas.doForm(name)
     canvas.addLiteral("Q")
+
+
+def face_matrix(placement: Placement, bleed: float) -> tuple[float, ...]:
+    """The matrix putting the form's origin at the placement's bleed corner, mirrored as flip says."""
+    x, y = placement.x - bleed, placement.y - bleed
+    width, height = placement.width + 2 * bleed, placement.height + 2 * bleed
+    if placement.flip == "y":
+        return (1, 0, 0, -1, x, y + height)
+    if placement.flip == "xy":
+        return (-1, 0, 0, -1, x + width, y + height)
+    return (1, 0, 0, 1, x, y)
+
+
+def path_operators(polygons) -> str:
+    """Closed polygons as PDF path operators (m, l, h)."""
+    parts = []
+    for polygon in polygons:
+        parts.append(f"{fp_str(*polygon[0])} m " + " ".join(f"{fp_str(*p)} l" for p in polygon[1:]) + " h")
+    return " ".join(parts)
+
+
+def cut_operators(points: tuple[float, ...]) -> str:
+    """Segments x0 y0 x1 y1 … as path operators, a segment that starts where the last ended continuing it."""
+    parts, last = [], None
+    for i in range(0, len(points), 4):
+        start, end = points[i:i + 2], points[i + 2:i + 4]
+        if start != last:
+            parts.append(f"{fp_str(*start)} m")
+        parts.append(f"{fp_str(*end)} l")
+        last = end
+    return " ".join(parts)
 
 
 def draw_crop_marks(canvas: Canvas, lines: list[tuple[float, ...]]) -> None:
@@ -235,6 +210,9 @@ def draw_mark(canvas: Canvas, mark: Mark) -> None:
             canvas.line(cx - size / 2, cy, cx + size / 2, cy)
             canvas.line(cx, cy - size / 2, cx, cy + size / 2)
             canvas.circle(cx, cy, size / 4, stroke=1, fill=0)
+    elif mark.kind == "cutline":  # every cut of a page's die-cut pieces, solid, as one stroke
+        _stroke(canvas, BLACK, 0.3)
+        canvas.addLiteral(cut_operators(p) + " S")
     elif mark.kind == "fold":
         _stroke(canvas, GREY, 0.3)
         canvas.setDash(3, 2)
@@ -279,7 +257,9 @@ def _printed(page: Page) -> list[Rect]:
     boxes = [p.clip for p in page.placements]
     for mark in page.marks:
         p = mark.points
-        if mark.kind in ("crop", "cut", "fold"):
+        if mark.kind == "cutline" and p:
+            boxes.append(Rect(min(p[0::2]), min(p[1::2]), max(p[0::2]), max(p[1::2])))
+        elif mark.kind in ("crop", "cut", "fold"):
             boxes.append(Rect(min(p[0], p[2]), min(p[1], p[3]), max(p[0], p[2]), max(p[1], p[3])))
         else:
             rx, ry = (p[2], p[3]) if mark.kind == "circle" else (p[2] / 2, p[2] / 2)

@@ -8,11 +8,17 @@ from pathlib import Path
 import yaml
 
 from ..errors import Collector, Location, PnpError
+from .files import MAX_FILE_BYTES, refuse_large, special_kind
 
 SURROGATE = re.compile("[\ud800-\udfff]")
 BINARY_SIGNATURES = (b"\x89PNG", b"\xff\xd8\xff", b"%PDF", b"GIF8", b"PK\x03\x04")
 MAX_DEPTH = 100  # far deeper than any project; recursion (ours and PyYAML's) stays bounded
 MAX_NODES = 200_000
+MAX_DIGITS = 30  # an id or a count never needs more; Python refuses to read 4,300 and more
+SCALARS = {"str": "text", "int": "whole number", "float": "number", "bool": "true or false", "null": "null",
+           "timestamp": "date"}
+EXAMPLES = {"str": "text", "int": "a whole number such as 12", "float": "a number such as 1.5",
+            "bool": "true or false", "null": "null", "timestamp": "a date that exists, such as 2024-02-29"}
 COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when PyYAML has it: same nodes, faster  # bounds alias expansion (a "billion laughs" file stops here)
 
 
@@ -49,6 +55,7 @@ def read_text(path: Path, shown: str) -> str:
     """Read a UTF-8 file (a BOM is fine); say clearly what is wrong when it is not one."""
     if path.is_dir():
         raise PnpError("is a folder; expected a YAML file", Location(shown))
+    refuse_large(path, MAX_FILE_BYTES, Location(shown), "YAML file")
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -168,7 +175,17 @@ class _Builder:
         if node.tag.startswith("tag:yaml.org,2002:") and node.tag.rsplit(":", 1)[-1] in (
             "str", "int", "float", "bool", "null", "timestamp",
         ):
-            value = self.constructor.construct_object(node, deep=True)
+            kind = node.tag.rsplit(":", 1)[-1]
+            if kind == "int" and len(node.value.lstrip("+-").replace("_", "")) > MAX_DIGITS:
+                self.problems.add(locate(node, self.shown), f"a number of {len(node.value):,} digits; "
+                                                            f"expected at most {MAX_DIGITS} digits")
+                return None
+            try:
+                value = self.constructor.construct_object(node, deep=True)
+            except (ValueError, TypeError, AttributeError, OverflowError, KeyError):  # 2024-02-30, !!int abc, !!bool x
+                self.problems.add(locate(node, self.shown), f"'{shorten(node.value)}' is not a valid {SCALARS[kind]}; "
+                                                            f"expected {EXAMPLES[kind]}")
+                return None
             if isinstance(value, float) and not math.isfinite(value):
                 self.problems.add(locate(node, self.shown), f"'{node.value}' is not a finite number; expected an ordinary number")
                 return None
@@ -242,7 +259,21 @@ def resolve_inside(root: Path, base: Path, reference: str, location: Location, w
         target.relative_to(root.resolve())
     except ValueError:
         raise PnpError(f"'{reference}' points outside the project folder; expected a {what} inside it", location) from None
+    try:
+        target.stat()
+    except FileNotFoundError:
+        pass  # the caller says what it expected there
+    except OSError as err:  # a name too long, a loop of links
+        raise PnpError(f"'{shorten(reference)}' cannot be used as a path ({err.strerror}); expected a {what} path "
+                       "relative to the project", location) from None
+    kind = special_kind(target)
+    if kind:
+        raise PnpError(f"'{reference}' is {kind}, not a file; expected a {what}", location)
     return target
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def show_tag(tag: str) -> str:

@@ -1,6 +1,7 @@
 """Define the validated model: frozen dataclasses every stage after `validate` reads."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Mapping, Union
@@ -34,6 +35,8 @@ class Fields(Mapping[str, Value]):
         return hash(self._items)
 
     def __eq__(self, other: object) -> bool:
+        if isinstance(other, Fields):  # the common case, without copying either side
+            return self._index == other._index
         return isinstance(other, Mapping) and dict(self.items()) == dict(other.items())
 
     def __getattr__(self, name: str) -> Value:
@@ -71,6 +74,36 @@ class Layout:
 
 
 @dataclass(frozen=True)
+class Outline:
+    """A cut outline other than a rectangle or an ellipse; the trim size is its bounding box."""
+
+    kind: str  # hex | rounded | path
+    orientation: str = "flat"  # hex: flat (an edge on top) | pointy (a corner on top)
+    radius: float = 0.0  # rounded: corner radius in points
+    segments: tuple = ()  # path: ("M"|"L"|"C"|"Z", numbers…) in points, y down, from the box's top-left
+    d: str = ""  # path: the same outline as SVG path data in mm, for templates
+
+
+@dataclass(frozen=True)
+class Box:
+    """A tuck box for one deck of the same game (a component of kind box)."""
+
+    deck: str  # the component id of the deck it holds
+    clearance: float  # points added to the card's width, height and the deck's depth
+    thickness: float | None  # points per card; None: the project's card_thickness
+    sleeves: bool
+    panels: tuple[tuple[str, str], ...] = ()  # (panel, template) chosen by the designer
+
+
+@dataclass(frozen=True)
+class Standee:
+    """A stand-up figure: front and mirrored back joined by a fold, on a fold-out base."""
+
+    base: str  # fold | none
+    base_depth: float  # points
+
+
+@dataclass(frozen=True)
 class Card:
     """One distinct card (or chip, sheet) of a component, before copies are made."""
 
@@ -78,6 +111,12 @@ class Card:
     copies: int
     location: Location
     tbd: tuple[str, ...] = ()  # names of fields still holding placeholder text
+    # where each field the card itself gives was written (a sheet's cell, a YAML value), for messages and diffs
+    cells: tuple[tuple[str, Location], ...] = field(default=(), compare=False, repr=False)
+
+    def where(self, name: str) -> Location:
+        """Where the field was written: its cell in a sheet, its value in YAML; the card's place if inherited."""
+        return dict(self.cells).get(name, self.location)
 
 
 @dataclass(frozen=True)
@@ -86,9 +125,9 @@ class Component:
 
     id: str
     name: str
-    kind: str  # card | chip | map | sheet
+    kind: str  # card | chip | map | sheet | box | standee
     size: Size
-    shape: str  # rect | round
+    shape: str  # rect | round | hex | rounded | path
     bleed: float  # points
     front: str  # template path relative to the templates folder
     back: str | None
@@ -97,6 +136,10 @@ class Component:
     cards: tuple[Card, ...]
     location: Location
     game_id: str = ""
+    outline: Outline | None = None  # shape hex, rounded or path
+    box: Box | None = None  # kind box
+    standee: Standee | None = None  # kind standee
+    field_locations: tuple[tuple[str, Location], ...] = ()  # where each field name is first written (unread-field check)
 
 
 @dataclass(frozen=True)
@@ -122,7 +165,12 @@ class Expectation:
     owners: int | None = None
     players: tuple[int, ...] = ()
     setup: "Setup | None" = None
-    known: str | None = None  # a documented contradiction: a failure is reported as a warning
+    known: tuple[tuple[str, str], ...] = ()  # (figure, why): a documented contradiction, reported as a warning
+    cited: tuple[tuple[str, str], ...] = ()  # (figure, quote): a figure citing its own phrase of the document
+    assumed: tuple[tuple[str, str], ...] = ()  # (figure, why): a figure the document does not state
+    of: tuple[str, ...] = ()  # fields whose every combination occurs exactly once (combinations)
+    components: tuple[str, ...] = ()  # components whose `by` field must hold the same names (names)
+    names: tuple[str, ...] = ()  # the names the document lists (names)
 
 
 @dataclass(frozen=True)
@@ -136,6 +184,21 @@ class Setup:
     turns: int = 0  # draws per player over the whole hand
     stated_needed: int | None = None  # what the document's own formula says is needed
     stated_used: int | None = None  # how many pieces the document says are used
+    rest: str | None = None  # where the pieces not dealt, drawn or set aside go
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure the rules state (rounds, a VP value, a threshold, or a rule such as players − bullet)."""
+
+    name: str
+    value: Value  # a number, or an expression of the names in `inputs`
+    location: Location
+    source: Source | None = None
+    words: tuple[str, ...] = ()  # nouns that tie a number in prose to this figure (トリック, マジョリティボーナス)
+    inputs: tuple[str, ...] = ()  # the names an expression figure takes (players, bullet)
+    examples: tuple[tuple[Fields, int], ...] = ()  # inputs → value pairs the document states
+    assumed: str | None = None  # why the figure stands although the document does not state it
 
 
 @dataclass(frozen=True)
@@ -161,6 +224,10 @@ class Game:
     location: Location
     rulebook: str | None = None
     rules_sheet: str | None = None
+    figures: tuple[Figure, ...] = ()
+
+    def figure(self, name: str) -> Figure | None:
+        return next((f for f in self.figures if f.name == name), None)
 
     def component(self, component_id: str) -> Component | None:
         return next((c for c in self.components if c.id == component_id), None)
@@ -173,6 +240,7 @@ class Project:
     name: str
     games: tuple[Game, ...]
     default_font: str = "Noto Sans JP"
+    card_thickness: float = 0.3 * 72 / 25.4  # points per card, for tuck boxes
     files: tuple[Path, ...] = field(default=())  # every YAML file read, for watch and the cache
 
     @property
@@ -191,3 +259,14 @@ class Piece:
     card: Card
     index: int  # 1-based position within the component, copies included
     copy: int  # 1-based copy number of this card
+
+
+def plain(value):
+    """Card values as JSON: mappings and tuples as objects and lists, non-finite numbers as text."""
+    if isinstance(value, dict) or hasattr(value, "items"):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [plain(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value

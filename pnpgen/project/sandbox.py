@@ -5,7 +5,11 @@ import functools
 from pathlib import Path
 
 import jinja2
+from jinja2.loaders import split_template_path
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+
+from .bounds import BoundedEnvironment
+from .files import MAX_FILE_BYTES
 
 _ZEN = str.maketrans("0123456789-+", "０１２３４５６７８９－＋")
 
@@ -23,6 +27,11 @@ class ProjectLoader(jinja2.FileSystemLoader):
         self.root = Path(project_root).resolve()
 
     def get_source(self, environment, template):
+        for folder in self.searchpath:  # where FileSystemLoader will look: refuse a huge file before it is read
+            path = Path(folder, *split_template_path(template))
+            if path.is_file() and path.stat().st_size > MAX_FILE_BYTES:
+                raise SecurityError(f"template '{template}' is {path.stat().st_size / 1e6:,.0f} MB; expected a "
+                                    f"template of at most {MAX_FILE_BYTES / 1e6:,.0f} MB")
         source, filename, uptodate = super().get_source(environment, template)
         if not Path(filename).resolve().is_relative_to(self.root):
             raise SecurityError(f"template '{template}' points outside the project folder; expected a template inside it")
@@ -32,7 +41,7 @@ class ProjectLoader(jinja2.FileSystemLoader):
 def make_environment(templates_dir: Path | None = None) -> ImmutableSandboxedEnvironment:
     """A Jinja environment that cannot reach Python internals or files outside the project's templates/."""
     loader = ProjectLoader(templates_dir, Path(templates_dir).parent) if templates_dir else None
-    env = ImmutableSandboxedEnvironment(
+    env = BoundedEnvironment(
         loader=loader,
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -52,4 +61,7 @@ _EXPRESSIONS = make_environment()
 @functools.lru_cache(maxsize=1024)
 def compile_expression(source: str):
     """Compile a data expression such as `card.number == 1` once; raises jinja2.TemplateSyntaxError."""
-    return _EXPRESSIONS.compile_expression(source, undefined_to_none=False)
+    try:
+        return _EXPRESSIONS.compile_expression(source, undefined_to_none=False)
+    except RecursionError:  # (((( … )))) thousands deep: Jinja's parser recurses once a level
+        raise jinja2.TemplateSyntaxError("nested too deeply to read; expected an expression of ordinary depth", 1) from None

@@ -1,18 +1,23 @@
 """Turn loaded YAML values into the frozen model, reporting every problem at once."""
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from .. import units
 from ..errors import Collector, Location, PnpError
 from .load import LList, LMap, load_file, resolve_inside
-from .model import Component, Fields, Game, Layout, Project, Size
-from .schema import check_keys
-from .validate_cards import read_cards
-from .validate_values import (as_list, describe, read_fields, read_players, read_value, validate_expectations,
-                              validate_notes)
+from .model import Component, Fields, Game, Project
+from .schema import check_keys, see_readme
+from .shape import check_size, describe_outline, read_shape
+from .sheets import list_sheet_files, with_sheet_cards
+from .validate_cards import MAX_PIECES, locate_fields, read_cards
+from .validate_layout import empty_mapping, read_layout, read_size
+from .validate_expectations import validate_expectations, validate_figures, validate_notes
+from .validate_pieces import make_box_card, read_box, read_standee, tie_boxes
+from .validate_values import as_list, describe, read_fields, read_players, read_value
 
-MAX_PIECES = 100_000
+KINDS = ("card", "chip", "map", "sheet", "box", "standee")
 
 
 def load_project(path: Path) -> Project:
@@ -31,16 +36,13 @@ def load_project(path: Path) -> Project:
     check_keys(project_raw, "project", problems)
     name = read_value(project_raw, "name", "text", problems, default=root.name)
     font = read_value(project_raw, "font", "text", problems, default="Noto Sans JP")
-    games = tuple(g for g in (validate_game(raw, base, root, problems) for raw, base in games_raw) if g)
+    thickness = read_value(project_raw, "card_thickness", "length", problems, default=Project.card_thickness)
+    games = tuple(g for g in (validate_game(raw, base, root, problems, thickness) for raw, base in games_raw) if g)
     check_unique([(g.id, g.location) for g in games], "game id", problems)
     problems.raise_if_any()
-    return Project(root=root, source=source.resolve(), name=name, games=games, default_font=font, files=tuple(files))
-
-
-def empty_mapping(location: Location) -> LMap:
-    mapping = LMap()
-    mapping.loc, mapping.key_locs, mapping.value_locs = location, {}, {}
-    return mapping
+    files += list_sheet_files(games, root)
+    return Project(root=root, source=source.resolve(), name=name, games=games, default_font=font, files=tuple(files),
+                   card_thickness=thickness)
 
 
 def read_tree(path, root, problems, files, games_raw, stack, top=False, project_out=None, included_at=None):
@@ -87,6 +89,9 @@ def read_tree(path, root, problems, files, games_raw, stack, top=False, project_
         if target in stack or target == path:
             problems.add(where, f"'{reference}' includes itself (a cycle); expected each file included once")
             continue
+        if target in files:  # a second time would read its games twice (and a fan-out of includes for ever)
+            problems.add(where, f"'{reference}' is already included; expected each file included once")
+            continue
         read_tree(target, root, problems, files, games_raw, stack + [path], included_at=where)
 
 
@@ -99,10 +104,23 @@ def check_unique(pairs: list[tuple[str, Location]], what: str, problems: Collect
             seen[value] = location
 
 
-def validate_game(raw: LMap, base: Path, root: Path, problems: Collector) -> Game | None:
+def check_reserved(game_id: str, components: list[Component], problems: Collector) -> None:
+    """A component's PDF must not overwrite, or be overwritten by, a file the build makes for the game."""
+    reserved = {f"{game_id}-print-and-play": "the game's print-and-play PDF", "rulebook": "the rulebook",
+                "rules-sheet": "the rules sheet"}
+    for component in components:
+        if component.id in reserved:
+            problems.add(component.location, f"component id '{component.id}' is the name of {reserved[component.id]} "
+                                             f"({game_id}/{component.id}.pdf); expected another id")
+
+
+def validate_game(raw: LMap, base: Path, root: Path, problems: Collector, thickness: float = Project.card_thickness) -> Game | None:
     check_keys(raw, "game", problems)
     game_id = read_value(raw, "id", "id", problems)  # a bad id is reported; the rest is still checked
     defaults = read_fields(raw, "defaults", problems)
+    figures = validate_figures(raw, problems)
+    if figures:  # templates print rule figures as card.figures.NAME, so the text follows the data
+        defaults = defaults.merged({"figures": Fields({f.name: f.value for f in figures})})
     components_raw = as_list(raw, "components", problems)
     by_id: dict[str, LMap] = {}
     for index, item in enumerate(components_raw):
@@ -116,10 +134,12 @@ def validate_game(raw: LMap, base: Path, root: Path, problems: Collector) -> Gam
     for item in components_raw:
         if isinstance(item, LMap):
             merged = resolve_extends(item, by_id, problems)
-            component = validate_component(merged, game_id or "", defaults, root, problems)
+            component = validate_component(merged, game_id or "", defaults, root, problems, thickness)
             if component:
                 components.append(component)
     check_unique([(c.id, c.location) for c in components], "component id", problems)
+    check_reserved(game_id or "", components, problems)
+    components = tie_boxes(components, problems)
     players = read_players(raw, "players", problems)
     game = Game(
         id=game_id or "",
@@ -128,6 +148,7 @@ def validate_game(raw: LMap, base: Path, root: Path, problems: Collector) -> Gam
         players=players,
         components=tuple(components),
         expectations=validate_expectations(raw, players, {c.id for c in components}, problems),
+        figures=figures,
         notes=validate_notes(raw, problems),
         defaults=defaults,
         location=raw.loc,
@@ -169,25 +190,48 @@ def resolve_extends(item: LMap, by_id: dict[str, LMap], problems: Collector) -> 
         for key, value in source.items():
             if source is not item and key in ("id", "extends"):
                 continue
+            if value is None and source is item and key in merged and len(chain) > 1:
+                del merged[key]  # `key: null` drops what the component extended (`matrix: null`: its own cards only)
+                continue
             merged[key] = value
             merged.key_locs[key] = source.where_key(key)
             merged.value_locs[key] = source.where(key)
     return merged
 
 
-def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Path, problems: Collector) -> Component | None:
+def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Path, problems: Collector,
+                       thickness: float) -> Component | None:
     check_keys(raw, "component", problems)
+    if isinstance(raw.get("cards"), LMap):  # cards: {from: data/deck.xlsx, …}
+        raw = with_sheet_cards(raw, root, problems)
     cid = read_value(raw, "id", "id", problems)  # a bad id is reported; the rest is still checked
-    kind = read_value(raw, "kind", "choice:card,chip,map,sheet", problems, default="card")
-    shape = read_value(raw, "shape", "choice:rect,round", problems, default="rect")
-    size = read_size(raw, problems)
+    kind = read_value(raw, "kind", "choice:" + ",".join(KINDS), problems, default="box" if "box" in raw else "card")
+    shape, outline = read_shape(raw, problems)
+    if kind in ("box", "standee") and shape != "rect":
+        problems.add(raw.where("shape"), f"a {kind} is cut by its own dieline; expected no 'shape' (or rect)")
+    size = check_size(shape, outline, raw, problems, lambda: read_size(raw, problems))
+    if outline is not None:
+        outline = dataclasses.replace(outline, d=describe_outline(outline, size))
     bleed = read_value(raw, "bleed", "length", problems, default=units.mm(3))
+    if "front" not in raw and kind != "box":
+        problems.add(raw.loc, "missing 'front' in component; expected front: front template, relative to "
+                              f"`templates/`{see_readme('component')}")
     front = read_template(raw, "front", root, problems)
     back = read_template(raw, "back", root, problems) if "back" in raw else None
     defaults = game_defaults.merged(read_fields(raw, "defaults", problems))
     copies = read_value(raw, "copies", "count", problems, default=1)
-    cards = read_cards(raw, defaults, copies if copies is not None else 1, problems)
-    malformed = ("cards" in raw and not isinstance(raw["cards"], LList)) or ("matrix" in raw and not isinstance(raw["matrix"], LMap))
+    if "box" in raw and kind != "box":
+        problems.add(raw.where_key("box"), f"'box' belongs to a component of kind box, not {kind}; expected kind: box")
+    reported = len(problems.problems)
+    if kind == "box":
+        box = read_box(raw, thickness, problems, lambda mapping, key: read_template(mapping, key, root, problems))
+        cards = [make_box_card(raw, defaults)]
+    else:
+        box = None
+        cards = read_cards(raw, defaults, copies if copies is not None else 1, problems)
+    # a malformed cards: or matrix: (or one read from a sheet) is reported already; an empty matrix: {} too
+    malformed = (len(problems.problems) > reported or ("cards" in raw and not isinstance(raw["cards"], LList))
+                 or ("matrix" in raw and (not isinstance(raw["matrix"], LMap) or not raw["matrix"])))
     if not cards and not malformed:  # a malformed cards: or matrix: is reported already
         problems.add(raw.loc, f"component '{cid}' has no cards; expected 'cards:' or 'matrix:'")
     elif sum(c.copies for c in cards) > MAX_PIECES:
@@ -197,41 +241,21 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
         name=read_value(raw, "name", "text", problems, default=cid),
         kind=kind or "card",
         size=size,
-        shape=shape or "rect",
+        shape=shape,
         bleed=bleed if bleed is not None else units.mm(3),
         front=front or "",
         back=back,
         double_sided=bool(read_value(raw, "double_sided", "bool", problems, default=False)),
-        layout=read_layout(raw, kind or "card", shape or "rect", problems),
+        layout=read_layout(raw, kind or "card", shape, problems),
         cards=tuple(cards),
         location=raw.loc,
         game_id=game_id,
+        outline=outline,
+        box=box,
+        standee=read_standee(raw, problems) if kind == "standee" else None,
+        field_locations=locate_fields(raw),
     )
     return component if cid else None
-
-
-def read_size(raw: LMap, problems: Collector) -> Size:
-    value = raw.get("size", "poker")
-    where = raw.where("size")
-    if isinstance(value, str) and value in units.CARD_SIZES_MM:
-        w, h = units.CARD_SIZES_MM[value]
-        return Size(units.mm(w), units.mm(h))
-    if isinstance(value, LMap) and set(value) <= {"width", "height"}:
-        width = read_value(value, "width", "length", problems)
-        height = read_value(value, "height", "length", problems)
-        if width is not None and height is not None:
-            if width <= 0 or height <= 0:
-                problems.add(where, "a size must be larger than zero in both directions")
-            elif max(width, height) > units.mm(2000):
-                problems.add(where, "a size over 2 m is not a printable piece; expected a size in mm, cm, in or pt")
-            else:
-                return Size(width, height)
-        elif "width" not in value or "height" not in value:
-            problems.add(where, "a size needs both width and height, such as {width: 63mm, height: 88mm}")
-        return Size(units.mm(63), units.mm(88))
-    presets = ", ".join(units.CARD_SIZES_MM)
-    problems.add(where, f"'{value}' is not a size; expected one of {presets} or {{width: 63mm, height: 88mm}}")
-    return Size(units.mm(63), units.mm(88))
 
 
 def read_template(raw: LMap, key: str, root: Path, problems: Collector) -> str | None:
@@ -249,21 +273,7 @@ def read_template(raw: LMap, key: str, root: Path, problems: Collector) -> str |
         found = "is a folder" if target.is_dir() else "not found"
         problems.add(where, f"template '{value}' {found}; expected a file under templates/")
         return None
+    if not target.is_relative_to(templates.resolve()):
+        problems.add(where, f"'{value}' is not under templates/; expected a template such as front.svg.j2")
+        return None
     return target.relative_to(templates.resolve()).as_posix()
-
-
-def read_layout(raw: LMap, kind: str, shape: str, problems: Collector) -> Layout:
-    chip = kind == "chip"
-    layout = raw.get("layout")
-    if layout is None:
-        layout = empty_mapping(raw.loc)
-    elif not isinstance(layout, LMap):
-        problems.add(raw.where("layout"), "expected a mapping such as {gap: 2mm, cut_lines: true}")
-        return Layout()
-    check_keys(layout, "layout", problems)
-    return Layout(
-        gap=read_value(layout, "gap", "length", problems, default=units.mm(3) if chip else 0.0),
-        crop_marks=read_value(layout, "crop_marks", "bool", problems, default=shape != "round"),
-        cut_lines=read_value(layout, "cut_lines", "bool", problems, default=chip),
-        paper=read_value(layout, "paper", "choice:a4,letter,a3,a5,tabloid", problems),
-    )

@@ -1,6 +1,8 @@
 """Turn a component's cards: list and matrix: axes into Card values, each remembering where it was written."""
 from __future__ import annotations
 
+import math
+
 from ..errors import Collector, Location
 from .expand import expand_matrix
 from .load import LList, LMap
@@ -8,6 +10,7 @@ from .model import Card, Fields
 from .validate_values import as_list, read_fields, read_value
 
 MAX_COPIES = 10_000
+MAX_PIECES = 100_000  # pieces one component may make: a 10,000-card deck is far below
 
 
 def read_cards(raw: LMap, defaults: Fields, default_copies: int, problems: Collector) -> list[Card]:
@@ -50,12 +53,18 @@ def read_card(entry, where: Location, defaults: Fields, default_copies: int, pro
     else:
         problems.add(entry.where("tbd"), "tbd must be true or a list of field names")
         tbd_fields = ()
-    return Card(fields, copies if copies is not None else 1, entry.loc, tbd_fields)
+    cells = tuple((str(k), entry.where(k)) for k in entry if k != "tbd")
+    return Card(fields, copies if copies is not None else 1, entry.loc, tbd_fields, cells)
 
 
 def read_matrix(raw: LMap, problems: Collector) -> list[Fields]:
     matrix = raw["matrix"]
-    if not isinstance(matrix, LMap) or not matrix:
+    if isinstance(matrix, LMap) and not matrix:
+        problems.add(raw.where("matrix"), "matrix: {} has no axes, so it makes no cards; expected a mapping of axes, "
+                                          "such as {suit: [a, b], number: {from: 1, to: 11}} (to drop a matrix this "
+                                          "component extends, write matrix: null)")
+        return []
+    if not isinstance(matrix, LMap):
         problems.add(raw.where("matrix"), "expected a mapping of axes, such as {suit: [a, b], number: {from: 1, to: 11}}")
         return []
     axes = []
@@ -79,4 +88,31 @@ def read_matrix(raw: LMap, problems: Collector) -> list[Fields]:
             axes.append((name, row))
         else:
             problems.add(where, f"axis '{name}' must be a non-empty list or a range {{from: 1, to: 11}}")
+    product = math.prod(len(values) for _, values in axes)
+    if product > MAX_PIECES:  # refused before the product is made: three axes of 1,000 are a billion cards
+        problems.add(raw.where("matrix"), f"the matrix makes {product:,} cards; expected at most {MAX_PIECES:,}")
+        return []
     return expand_matrix(axes)
+
+
+def locate_fields(raw: LMap) -> tuple[tuple[str, Location], ...]:
+    """Where each field name of a component is first written: its defaults, matrix axes and cards."""
+    spots: dict[str, Location] = {}
+    places = [raw.get("defaults")]
+    matrix = raw.get("matrix")
+    if isinstance(matrix, LMap):
+        for name, values in matrix.items():
+            # a range axis only multiplies the cards (copy: {from: 1, to: 8}); an axis of mappings is named by its items
+            if isinstance(values, LList) and not any(isinstance(v, LMap) for v in values):
+                spots.setdefault(str(name), matrix.where_key(name))
+            elif isinstance(values, LList):
+                places += values
+    if isinstance(raw.get("cards"), LList):
+        places += list(raw["cards"])
+    for place in places:
+        if isinstance(place, LMap):
+            for name in place:
+                spots.setdefault(str(name), place.where_key(name))
+    for name in ("copies", "tbd"):
+        spots.pop(name, None)
+    return tuple(spots.items())

@@ -1,4 +1,4 @@
-"""Turn single YAML values (lengths, counts, fields, expectations, notes) into typed model values."""
+"""Turn single YAML values (lengths, counts, expressions, fields, player counts) into typed model values."""
 from __future__ import annotations
 
 import jinja2
@@ -6,11 +6,8 @@ import jinja2
 from .. import units
 from ..errors import Collector
 from .load import LList, LMap
-from .model import Expectation, Fields, Note, Setup, Source
+from .model import Fields
 from .sandbox import compile_expression
-from .schema import check_keys
-
-EXPECTATION_KINDS = ("total", "distribution", "per", "setup")
 
 
 def read_value(mapping: LMap, key, kind: str, problems: Collector, default=None):
@@ -111,120 +108,6 @@ def read_players(raw: LMap, key: str, problems: Collector, default: tuple = ()) 
         return tuple(sorted(set(value)))
     problems.add(raw.where(key), f"'{key}' must be player counts: {{min: 3, max: 4}}, a list [3, 4] or one number")
     return default
-
-
-def read_source(raw: LMap, problems: Collector) -> Source | None:
-    value = raw.get("source")
-    if value is None:
-        return None
-    if not isinstance(value, LMap):
-        problems.add(raw.where("source"), "a source is {document: FILE, quote: \"the phrase\"}")
-        return None
-    check_keys(value, "source", problems)
-    document = read_value(value, "document", "text", problems)
-    quote = read_value(value, "quote", "text", problems)
-    return Source(document, quote) if document and quote else None
-
-
-def validate_notes(raw: LMap, problems: Collector) -> tuple[Note, ...]:
-    notes = []
-    items = raw.get("notes") or LList()
-    if not isinstance(items, LList):
-        problems.add(raw.where("notes"), "'notes' must be a list of {assumption: …} or {gap: …}")
-        return ()
-    for index, item in enumerate(items):
-        if not isinstance(item, LMap) or len({"assumption", "gap"} & set(item)) != 1:
-            problems.add(items.where(index), "a note needs exactly one of 'assumption:' or 'gap:' (plus an optional source)")
-            continue
-        check_keys(item, "note", problems)
-        kind = "assumption" if "assumption" in item else "gap"
-        text = read_value(item, kind, "text", problems, default="")
-        notes.append(Note(kind, text, item.loc, read_source(item, problems)))
-    return tuple(notes)
-
-
-def validate_expectations(raw: LMap, game_players: tuple, component_ids: set, problems: Collector) -> tuple[Expectation, ...]:
-    items = raw.get("expectations") or LList()
-    if not isinstance(items, LList):
-        problems.add(raw.where("expectations"), "'expectations' must be a list")
-        return ()
-    out = []
-    for index, item in enumerate(items):
-        if not isinstance(item, LMap):
-            problems.add(items.where(index), "an expectation is a mapping such as {total: cards, equals: 46}")
-            continue
-        expectation = validate_expectation(item, game_players, component_ids, problems)
-        if expectation:
-            out.append(expectation)
-    return tuple(out)
-
-
-def validate_expectation(item: LMap, game_players: tuple, component_ids: set, problems: Collector) -> Expectation | None:
-    check_keys(item, "expectation", problems)
-    kinds = [k for k in EXPECTATION_KINDS if k in item]
-    if len(kinds) != 1:
-        problems.add(item.loc, f"an expectation needs exactly one of {', '.join(EXPECTATION_KINDS)}; found {len(kinds)}")
-        return None
-    kind = kinds[0]
-    component = read_value(item, kind, "id", problems)
-    if component is not None and component not in component_ids:
-        problems.add(item.where(kind), f"'{component}' is not a component of this game; expected one of: {', '.join(sorted(component_ids))}")
-        return None
-    by = read_value(item, "by", "text", problems)
-    if kind in ("distribution", "per") and not by:
-        problems.add(item.loc, f"a '{kind}' expectation needs 'by:' naming the field to group by")
-    equals = read_equals(item, kind, problems)
-    each = read_value(item, "each", "count", problems)
-    if kind == "per" and each is None:
-        problems.add(item.loc, "a 'per' expectation needs 'each:', the number of pieces every owner has")
-    setup = None
-    if kind == "setup":
-        remove = read_value(item, "remove", "expression", problems)
-        use = read_value(item, "use", "expression", problems)
-        if remove and use:
-            problems.add(item.loc, "give either 'remove:' or 'use:', not both")
-        setup = Setup(
-            remove=remove,
-            use=use,
-            deal=read_value(item, "deal", "count", problems, default=0),
-            set_aside=read_value(item, "set_aside", "count", problems, default=0),
-            turns=read_value(item, "turns", "count", problems, default=0),
-            stated_needed=read_value(item, "stated_needed", "count", problems),
-        )
-    return Expectation(
-        kind=kind,
-        component=component or "",
-        source=read_source(item, problems),
-        location=item.loc,
-        by=by,
-        where=read_value(item, "where", "expression", problems),
-        equals=equals,
-        each=each,
-        owners=read_value(item, "owners", "count", problems),
-        players=read_players(item, "players", problems, default=game_players),
-        setup=setup,
-        known=read_value(item, "known", "text", problems),
-    )
-
-
-def read_equals(item: LMap, kind: str, problems: Collector):
-    if "equals" not in item:
-        if kind in ("total", "distribution"):
-            problems.add(item.loc, f"a '{kind}' expectation needs 'equals:', the figure the document states")
-        return None
-    value = item["equals"]
-    where = item.where("equals")
-    if kind == "distribution":
-        if isinstance(value, LMap) and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value.values()):
-            return Fields({k: v for k, v in value.items()})
-        problems.add(where, "'equals' must map each value to its count, such as {1: 10, 2: 7}")
-        return None
-    if kind == "setup" and isinstance(value, str):
-        return read_value(item, "equals", "expression", problems)
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    problems.add(where, f"'equals' must be a whole number; found {describe(value)}")
-    return None
 
 
 def as_list(mapping: LMap, key: str, problems: Collector) -> LList:

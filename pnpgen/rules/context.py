@@ -99,11 +99,38 @@ def make_context(game: Game) -> dict:
         row += [counts[k] for k in keys] + ([len(chosen)] if total else [])
         return markdown_table(header, [row])
 
+    def figure(name: str, **inputs):
+        """A rule figure of the game (`figures:`): a number, or an expression figure evaluated for `inputs`."""
+        found = game.figure(name)
+        if found is None:
+            known = ", ".join(f.name for f in game.figures) or "none"
+            raise PnpError(f"no figure '{name}' in game '{game.id}'; expected one of: {known}")
+        if not isinstance(found.value, str):
+            return found.value
+        missing = [i for i in found.inputs if i not in inputs]
+        if missing:
+            raise PnpError(f"figure '{name}' is '{found.value}' and needs {', '.join(missing)}; "
+                           f"expected figure('{name}', {', '.join(f'{i}=…' for i in found.inputs)})")
+        try:
+            return compile_expression(found.value)(**{i: inputs[i] for i in found.inputs})
+        except Exception as err:  # the designer's expression failing is a located input error, not a crash
+            raise PnpError(f"figure '{name}' ('{found.value}') failed for {inputs}: {err}") from None
+
+    def setup(name: str, players: int, component_id: str | None = None):
+        """A setup figure at a player count (deal, set_aside, turns), from the game's setup expectations."""
+        for expectation in game.expectations:
+            if (expectation.kind == "setup" and players in expectation.players and getattr(expectation.setup, name, 0)
+                    and component_id in (None, expectation.component)):
+                return getattr(expectation.setup, name)
+        raise PnpError(f"no setup states '{name}' at {players} players in game '{game.id}'; expected deal, set_aside or "
+                       "turns of a setup expectation for that player count")
+
     def quickdraw_table(bullet_component: str = "bullet-chips", by: str = "bullet") -> Markup:
         """Players (rows) × bullet number (columns): how many children a quick draw downs."""
         numbers = [v for v in values(bullet_component, by) if isinstance(v, int) and not isinstance(v, bool)]
         header = ["人数＼バレット"] + [str(n) for n in numbers]
-        rows = [[f"{p}人"] + [f"{quickdraw_downs(p, n)}人" if n <= p - 1 else "—" for n in numbers]
+        downs = (lambda p, n: figure("quickdraw_downs", players=p, bullet=n)) if game.figure("quickdraw_downs") else quickdraw_downs
+        rows = [[f"{p}人"] + [f"{downs(p, n)}人" if n <= p - 1 else "—" for n in numbers]
                 for p in game.players]
         return markdown_table(header, rows)
 
@@ -121,7 +148,8 @@ def make_context(game: Game) -> dict:
 
     helpers: dict[str, Callable] = {"count": count, "each": each, "values": values, "table": table,
                                     "quickdraw_table": quickdraw_table, "quickdraw_downs": quickdraw_downs,
-                                    "bullet_table": bullet_table, "bullets_used": bullets_used}
+                                    "bullet_table": bullet_table, "bullets_used": bullets_used, "figure": figure,
+                                    "setup": setup}
     return {
         "game": {"id": game.id, "title": game.title, "players": game.players},
         "players": game.players,

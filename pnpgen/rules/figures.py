@@ -27,6 +27,7 @@ from ..faces.render import Renderer
 from ..press.write_pdf import place_drawing
 
 _REFERENCE = re.compile(r"^component:([a-z0-9-]+)(?:#(\d+)|\?([^/#]*))?(?:/(front|back))?$")
+MAX_WIDTH_MM = 400  # an A3 page is 297 mm wide; a picture wider than any page is a mistake
 DEFAULT_WIDTH_MM = {"card": 36.0, "chip": 20.0, "map": 160.0, "sheet": 120.0}
 
 
@@ -67,6 +68,9 @@ def resolve_image(src: str, title: str, caption: str, game: Game, renderer: Rend
         width = units.parse_length(title) if title.strip() else units.mm(DEFAULT_WIDTH_MM.get(component.kind, 36.0))
     except ValueError as err:
         raise PnpError(f"image '{src}': width {err}") from None
+    if not 0 < width <= units.mm(MAX_WIDTH_MM):
+        raise PnpError(f"image '{src}': width {title.strip()} is not a printable width; "
+                       f"expected more than 0 mm and at most {MAX_WIDTH_MM} mm")
     return PieceImage(drawing, component, width, caption)
 
 

@@ -258,6 +258,7 @@ class Typesetter:
             ("TOPPADDING", (0, 0), (-1, -1), 0),
             ("BOTTOMPADDING", (0, 0), (-1, 0), self.look.size * 0.3),
             ("BOTTOMPADDING", (0, 1), (-1, -1), 0),
+            ("NOSPLIT", (0, 0), (-1, -1)),  # a caption never leaves its picture at a page break
         ]))
         return table
 

@@ -8,6 +8,7 @@ see rules_figures.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
@@ -15,6 +16,21 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
 from ..errors import PnpError
+from .paragraph import STAND_IN
+
+
+# Limits far above a real rulebook (the bundled ones: 11,000 characters, 24 headings, paragraphs of 320),
+# low enough that typesetting the largest allowed one takes seconds: line breaking is quadratic in a
+# paragraph that runs over pages.
+MAX_SOURCE = 500_000  # characters of Markdown once the {{ }} expressions are filled in
+MAX_LINES = 10_000
+MAX_HEADINGS = 500
+MAX_HEADING = 300  # characters in one heading (it is also a line of the table of contents)
+MAX_COLUMNS = 30
+MAX_ROWS = 2_000
+MAX_BLOCK = 5_000  # characters in one paragraph, cell or code block
+MAX_WORD = 1_000  # characters in a run that has no place to break a line (a Latin word, a number)
+UNBREAKABLE = re.compile(r"[0-9A-Za-z\uff10-\uff19\uff21-\uff3a\uff41-\uff5a.,%\uff0e\uff05_/:-]{" + str(MAX_WORD + 1) + ",}")
 
 
 @dataclass(frozen=True)
@@ -92,13 +108,25 @@ class Parser:
     theme: Theme = field(default_factory=Theme)
 
     def parse(self, text: str) -> list:
+        if len(text) > MAX_SOURCE:
+            raise PnpError(f"line 1: the rulebook is {len(text):,} characters long once its expressions are filled in; "
+                           f"expected at most {MAX_SOURCE:,}")
+        lines = text.count("\n") + 1
+        if lines > MAX_LINES:
+            raise PnpError(f"line {MAX_LINES + 1}: the rulebook has {lines:,} lines once its expressions are filled in; "
+                           f"expected at most {MAX_LINES:,}")
         md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
         root = SyntaxTreeNode(md.parse(text))
+        headings = [node for node in root.children if node.type == "heading"]
+        if len(headings) > MAX_HEADINGS:
+            line = headings[MAX_HEADINGS].map[0] + 1 if headings[MAX_HEADINGS].map else 0
+            raise PnpError(f"line {line}: more than {MAX_HEADINGS} headings; expected a rulebook of ordinary length")
         return [b for node in root.children for b in self.block(node)]
 
     def block(self, node: SyntaxTreeNode) -> list:
         line = (node.map[0] + 1) if node.map else 0
         kind = node.type
+        refuse_oversize(node, line)
         if kind == "heading":
             inline = node.children[0]
             return [Heading(int(node.tag[1]), self.inline(inline), flatten(inline).strip(), line)]
@@ -132,6 +160,14 @@ class Parser:
 
     def table(self, node: SyntaxTreeNode, line: int) -> Table:
         rows = [tr for part in node.children for tr in part.children]
+        columns = max(len(tr.children) for tr in rows)
+        if columns > MAX_COLUMNS:
+            raise PnpError(f"line {line}: a table of {columns} columns; expected at most {MAX_COLUMNS} "
+                           "(no more fit across a page)")
+        if len(rows) > MAX_ROWS:
+            raise PnpError(f"line {line}: a table of {len(rows):,} rows; expected at most {MAX_ROWS:,}")
+        for cell in (cell for tr in rows for cell in tr.children):
+            refuse_oversize(cell, line)
         cells = [[self.inline(cell.children[0]) if cell.children else "" for cell in tr.children] for tr in rows]
         align = []
         for cell in rows[0].children:
@@ -179,5 +215,22 @@ def flatten(node: SyntaxTreeNode) -> str:
 
 
 def parse_markdown(text: str, theme: Theme | None = None) -> list:
-    """Blocks of a Markdown document, in order."""
+    """Blocks of a Markdown document, in order. A full-width space that opens a line (字下げ, an indent) is
+    kept: Markdown would strip it as whitespace, so it travels as the paragraphs' stand-in for U+3000."""
+    text = re.sub("(?m)^\u3000+", lambda m: STAND_IN * len(m.group()), text)
     return Parser(theme or Theme()).parse(text)
+
+
+def refuse_oversize(node: SyntaxTreeNode, line: int) -> None:
+    """A paragraph or word so long that breaking it into lines would take minutes is refused (a real one is short)."""
+    if node.type in ("paragraph", "heading", "fence", "code_block", "html_block", "th", "td"):
+        text = node.content if node.type in ("fence", "code_block", "html_block") else flatten(node.children[0]) \
+            if node.children else ""
+        limit = MAX_HEADING if node.type == "heading" else MAX_BLOCK
+        if len(text) > limit:
+            what, fix = ("a heading", "shorten it") if node.type == "heading" else ("a paragraph", "split it")
+            raise PnpError(f"line {line}: {what} of {len(text):,} characters; expected at most {limit:,} ({fix})")
+        word = UNBREAKABLE.search(text)
+        if word:
+            raise PnpError(f"line {line}: a word of {len(word.group()):,} characters with no place to break it; "
+                           f"expected words of at most {MAX_WORD:,} characters")

@@ -32,32 +32,55 @@ class PageSpec:
     @property
     def frame_width(self) -> float:
         raw = self.width - 2 * self.side
-        return int(raw / self.size + 1e-6) * self.size  # full-width lines end flush: no ragged right edge
+        return int(raw / self.size + 1e-6) * self.size  # a line of full-width characters fills it exactly
 
     @property
     def frame_left(self) -> float:
         return (self.width - self.frame_width) / 2
 
 
+# name: (width, height) mm, (top, bottom, side) margins mm, body size pt. The page number sits half-way
+# down the bottom margin: at least 7 mm from the edge, clear of the 6 mm home printers cannot print.
+RULE_PAGES = {
+    "a4": ((210.0, 297.0), (20, 20, 20), 10.0),
+    "letter": ((215.9, 279.4), (20, 20, 20), 10.0),
+    "a5": ((148.0, 210.0), (15, 17, 14), 9.0),
+    "half-letter": ((139.7, 215.9), (15, 17, 14), 9.0),
+}
+# The rulebook page and the booklet page that go with each paper of a build (the same family of sizes).
+FULL_PAGE = {"a4": "a4", "a3": "a4", "a5": "a4", "letter": "letter", "tabloid": "letter"}
+HALF_PAGE = {"a4": "a5", "letter": "half-letter"}
+
+
 def make_page_spec(name: str, size: float | None = None) -> PageSpec:
-    """The rulebook's page: a4 (10 pt body) or a5 (9 pt body)."""
-    if name == "a4":
-        return PageSpec("a4", units.mm(210), units.mm(297), units.mm(20), units.mm(20), units.mm(20), size or 10.0)
-    if name == "a5":
-        return PageSpec("a5", units.mm(148), units.mm(210), units.mm(15), units.mm(17), units.mm(14), size or 9.0)
-    raise ValueError(f"page '{name}' is not a rulebook page size; expected a4 or a5")
+    """The rulebook's page: a4 or letter (10 pt body), a5 or half-letter (9 pt body)."""
+    if name not in RULE_PAGES:
+        raise ValueError(f"page '{name}' is not a rulebook page size; expected one of {', '.join(RULE_PAGES)}")
+    (width, height), (top, bottom, side), body = RULE_PAGES[name]
+    return PageSpec(name, units.mm(width), units.mm(height), units.mm(top), units.mm(bottom), units.mm(side),
+                    size or body)
+
+
+def rulebook_pages(paper: str, page: str | None, booklet: bool) -> tuple[str, str]:
+    """(page, sheet) for a rulebook on a build's paper: its own size, or half of it for a booklet.
+
+    page: an explicit rulebook page (a4, a5, letter, half-letter), or None for the paper's own family."""
+    sheet = FULL_PAGE.get(paper, "a4")
+    if booklet:
+        return HALF_PAGE[sheet], sheet
+    return page or sheet, page or sheet
 
 
 class RulebookDoc(BaseDocTemplate):
     """Pages with a running head and a page number; headings become bookmarks, outline and contents entries."""
 
     def __init__(self, target, spec: PageSpec, look: Look, *, title: str, subject: str, head: str,
-                 numbered: bool = True, **kwargs):
+                 numbered: bool = True, note: str = "", **kwargs):
         super().__init__(target, pagesize=(spec.width, spec.height), invariant=1, pageCompression=1,
                          title=title, author="pnpgen", creator="pnpgen", subject=subject, lang="ja",
                          initialFontName=look.regular, leftMargin=spec.frame_left, rightMargin=spec.frame_left,
                          topMargin=spec.top, bottomMargin=spec.bottom, **kwargs)
-        self.spec, self.look, self.head, self.numbered = spec, look, head, numbered
+        self.spec, self.look, self.head, self.numbered, self.note = spec, look, head, numbered, note
         frame = Frame(spec.frame_left, spec.bottom, spec.frame_width, spec.height - spec.top - spec.bottom,
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="text")
         self.addPageTemplates([PageTemplate("page", [frame], onPage=self.decorate)])
@@ -86,6 +109,10 @@ class RulebookDoc(BaseDocTemplate):
             canvas.setFont(look.regular, look.size * 0.85)
             canvas.setFillColor(colors.HexColor("#3a3430"))
             canvas.drawCentredString(spec.width / 2, spec.bottom / 2 - look.size * 0.3, str(doc.page))
+        if self.note and doc.page == 1:  # a printing note where the cover has no running head
+            canvas.setFont(look.regular, look.size * 0.7)
+            canvas.setFillColor(GREY)
+            canvas.drawCentredString(spec.width / 2, spec.height - spec.top * 0.65, self.note)  # the cover's head
         canvas.restoreState()
 
     def afterFlowable(self, flowable):
@@ -129,16 +156,15 @@ def order_booklet(pages: int) -> list[tuple[int | None, int | None]]:
     return sides
 
 
-SHEET = (units.mm(297), units.mm(210))  # A4 landscape
-
-
 class BookletCanvas(Canvas):
     """A canvas that keeps each A5 page as a form and, on save, imposes them two-up on A4 landscape sheets.
 
     flip: "short" (duplex, flip on the short edge — the usual setting for booklets) or "long" (the back
-    sides are turned 180° so that a printer flipping on the long edge gives the same booklet)."""
+    sides are turned 180° so that a printer flipping on the long edge gives the same booklet). sheet:
+    the landscape sheet (width, height) the pages go on two-up."""
 
     flip = "short"
+    sheet = (units.mm(297), units.mm(210))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -171,7 +197,7 @@ class BookletCanvas(Canvas):
         if self._code:
             self.showPage()
         width, height = self._pagesize
-        sheet_width, sheet_height = max(SHEET[0], 2 * width), max(SHEET[1], height)
+        sheet_width, sheet_height = max(self.sheet[0], 2 * width), max(self.sheet[1], height)
         x0, y0 = (sheet_width - 2 * width) / 2, (sheet_height - height) / 2  # A5 is 148 mm: 0.5 mm to spare
         for side, (left, right) in enumerate(order_booklet(len(self.recorded))):
             self.setPageSize((sheet_width, sheet_height))
@@ -193,26 +219,31 @@ class BookletCanvas(Canvas):
                 for key in self.marks.get((number or 0) - 1, []):
                     Canvas.bookmarkPage(self, key)
             Canvas.showPage(self)
+        # Print dialogs that read it preselect the flip edge the imposition was made for.
+        self.setViewerPreference("Duplex", "DuplexFlipShortEdge" if self.flip == "short" else "DuplexFlipLongEdge")
         self._doc.SaveToFile(self._filename, self)
 
 
-def make_booklet_canvas(flip: str):
-    """A BookletCanvas class for a duplex flip edge."""
+def make_booklet_canvas(flip: str, sheet: str = "a4"):
+    """A BookletCanvas class for a duplex flip edge and a sheet paper (a4 or letter)."""
     if flip not in ("short", "long"):
         raise ValueError(f"flip '{flip}' is not a duplex edge; expected short or long")
-    return type("BookletCanvas" + flip.title(), (BookletCanvas,), {"flip": flip})
+    width, height = units.PAPER_SIZES_MM[sheet]
+    return type("BookletCanvas" + flip.title(), (BookletCanvas,),
+                {"flip": flip, "sheet": (units.mm(max(width, height)), units.mm(min(width, height)))})
 
 
 def typeset(story: list, spec: PageSpec, look: Look, *, title: str, subject: str, head: str, numbered: bool = True,
-            booklet: str | None = None) -> tuple[bytes, int]:
-    """PDF bytes and the page count (before imposition) of the story; booklet: None, "short" or "long"."""
+            booklet: str | None = None, sheet: str = "a4", note: str = "") -> tuple[bytes, int]:
+    """PDF bytes and the page count (before imposition) of the story; booklet: None, "short" or "long"
+    (the flip edge), imposed on `sheet` paper; note: a printing note at the foot of the first page."""
     buffer = io.BytesIO()
-    doc = RulebookDoc(buffer, spec, look, title=title, subject=subject, head=head, numbered=numbered)
+    doc = RulebookDoc(buffer, spec, look, title=title, subject=subject, head=head, numbered=numbered, note=note)
     saved = rl_config.useA85
     rl_config.useA85 = 0
     try:
         if booklet:
-            doc.multiBuild(list(story), canvasmaker=make_booklet_canvas(booklet))
+            doc.multiBuild(list(story), canvasmaker=make_booklet_canvas(booklet, sheet))
         else:
             doc.multiBuild(list(story))
     finally:

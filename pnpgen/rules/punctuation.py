@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import io
 import re
-from pathlib import Path
 
 from fontTools import subset
 from fontTools.ttLib import TTFont as ToolsFont
@@ -20,8 +19,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import registerFontFamily
 from reportlab.pdfbase.ttfonts import TTFont
 
-from ..atomic import write_atomically
-from ..faces.font_convert import process_cache_dir
+from ..faces.font_convert import find_derived, process_cache_dir, store_derived
 from ..faces.fonts import FontBook
 
 CLOSING = "、。，．）」』】〕〉》］｝〙〗"
@@ -38,18 +36,16 @@ def half_font(fontbook: FontBook, weight: str) -> str:
     if base in _registered:
         return _registered[base]
     data = face.path.read_bytes()
-    key = hashlib.sha256(_VERSION + data).hexdigest()[:16]
+    key = "half-" + hashlib.sha256(_VERSION + data).hexdigest()[:16]
     folder = fontbook.cache_dir or process_cache_dir()
-    path = Path(folder) / f"half-{key}.ttf"
-    if not path.exists():
-        write_half_font(data, path)
+    path = find_derived(folder, key) or store_derived(folder, key, make_half_font(data))
     name = f"{base}-HalfPunct"
     pdfmetrics.registerFont(TTFont(name, str(path)))
     _registered[base] = name
     return name
 
 
-def write_half_font(data: bytes, path: Path) -> None:
+def make_half_font(data: bytes) -> bytes:
     """Keep only the brackets and stops, each with a half-em advance (opening ones moved left)."""
     font = ToolsFont(io.BytesIO(data), recalcTimestamp=False)  # the same bytes on every machine
     options = subset.Options()
@@ -76,7 +72,7 @@ def write_half_font(data: bytes, path: Path) -> None:
             record.string = (str(record.toUnicode()) + " HalfPunct").replace(" ", "" if record.nameID == 6 else " ")
     buffer = io.BytesIO()
     font.save(buffer)
-    write_atomically(path, buffer.getvalue(), "derived font")
+    return buffer.getvalue()
 
 
 def register_half_family(regular: str, bold: str) -> None:

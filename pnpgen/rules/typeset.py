@@ -23,22 +23,30 @@ from ..faces.render import Renderer
 from .context import make_context
 from .flowables import Look, Typesetter
 from .markdown import Heading, Image, Theme, parse_markdown
-from .pages import make_contents, make_page_spec, typeset
+from .pages import HALF_PAGE, make_contents, make_page_spec, typeset
 from .paragraph import KinsokuParagraph
 from .punctuation import half_font
+from ..project import bounds
+from ..project.bounds import ENDLESS, NO_MEMORY
+from ..project.files import MAX_FILE_BYTES, refuse_large
 from ..project.sandbox import make_environment
 
 DEFAULT_ACCENT = "#8c3b2a"
+BOOKLET_NOTES = {
+    "short": "冊子印刷：両面・短辺とじ（flip on short edge）で印刷 → 重ねて二つ折り → 折り目をホチキス留め",
+    "long": "冊子印刷：両面・長辺とじ（flip on long edge）で印刷 → 重ねて二つ折り → 折り目をホチキス留め",
+}
 SHEET_SIZES = (10.5, 10.0, 9.5, 9.0, 8.5, 8.0, 7.5, 7.0)  # pt: the rules sheet shrinks until it fits one page
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
 def build_rulebook(project: Project, game: Game, source: Path, out_path: Path, *, fontbook: FontBook,
                    renderer: Renderer, converter: Converter, page: str = "a4", booklet: bool = False,
-                   flip: str = "short") -> Path:
-    """Typeset the rulebook: title, contents, numbered pages, outline. booklet: A5 pages imposed two-up
-    on A4 landscape sheets in saddle-stitch order, to print duplex flipping on the `flip` edge."""
-    spec = make_page_spec("a5" if booklet else page)
+                   flip: str = "short", sheet: str = "a4") -> Path:
+    """Typeset the rulebook: title, contents, numbered pages, outline. booklet: `page` pages (a5,
+    half-letter) imposed two-up on `sheet` (a4, letter) landscape sheets in saddle-stitch order, to print
+    duplex flipping on the `flip` edge, which a note on the cover and the PDF's print preset say."""
+    spec = make_page_spec(HALF_PAGE[sheet] if booklet else page)
     blocks, look, setter = prepare(project, game, source, fontbook, renderer, converter, spec.size, spec.frame_width)
     first = find_first_section(blocks)
     story = setter.flowables(blocks[:first], "lead")
@@ -47,7 +55,7 @@ def build_rulebook(project: Project, game: Game, source: Path, out_path: Path, *
     story += setter.flowables(blocks[first:])
     title = find_title(blocks, game)
     data, _ = typeset(story, spec, look, title=title, subject=f"{game.title} — ルールブック", head=game.title,
-                      booklet=flip if booklet else None)
+                      booklet=flip if booklet else None, sheet=sheet, note=BOOKLET_NOTES[flip] if booklet else "")
     write_atomically(Path(out_path), data, "PDF")
     return Path(out_path)
 
@@ -114,6 +122,7 @@ def find_title(blocks: list, game: Game) -> str:
 
 
 def read_source(project: Project, source: Path) -> str:
+    refuse_large(source, MAX_FILE_BYTES, Location(show_path(project, source)), "Markdown file")
     try:
         return source.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
@@ -126,11 +135,15 @@ def expand_markdown(project: Project, game: Game, source: Path, text: str) -> st
     env = make_environment(project.templates_dir)
     where = show_path(project, source)
     try:
-        return env.from_string(text).render(make_context(game))
+        return bounds.render(env.from_string(text), make_context(game))
     except jinja2.TemplateSyntaxError as err:
         raise PnpError(f"template syntax error: {err.message}", Location(where, err.lineno or 0, 1)) from None
-    except (jinja2.TemplateError, SecurityError, PnpError, TypeError, ValueError, LookupError, ArithmeticError) as err:
-        message = err.problems[0].message if isinstance(err, PnpError) else str(err)
+    except (PnpError, RecursionError, MemoryError) as err:
+        message = err.problems[0].message if isinstance(err, PnpError) else ENDLESS if isinstance(
+            err, RecursionError) else NO_MEMORY
+        raise PnpError(message, Location(where, template_line(), 1)) from None
+    except (jinja2.TemplateError, SecurityError, TypeError, ValueError, LookupError, ArithmeticError) as err:
+        message = str(err)
         raise PnpError(f"{message}; expected an expression over game, players, components, count(), each(), "
                        "values(), table() …", Location(where, template_line(), 1)) from None
 

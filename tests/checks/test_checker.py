@@ -97,9 +97,10 @@ def test_a_missing_suit_breaks_owners(project):
 
 
 def test_breaking_a_setup_removal(project):
-    edit(project, OTOGI, "remove: card.number >= 10", "remove: card.number >= 11")
-    used = [f for f in failed(project, "otogi-taisen") if f.check == "setup area-cards at 3 players: pieces used"][0]
-    assert (used.expected, used.found) == (27, 30)
+    edit(project, OTOGI, "remove: {value: card.number >= 10,", "remove: {value: card.number >= 11,")
+    removed = [f for f in failed(project, "otogi-taisen")
+               if f.check == "setup area-cards at 3 players: pieces removed as the document states"][0]
+    assert (removed.expected, removed.found) == ("10、11", "number 11")
 
 
 def test_needed_more_than_available(project):
@@ -117,10 +118,10 @@ def test_per_player_count_chip_use(project):
 
 
 def test_a_known_contradiction_that_is_fixed_says_so(project):
-    edit(project, TTU, "        deal: 4\n        set_aside: 6\n        turns: 7\n        stated_needed: 30",
-         "        deal: 3\n        set_aside: 6\n        turns: 7\n        stated_needed: 30")
+    edit(project, TTU, "        turns: 7\n        stated_needed: 30", "        turns: 5\n        stated_needed: 30")
     findings = pnpgen.check(project, "three-times-undress")
-    assert any(f.status == "warn" and "remove 'known:'" in f.detail for f in findings)
+    fixed = [f for f in findings if f.status == "warn" and "now holds" in f.detail]
+    assert [f.figure for f in fixed] == ["needed"] and "remove it from 'known:'" in fixed[0].detail
 
 
 def test_a_misquoted_document_fails(project):
@@ -153,5 +154,6 @@ def test_json_shape_is_stable():
     data = json.loads(result.output)
     assert set(data) == {"version", "summary", "findings"} and data["version"] == 1
     assert set(data["summary"]) == {"pass", "fail", "warn"}
-    assert set(data["findings"][0]) == {"status", "game", "check", "file", "line", "expected", "found", "detail", "source"}
+    version_1 = {"status", "game", "check", "file", "line", "expected", "found", "detail", "source"}
+    assert set(data["findings"][0]) == version_1 | {"col", "figure"}
     assert data["summary"]["pass"] == sum(f["status"] == "pass" for f in data["findings"])

@@ -75,8 +75,7 @@ def test_minimal_json_is_a_custom_deck_of_every_piece(minimal):
     assert deck["Name"] == "DeckCustom" and deck["Nickname"] == "デッキ"
     assert deck["DeckIDs"] == [100, 100, 100, 101, 101, 102]  # copies included, one cell per distinct card
     entry = deck["CustomDeck"]["1"]
-    assert entry == {"FaceURL": (folder / "deck-sheet-1.png").resolve().as_uri(),
-                     "BackURL": (folder / "deck-back.png").resolve().as_uri(),
+    assert entry == {"FaceURL": "deck-sheet-1.png", "BackURL": "deck-back.png",  # beside the JSON: portable
                      "NumWidth": 2, "NumHeight": 2, "BackIsHidden": True, "UniqueBack": False, "Type": 0}
     cards = deck["ContainedObjects"]
     assert [c["CardID"] for c in cards] == deck["DeckIDs"]
@@ -122,8 +121,9 @@ def test_a_single_card_is_a_card_not_a_deck(many):
     folder, _ = many
     saved = json.loads((folder / "lone.json").read_text(encoding="utf-8"))
     [card] = saved["ObjectStates"]
-    assert card["Name"] == "Card" and card["CardID"] == 100 and "DeckIDs" not in card
-    assert card["CustomDeck"]["1"]["BackURL"].endswith("/lone-back.png")  # no back template: a plain grey card
+    # the hundred cards took deck keys 1 and 2: the lone card has its own, so both can be spawned together
+    assert card["Name"] == "Card" and card["CardID"] == 300 and "DeckIDs" not in card
+    assert card["CustomDeck"]["3"]["BackURL"] == "lone-back.png"  # no back template: a plain grey card
     back = Image.open(folder / "lone-back.png")
     assert back.size == (px(70), px(120)) and back.getpixel((5, 5)) == (128, 128, 128)
 
@@ -134,7 +134,7 @@ def test_backs_that_differ_per_piece_become_back_sheets(tmp_path):
     assert sorted(p.name for p in folder.iterdir()) == ["deck-back-sheet-1.png", "deck-sheet-1.png", "deck.json"]
     deck = json.loads((folder / "deck.json").read_text(encoding="utf-8"))["ObjectStates"][0]
     entry = deck["CustomDeck"]["1"]
-    assert entry["UniqueBack"] is True and entry["BackURL"] == (folder / "deck-back-sheet-1.png").resolve().as_uri()
+    assert entry["UniqueBack"] is True and entry["BackURL"] == "deck-back-sheet-1.png"
     faces, backs = (Image.open(folder / name) for name in ("deck-sheet-1.png", "deck-back-sheet-1.png"))
     assert faces.size == backs.size
     cols, rows = entry["NumWidth"], entry["NumHeight"]
@@ -145,3 +145,37 @@ def test_maps_are_not_decks(tmp_path):
     report = export(Path(__file__).parents[2], "tts", ExportOptions(out_dir=tmp_path, game="otogi-taisen", dpi=30))
     assert not (tmp_path / "otogi-taisen" / "tts" / "area-map.json").exists()
     assert any("area-map: a map is a board, not a deck" in note for note in report.notes)
+
+
+def test_base_url_points_every_image_at_the_hosted_folder(tmp_path):
+    export(FIXTURES / "tts-many-cards", "tts", ExportOptions(out_dir=tmp_path, base_url="https://example.com/pnp/tts/"))
+    folder = tmp_path / "many" / "tts"
+    urls = []
+    for name in ("hundred.json", "lone.json"):
+        saved = json.loads((folder / name).read_text(encoding="utf-8"))
+        text = json.dumps(saved)
+        assert str(tmp_path) not in text and "file:" not in text
+        for state in saved["ObjectStates"]:
+            urls += [u for entry in state["CustomDeck"].values() for u in (entry["FaceURL"], entry["BackURL"])]
+    assert urls and all(u.startswith("https://example.com/pnp/tts/") for u in urls)
+    assert {u.rsplit("/", 1)[1] for u in urls} <= {p.name for p in folder.iterdir()}
+
+
+def test_deck_keys_never_repeat_across_the_components_of_an_export(tmp_path):
+    export(Path(__file__).parents[2], "tts", ExportOptions(out_dir=tmp_path, game="three-times-undress", dpi=30))
+    keys, ids = [], []
+    for path in sorted((tmp_path / "three-times-undress" / "tts").glob("*.json")):
+        state = json.loads(path.read_text(encoding="utf-8"))["ObjectStates"][0]
+        keys += list(state["CustomDeck"])
+        ids += state.get("DeckIDs", [state.get("CardID")])
+    assert len(keys) >= 3 and len(keys) == len(set(keys))
+    assert all(str(i // 100) in keys for i in ids)
+
+
+@pytest.mark.parametrize("url", ["ftp://example.com/x", "example.com/tts", "https://exa mple.com", "javascript:alert(1)"])
+def test_a_base_url_that_is_not_http_is_refused(tmp_path, url):
+    from pnpgen import PnpError
+
+    with pytest.raises(PnpError) as caught:
+        export(FIXTURES / "tts-many-cards", "tts", ExportOptions(out_dir=tmp_path, base_url=url))
+    assert "expected an http or https address" in str(caught.value)

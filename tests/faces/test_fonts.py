@@ -17,9 +17,9 @@ from reportlab.pdfgen.canvas import Canvas
 from svglib.svglib import SvgRenderer
 
 from pnpgen.errors import PnpError
-from pnpgen.faces.fonts import FontBook, parse_weight
+from pnpgen.faces.fonts import BUNDLED_FONTS, FontBook, parse_weight
 
-BUNDLED = Path(__file__).resolve().parents[2] / "fonts"
+BUNDLED = BUNDLED_FONTS
 
 
 @pytest.fixture(scope="module")

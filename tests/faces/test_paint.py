@@ -74,7 +74,7 @@ def test_paint_draws_like_svglib(tmp_path, fontbook, case):
     svg = svg_of(CONTENT[case])
     art = converter.convert("k", svg, "t.svg.j2")
     assert isinstance(art, FaceArt), "this content is meant to be drawn without svglib"
-    reference = render_with_svglib(parse_svg(svg, "t.svg.j2"), "t.svg.j2", fontbook.svglib_font_map(), FIXTURE,
+    reference = render_with_svglib(parse_svg(svg, "t.svg.j2", FIXTURE), "t.svg.j2", fontbook.svglib_font_map(), FIXTURE,
                                    converter.images)
     font = fontbook.resolve(None)
     ours, theirs = rendered(art, tmp_path / "ours.pdf", font), rendered(reference, tmp_path / "svglib.pdf", font)

@@ -11,11 +11,11 @@ from reportlab.pdfbase import pdfmetrics
 from svglib.svglib import SvgRenderer
 
 from pnpgen import units
-from pnpgen.faces.fonts import FontBook
+from pnpgen.faces.fonts import BUNDLED_FONTS, FontBook
 from pnpgen.faces.linebreak import break_lines
 from pnpgen.faces.text import IconRun, TextDoesNotFit, TextRun, fit_text, format_number
 
-BUNDLED = Path(__file__).resolve().parents[2] / "fonts"
+BUNDLED = BUNDLED_FONTS
 ICONS = {"ron": '<rect width="1" height="1" fill="#b3262d"/>'}
 JAPANESE = "ロンした時、このカードを公開してもよい。その場合、点数は２倍になる。"
 
@@ -43,9 +43,29 @@ def test_line_never_ends_with_opening_bracket():
     assert break_lines("あいう（「えお", 5, one) == ["あいう", "（「えお"]
 
 
-def test_japanese_breaks_between_any_characters():
-    lines = break_lines("あいうえおかきくけこさ", 5, one)
+def test_japanese_breaks_between_any_characters_when_phrases_are_not_asked_for():
+    lines = break_lines("あいうえおかきくけこさ", 5, one, min_fill=1)  # every line as full as it can be
     assert lines == ["あいうえお", "かきくけこ", "さ"]
+
+
+def test_japanese_breaks_at_phrase_boundaries_where_the_measure_allows():
+    text = "ロンした時、このカードを公開してもよい。その場合、点数は２倍になる。"
+    lines = break_lines(text, 8, one)
+    assert "".join(lines) == text
+    phrases = ["ロンした", "時、", "この", "カードを", "公開しても", "よい。", "その", "場合、", "点数は", "２倍に", "なる。"]
+    ends = {sum(map(len, phrases[:i])) for i in range(1, len(phrases) + 1)}
+    at = 0
+    cut = 0
+    for line in lines[:-1]:
+        at += len(line)
+        # a line ends where a phrase does, unless that would leave it under 60 % full: then it is full
+        assert at in ends or len(line) == 8, lines
+        assert len(line) >= 0.6 * 8
+        cut += at not in ends
+    assert cut <= 1 and lines[0] == "ロンした時、この"
+    # where a phrase would leave the line too empty it is broken inside, kinsoku still holding
+    narrow = break_lines("公開してもよい。", 3, one)
+    assert narrow == ["公開し", "ても", "よい。"]
 
 
 def test_latin_wraps_at_spaces_and_collapses_them_at_line_ends():
@@ -146,8 +166,8 @@ def test_inline_icons_are_placed_in_the_line(book):
 
 def test_icons_break_like_japanese_characters():
     # fit_text hands icons to break_lines as private-use characters (U+F0000 + n)
-    assert break_lines("あいうえ\U000f0000\U000f0000", 5, one) == ["あいうえ\U000f0000", "\U000f0000"]
-    assert break_lines("あいうえ\U000f0000。", 5, one) == ["あいうえ", "\U000f0000。"]
+    assert break_lines("あいうえ\U000f0000\U000f0000", 5, one, min_fill=1) == ["あいうえ\U000f0000", "\U000f0000"]
+    assert break_lines("あいうえ\U000f0000。", 5, one, min_fill=1) == ["あいうえ", "\U000f0000。"]
 
 
 def test_empty_text_has_no_lines(book):

@@ -33,7 +33,8 @@ def make_project(tmp_path: Path) -> Path:
     project = tmp_path / "project"
     shutil.copytree(FIXTURES / "minimal", project)
     cards = project / "cards.yaml"
-    text = cards.read_text(encoding="utf-8").replace("equals: 6", "equals: 7")
+    text = cards.read_text(encoding="utf-8").replace("equals: 6", "equals: 7").replace("カード６枚", "カード７枚")
+    (project / "documents" / "rules.txt").write_text("デッキ：カード７枚。\n", encoding="utf-8")
     text = text.replace('          - {name: 弓,', f'          - {{name: "{XSS}", number: 4}}\n          - {{name: 弓,')
     cards.write_text(text, encoding="utf-8")
     return project
@@ -117,7 +118,8 @@ def test_state_lists_games_cards_findings_and_faces(tmp_path):
         assert shield["location"] == "cards.yaml:15" and deck["cards"][3]["tbd"] == ["effect"]
         assert len(sword["front"]) == 64 and int(sword["front"], 16) >= 0
         assert sword["front"] != shield["front"] and sword["back"] == shield["back"]  # one back for the deck
-        total, placeholders = state["findings"]
+        total, stated, placeholders = state["findings"]
+        assert (stated["status"], stated["check"]) == ("pass", "total deck: equals as the document states")
         assert (placeholders["status"], placeholders["check"]) == ("warn", "placeholders in deck")
         assert (total["status"], total["check"], total["file"], total["line"]) == ("pass", "total deck", "cards.yaml", 19)
         assert (total["expected"], total["found"]) == (7, 7)
@@ -364,7 +366,7 @@ def test_page_shows_gallery_and_follows_edits_live(tmp_path):
         page.call("Page.navigate", url=url)
         page.wait("document.querySelectorAll('button.card').length === 4 && document.body.dataset.mode === 'sse'")
         text = page.evaluate(TEXT)
-        assert "小さなゲーム" in text and "デッキ" in text and "✓ 1" in text and "⚠ 1" in text
+        assert "小さなゲーム" in text and "デッキ" in text and "✓ 2" in text and "⚠ 1" in text
         assert "cards.yaml:17 placeholders in deck" in text  # a warning is shown open, with its file:line
         findings = page.evaluate("document.getElementById('findings').textContent")
         assert "cards.yaml:19 total deck: expected 7, found 7" in findings  # passes are folded away

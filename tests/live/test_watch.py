@@ -76,4 +76,44 @@ def test_snapshot_ignores_output_and_hidden_files(tmp_path):
     (project / "output").mkdir()
     (project / "output" / "x.yaml").write_text("x")
     (project / "templates" / ".swp").write_text("x")
-    assert set(snapshot(project)) == {"cards.yaml", "templates/front.svg.j2", "templates/back.svg.j2", "templates/icons/star.svg"}
+    assert set(snapshot(project)) == {"cards.yaml", "templates/front.svg.j2", "templates/back.svg.j2", "templates/icons/star.svg",
+                                      "documents/rules.txt"}  # the checker reads the documents, so a save there rechecks
+
+
+def test_watch_rebuilds_when_a_sheet_of_cards_is_saved(tmp_path):
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURES / "minimal", project)
+    (project / "tables").mkdir()  # not one of the folders watch always looks at: the model says it is read
+    sheet = project / "tables" / "deck.csv"
+    sheet.write_text("name,number,copies\n剣,1,3\n盾,2,2\n弓,3,1\n", encoding="utf-8")
+    text = (project / "cards.yaml").read_text(encoding="utf-8")
+    start, end = text.index("        cards:\n"), text.index("    expectations:")
+    (project / "cards.yaml").write_text(text[:start] + "        cards: {from: tables/deck.csv}\n" + text[end:], encoding="utf-8")
+    out = tmp_path / "out"
+    lines: list[str] = []
+    stop = threading.Event()
+    worker = threading.Thread(target=watch, args=(project, Options(out_dir=out, cache_dir=tmp_path / "cache"), lines.append),
+                              kwargs={"interval": 0.1, "stop": stop})
+    worker.start()
+    try:
+        assert wait_for(lines, "built in"), lines
+        seen = len(lines)
+        edit(sheet, "盾,2,2", "大盾,2,2")
+        assert wait_for(lines, "changed: tables/deck.csv", seen), lines
+        assert wait_for(lines, "tiny/deck card 2 changed: name: 盾 → 大盾 (tables/deck.csv:A3)", seen), lines
+        assert wait_for(lines, "PDFs written", seen), lines
+        seen = len(lines)
+        edit(sheet, "剣,1,3\n大盾,2,2", "剣,1,2\n大盾,2,3")  # the expectation holds the total at 6
+        assert wait_for(lines, "tiny/deck card 2 changed: copies: 2 → 3 (tables/deck.csv:C3)", seen), lines
+        assert wait_for(lines, "PDFs written", seen), lines
+        seen = len(lines)
+        edit(sheet, "大盾,2,3", "大盾,2,two")
+        assert wait_for(lines, "build failed", seen), lines
+        assert 'tables/deck.csv:C3: copies must be a whole number ≥ 0, got "two"' in lines[seen:], lines
+        seen = len(lines)
+        edit(sheet, "大盾,2,two", "大盾,2,3")
+        assert wait_for(lines, "built in", seen), lines
+    finally:
+        stop.set()
+        worker.join(timeout=10)
+    assert not worker.is_alive()

@@ -46,14 +46,15 @@ def test_poker_on_a4_is_a_centred_three_by_three_grid():
     top = page.size.height - max(p.y + p.height for p in page.placements)
     assert abs(to_mm(left - right)) <= TOL and abs(to_mm(top - bottom)) <= TOL
     assert near(page.trim_box.x0, 10.5) and near(page.trim_box.y1, 280.5)
-    assert near(page.bleed_box.x0, 7.5) and near(page.bleed_box.y1, 283.5)
+    # 4.5 mm between the grid and the margin at the sides: 1.5 mm of bleed, 3 mm of white for the crop marks
+    assert near(page.bleed_box.x0, 9.0) and near(page.bleed_box.y1, 283.5)
 
 
 def test_clips_share_cut_lines_inside_and_bleed_outside():
     page = impose(deck(9), SheetSpec(A4))[0]
     first, centre = page.placements[0], page.placements[4]  # top-left, middle
     assert centre.clip == trim(centre)  # abutting cards: no bleed between them
-    assert near(trim(first).x0 - first.clip.x0, 3) and near(first.clip.y1 - trim(first).y1, 3)
+    assert near(trim(first).x0 - first.clip.x0, 1.5) and near(first.clip.y1 - trim(first).y1, 3)
     assert first.clip.x1 == trim(first).x1 and first.clip.y0 == trim(first).y0
 
 
@@ -312,3 +313,50 @@ def test_impose_is_deterministic():
     spec = SheetSpec(LETTER, gap=mm(2), cut_lines=True, back_offset=(mm(0.5), 0))
     assert impose(deck(20), spec) == impose(deck(20), spec)
     assert tiles_of_map(A4) == tiles_of_map(A4)
+
+
+SIZES = [Size(mm(w), mm(h)) for w, h in ((63, 88), (57, 89), (44, 63), (59, 92), (70, 120), (70, 70), (80, 80))]
+
+
+def white_reach(mark, page) -> float:
+    """How far (mm) a crop mark runs past every clip it starts in: the part drawn on white paper."""
+    x0, y0, x1, y1 = mark.points
+    far = (x1, y1)
+    inside = [p.clip for p in page.placements
+              if p.clip.x0 - 1e-6 <= far[0] <= p.clip.x1 + 1e-6 and p.clip.y0 - 1e-6 <= far[1] <= p.clip.y1 + 1e-6]
+    if inside:
+        return 0.0
+    ends = [p.clip for p in page.placements
+            if (x0 == x1 and p.clip.x0 - 1e-6 <= x0 <= p.clip.x1 + 1e-6) or (y0 == y1 and p.clip.y0 - 1e-6 <= y0 <= p.clip.y1 + 1e-6)]
+    if x0 == x1:
+        edge = max([c.y1 for c in ends if c.y1 <= max(y0, y1) + 1e-6] or [min(y0, y1)]) if y1 > y0 else \
+            min([c.y0 for c in ends if c.y0 >= min(y0, y1) - 1e-6] or [max(y0, y1)])
+        return to_mm(abs(y1 - edge))
+    edge = max([c.x1 for c in ends if c.x1 <= max(x0, x1) + 1e-6] or [min(x0, x1)]) if x1 > x0 else \
+        min([c.x0 for c in ends if c.x0 >= min(x0, x1) - 1e-6] or [max(x0, x1)])
+    return to_mm(abs(x1 - edge))
+
+
+@pytest.mark.parametrize("gutterfold", [False, True], ids=["duplex", "gutterfold"])
+@pytest.mark.parametrize("paper", [A4, LETTER, A3], ids=["a4", "letter", "a3"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{to_mm(s.width):g}x{to_mm(s.height):g}")
+def test_every_crop_mark_reaches_3_mm_into_white_paper_or_its_side_is_reported(paper, size, gutterfold):
+    for n in (1, 5, 13):
+        spec = SheetSpec(paper, gutterfold=gutterfold)
+        for page in impose(deck(n, size), spec):
+            crops = [m for m in page.marks if m.kind == "crop"]
+            for mark in crops:
+                assert white_reach(mark, page) >= 3 - TOL, (mark, page.bare_edges)
+            sides = {("top" if m.points[3] > m.points[1] else "bottom") if m.points[0] == m.points[2]
+                     else ("right" if m.points[2] > m.points[0] else "left") for m in crops}
+            assert sides | set(page.bare_edges) == {"top", "bottom", "left", "right"}
+            for p in page.placements:  # and the bleed gives way no further than 1 mm
+                assert min(to_mm(v) for v in (p.x - p.clip.x0, p.y - p.clip.y0)) >= -TOL
+
+
+def test_letter_poker_reports_that_the_top_and_bottom_edges_have_no_crop_marks():
+    page = impose(deck(9), SheetSpec(LETTER))[0]
+    assert page.bare_edges == ("bottom", "top")
+    verticals = [m for m in page.marks if m.kind == "crop" and m.points[0] == m.points[2]]
+    assert verticals == []  # none left 1 mm long inside the bleed
+    assert len([m for m in page.marks if m.kind == "crop"]) == 8  # left and right of each horizontal cut

@@ -13,13 +13,14 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from pnpgen.errors import PnpError
+from pnpgen.faces.fonts import BUNDLED_FONTS
 from pnpgen.press.impose import Item, SheetSpec, impose
 from pnpgen.project.model import Size
 from pnpgen.units import mm, to_mm
 from pnpgen.press.write_pdf import form_name, write_pdf
 
 FONT = "NotoSansJP-Regular"
-FONT_FILE = Path(__file__).resolve().parents[2] / "fonts" / "NotoSansJP-Regular.ttf"
+FONT_FILE = BUNDLED_FONTS / "NotoSansJP-Regular.ttf"
 A4 = Size(mm(210), mm(297))
 LETTER = Size(mm(215.9), mm(279.4))
 POKER = Size(mm(63), mm(88))

@@ -155,7 +155,7 @@ def test_counts_in_the_text_equal_the_data(kit, built):
         for component in project.game(game_id).components:
             pieces = len(expand_pieces(component))
             unit = "個" if component.id == "markers" else "枚"
-            if component.id != "score-chips":
+            if component.id != "score-chips" and component.kind != "box":  # a box is packaging, not a piece
                 assert normal(f"{component.name}（{pieces}{unit}）") in text[game_id], component.id
     battle = project.game("three-times-undress").component("battle-cards")
     numbers = Counter(p.card.fields["number"] for p in expand_pieces(battle))
@@ -274,6 +274,10 @@ def test_booklet_sheets_carry_the_a5_pages_in_booklet_order(built):
                 assert found == ""
                 continue
             assert text_in(sheet, x0, 0, x0 + a5_width, mm(12)) == str(number)  # the number at its foot
+            if number == 1:  # the cover carries the printing note at its head
+                note = text_in(sheet, x0, height - mm(14), x0 + a5_width, height)
+                assert note.startswith("冊子印刷：両面・短辺とじ")
+                found = found.replace(note, "", 1)
             assert found == text_in(pages[number - 1], 0, 0, a5_width, a5_height)
 
 
@@ -412,7 +416,7 @@ def test_a_rulebook_without_sections_has_no_contents(kit, tmp_path):
 
 def test_a_rules_sheet_that_cannot_fit_one_page_is_refused(kit, tmp_path):
     project, fontbook, renderer, converter = kit
-    source = write_source(tmp_path, "# 長い\n\n" + "長い文章です。" * 900 + "\n")
+    source = write_source(tmp_path, "# 長い\n\n" + ("長い文章です。" * 300 + "\n\n") * 3)  # paragraphs of 2,100
     with pytest.raises(PnpError) as caught:
         build_rules_sheet(project, project.game(LWS), source, tmp_path / "sheet.pdf", fontbook=fontbook,
                           renderer=renderer, converter=converter)
@@ -428,3 +432,74 @@ def test_booklet_outline_points_at_the_sheet_sides_holding_the_pages(built):
     assert [title for title, _ in booklet] == [title for title, _ in a5]
     for (_, page), (_, side) in zip(a5, booklet):
         assert page in order[side - 1]
+
+
+def figure_source(tmp_path: Path, paragraphs: int) -> Path:
+    """A rulebook whose one picture (a ron card, its own text drawn on it) falls lower on the page as it grows."""
+    return write_source(tmp_path, "# 図\n\n" + "\n\n".join(f"段落{i}。" for i in range(paragraphs))
+                        + '\n\n![キャプション印](component:battle-cards?ron=true "36mm")\n\n後。\n')
+
+
+def halves(document: pypdfium2.PdfDocument, booklet: bool) -> list[str]:
+    """The text of each page, or of each half-sheet of a booklet."""
+    found = []
+    for page in document:
+        width, height = page.get_size()
+        parts = [(0, width / 2), (width / 2, width)] if booklet else [(0, width)]
+        found += [page.get_textpage().get_text_bounded(x0, 0, x1, height) for x0, x1 in parts]
+    return found
+
+
+@pytest.mark.parametrize("page, booklet, counts", [("a4", False, range(0, 130, 2)), ("a5", False, range(0, 90)),
+                                                   ("a5", True, (44, 71))])
+def test_a_caption_never_leaves_its_picture_at_a_page_break(kit, tmp_path, page, booklet, counts):
+    project, fontbook, renderer, converter = kit
+    game = project.game("three-times-undress")
+    tools = dict(fontbook=fontbook, renderer=renderer, converter=converter)
+    crossings = 0
+    for count in counts:
+        target = build_rulebook(project, game, figure_source(tmp_path, count), tmp_path / "figure.pdf", page=page,
+                                booklet=booklet, **tools)
+        texts = halves(pypdfium2.PdfDocument(str(target)), booklet)
+        caption = [i for i, text in enumerate(texts) if "キャプション印" in text]
+        picture = [i for i, text in enumerate(texts) if "ロンできるカード" in text]
+        assert caption == picture and len(caption) == 1, (count, caption, picture)
+        crossings += "後。" not in texts[caption[0]] or count in (44, 71)
+    assert crossings  # the picture did reach a page foot in some of these
+
+
+def test_full_width_spaces_stay_full_width_in_rulebooks(kit, tmp_path):
+    project, fontbook, renderer, converter = kit
+    source = write_source(tmp_path, "# 題\n\n## 節\n\n　字下げの段落。あ　い。\n\n字下げなし。\n")
+    target = build_rulebook(project, project.game("three-times-undress"), source, tmp_path / "space.pdf", page="a5",
+                            fontbook=fontbook, renderer=renderer, converter=converter)
+    document = pypdfium2.PdfDocument(str(target))
+    page = next(p for p in document if "字下げの段落" in p.get_textpage().get_text_range())
+    textpage = page.get_textpage()
+    text = textpage.get_text_range()
+    assert "\u3000字下げの段落。あ\u3000い。" in text
+
+    def left(at: int) -> float:
+        return textpage.get_charbox(at)[0]
+
+    body = 9.0  # pt: the A5 body size, one full-width character
+    indented, plain = text.index("字下げの"), text.index("字下げなし")
+    assert left(indented) - left(plain) == pytest.approx(body, abs=0.6)  # an indent of one em
+    assert left(text.index("い。")) - left(text.index("あ\u3000")) == pytest.approx(2 * body, abs=0.6)
+
+
+def test_rulebook_lines_break_at_phrase_boundaries_like_card_text(kit):
+    from reportlab.lib.styles import ParagraphStyle
+
+    from pnpgen.faces.linebreak import break_lines
+    from pnpgen.rules.paragraph import KinsokuParagraph
+
+    _, fontbook, _, _ = kit
+    style = ParagraphStyle("t", fontName=fontbook.resolve(None), fontSize=10, leading=14, wordWrap="CJK")
+    text = "ロンした時、このカードを公開してもよい。その場合、点数は２倍になる。"
+    paragraph = KinsokuParagraph(text, style)
+    paragraph.wrap(100, 1000)
+    lines = ["".join(w.text for w in line.words) for line in paragraph.blPara.lines]
+    assert lines == ["ロンした時、この", "カードを公開しても", "よい。その場合、", "点数は２倍になる。"]
+    assert lines == break_lines(text, 10, lambda s: float(len(s)))  # the same planner as card text
+    assert all(line.extraSpace >= 0 for line in paragraph.blPara.lines)  # ragged right, never stretched

@@ -107,6 +107,11 @@ function renderGallery(previous) {
         const meta = el("div", "meta");
         add(meta, el("span", "badge", "#" + card.index), el("span", "badge", "×" + card.copies));
         if (card.tbd.length) add(meta, el("span", "badge tbd", "tbd: " + card.tbd.join(", ")));
+        const since = state.since && state.since.cards[id];
+        if (since) {
+          tile.classList.add("since");
+          add(meta, el("span", "badge since", since + " since " + state.since.ref));
+        }
         add(tile, faces, el("div", "caption", card.caption), meta);
         tile.title = card.location;
         tile.addEventListener("click", () => select(id));
@@ -191,9 +196,31 @@ function render(next) {
   const changes = document.getElementById("changes");
   changes.textContent = next.changes.length ? "Last change: " + next.changes.join("; ") : "";
   changes.hidden = !next.changes.length;
+  renderSince(next.since);
   renderFindings(next.findings);
   renderGallery(previous && previous.version > 0 ? previous : null);
   renderPanel();
+}
+
+// With `serve --since REF`: how many cards changed since REF, a link to the comparison page, and a filter.
+function renderSince(since) {
+  const box = document.getElementById("since");
+  box.replaceChildren();
+  box.hidden = !since;
+  if (!since) return;
+  if (since.error) { add(box, document.createTextNode("Changed since " + since.ref + ": " + since.error)); return; }
+  const count = Object.keys(since.cards).length;
+  add(box, document.createTextNode(count + " card" + (count === 1 ? "" : "s") + " changed or added since " + since.label +
+    (since.removed.length ? "; removed: " + since.removed.join(", ") : "") +
+    (since.sections.length ? "; rulebook: " + since.sections.join(", ") : "") + " — "));
+  const link = el("a", "", "old and new side by side");
+  link.href = "/changes.html";
+  const label = el("label", "");
+  const only = el("input", "");
+  only.type = "checkbox";
+  only.checked = document.body.classList.contains("only-since");
+  only.addEventListener("change", () => document.body.classList.toggle("only-since", only.checked));
+  add(box, link, document.createTextNode(" · "), add(label, only, document.createTextNode(" show only these")));
 }
 
 async function load() {

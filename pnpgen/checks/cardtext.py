@@ -1,0 +1,69 @@
+"""Turn the text printed on cards (limits such as 「１手番に１回」, map captions, skill texts — in the data or
+written into a template) into findings: each number tied to a component or figure is held to the data."""
+from __future__ import annotations
+
+import re
+
+from ..errors import Location
+from ..project.model import Game, Project
+from .fields import template_texts
+from .findings import Finding
+from .tables import check_prose
+from .vocabulary import Noun
+
+
+def check_card_text(game: Game, nouns: list[Noun], strict: bool = False) -> list[Finding]:
+    findings = []
+    seen: set[tuple[str, str]] = set()
+    for component in game.components:
+        places = dict(component.field_locations)
+        for card in component.cards:
+            for name, text in find_texts(card.fields):
+                top = name.split(".")[0]
+                if top == "figures" or top in card.tbd or (top, text) in seen:
+                    continue
+                seen.add((top, text))
+                where = places.get(top, card.location)
+                findings.extend(check_prose(game, text, lambda offset, where=where: where, nouns, strict,
+                                            f"card text {component.id}.{name}"))
+    return findings
+
+
+_LITERAL = re.compile(r"'([^'\n]*)'|\"([^\"\n]*)\"")
+_PRINTED = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]")
+
+
+def check_template_text(project: Project, game: Game, nouns: list[Noun], strict: bool = False) -> list[Finding]:
+    """Text written into a template's string literals (「…×２」VP。) is printed on every card: hold it too."""
+    findings: list[Finding] = []
+    seen: set[str] = set()
+    for component in game.components:
+        for name, source in template_texts(project, component).items():
+            if name in seen:
+                continue
+            seen.add(name)
+            for match in _LITERAL.finditer(source):
+                text = match.group(1) if match.group(1) is not None else match.group(2)
+                if not (_PRINTED.search(text) and re.search(r"[0-9０-９]", text)):
+                    continue
+                start = match.start() + 1
+                line = source.count("\n", 0, start) + 1
+                column = start - (source.rfind("\n", 0, start) + 1) + 1
+
+                def locate(offset: int, line=line, column=column, name=name) -> Location:
+                    return Location(f"templates/{name}", line, column + offset)
+
+                findings.extend(check_prose(game, text, locate, nouns, strict, f"template text {name}"))
+    return findings
+
+
+def find_texts(fields, prefix: str = ""):
+    """(field path, text) for every string in a card's fields, nested lists and mappings included."""
+    items = fields.items() if hasattr(fields, "items") else enumerate(fields)
+    for key, value in items:
+        name = f"{prefix}{key}"
+        if isinstance(value, str):
+            if not re.fullmatch(r"#[0-9a-fA-F]{3,8}", value) and any(c.isdigit() or c in "一二三四五六七八九十" for c in value):
+                yield name, value
+        elif isinstance(value, (tuple, list)) or hasattr(value, "items"):
+            yield from find_texts(value, name + ".")

@@ -1,0 +1,82 @@
+"""Turn combinations and names expectations into findings: every suit × number once, and the names that tie
+components together (races, player colours) the same in each component and in the document."""
+from __future__ import annotations
+
+from collections import Counter
+from itertools import product
+
+from ..project.model import Expectation, Game, Piece
+from .expressions import key_of
+from .findings import FAIL, PASS, WARN, Finding
+
+
+def check_combinations(game: Game, expectation: Expectation, pieces: list[Piece]) -> list[Finding]:
+    """Each combination of the fields `of` occurs exactly once (two mislabels that cancel out still fail)."""
+    fields = expectation.of
+    name = f"combinations {expectation.component} of {' × '.join(fields)}"
+    counts = Counter(tuple(key_of(p.card.fields.get(f)) for f in fields) for p in pieces)
+    axes = [list(dict.fromkeys(key_of(p.card.fields.get(f)) for p in pieces)) for f in fields]
+    twice = [(combo, n) for combo, n in counts.items() if n > 1]
+    missing = [combo for combo in product(*axes) if combo not in counts]
+    problems = [f"{'・'.join(combo)} ×{n} ({locate_combination(pieces, fields, combo)})" for combo, n in twice]
+    problems += [f"{'・'.join(combo)} missing" for combo in missing]
+    expected = 1
+    for axis in axes:
+        expected *= len(axis)
+    return [Finding(FAIL if problems else PASS, game.id, name, expectation.location, expected, len(counts),
+                    "; ".join(problems[:12]), expectation.source, figure="combinations")]
+
+
+def locate_combination(pieces: list[Piece], fields: tuple, combo: tuple) -> str:
+    places = sorted({p.card.location for p in pieces if tuple(key_of(p.card.fields.get(f)) for f in fields) == combo})
+    return ", ".join(f"{loc.file}:{loc.line}" for loc in places[:4])
+
+
+def check_names(game: Game, expectation: Expectation, pieces_by_component: dict[str, list[Piece]]) -> list[Finding]:
+    """The field holds the same names in every component, and (with equals) the names the document lists."""
+    field = expectation.by
+    found = {cid: collect_names(game, cid, field, pieces_by_component) for cid in expectation.components}
+    reference = list(expectation.names) or found[expectation.components[0]]
+    findings = []
+    for cid, names in found.items():
+        extra = [n for n in names if n not in reference]
+        lacking = [n for n in reference if n not in names]
+        detail = "; ".join(part for part in (
+            f"not in the list: {', '.join(extra)} ({locate_names(pieces_by_component.get(cid, []), field, extra) or cid})" if extra else "",
+            f"missing: {', '.join(lacking)}" if lacking else "") if part)
+        findings.append(Finding(FAIL if detail else PASS, game.id, f"names {field} in {cid}", expectation.location,
+                                reference, names, detail, expectation.source, figure="names"))
+    if expectation.names:
+        findings.append(check_listed(game, expectation))
+    return findings
+
+
+def collect_names(game: Game, source: str, field: str, pieces_by_component: dict) -> list[str]:
+    """The names a component's cards hold in `field`, or the keys of a game default (defaults.race_style)."""
+    if source.startswith("defaults."):
+        table = game.defaults.get(source.split(".", 1)[1])
+        return [key_of(k) for k in table] if hasattr(table, "items") else []
+    return list(dict.fromkeys(key_of(p.card.fields.get(field)) for p in pieces_by_component[source]))
+
+
+def locate_names(pieces: list[Piece], field: str, names: list[str]) -> str:
+    places = sorted({p.card.location for p in pieces if key_of(p.card.fields.get(field)) in names})
+    return ", ".join(f"{loc.file}:{loc.line}" for loc in places[:4])
+
+
+def check_listed(game: Game, expectation: Expectation) -> Finding:
+    """The names of `equals` must be the ones the quoted phrase lists."""
+    name = f"names {expectation.by} as the document states"
+    source = expectation.source
+    if source is None:
+        return Finding(WARN, game.id, name, expectation.location, None, list(expectation.names),
+                       "assumption: no quote lists these names", figure="equals")
+    absent = [n for n in expectation.names if n not in source.quote]
+    if len(absent) == len(expectation.names):
+        return Finding(WARN, game.id, name, expectation.location, None, list(expectation.names),
+                       "assumption: the quoted phrase names none of them, so the names are assumed, not cited", source, figure="equals")
+    if absent:
+        return Finding(FAIL, game.id, name, expectation.location, list(expectation.names), list(expectation.names),
+                       f"the quote does not name {', '.join(absent)}", source, figure="equals")
+    return Finding(PASS, game.id, name, expectation.location, list(expectation.names), list(expectation.names), "",
+                   source, figure="equals")

@@ -1,0 +1,77 @@
+"""Turn a game's rule figures (rounds, tricks, VP values, thresholds, rules such as players − bullet) into findings:
+each held to the numbers its quoted phrase states, an expression to the examples the document gives."""
+from __future__ import annotations
+
+from ..project.model import Figure, Game, Project
+from ..project.sandbox import compile_expression
+from .documents import Documents, check_source, check_stated
+from .findings import FAIL, PASS, WARN, Finding
+from .numerals import numbers_for_players
+
+
+def check_figures(project: Project, game: Game, documents: Documents) -> list[Finding]:
+    findings = []
+    for figure in game.figures:
+        findings.extend(check_source(documents, game, figure.source, figure.location))
+        if figure.name in PLAYER_FIGURES and game.players:
+            findings.append(check_players(game, figure))
+        if isinstance(figure.value, str):
+            findings.extend(check_rule(game, figure))
+        else:
+            findings.append(check_number(game, figure))
+    return findings
+
+
+PLAYER_FIGURES = {"min_players": min, "max_players": max}  # held to the game's `players:` as well as to the quote
+
+
+def check_players(game: Game, figure: Figure) -> Finding:
+    """The game's `players:` must be the range the document states (「３〜４人用」)."""
+    found = PLAYER_FIGURES[figure.name](game.players)
+    return Finding(PASS if found == figure.value else FAIL, game.id, f"players: {figure.name}", game.location,
+                   figure.value, found, "" if found == figure.value else
+                   f"the game's players: runs {min(game.players)}–{max(game.players)}; the document's figure is {figure.value}",
+                   figure.source, figure="players")
+
+
+def check_number(game: Game, figure: Figure) -> Finding:
+    found = check_stated(game, f"figure {figure.name}", "value", figure.value, figure.source, figure.location)
+    if figure.assumed:  # an assumption stays one, whether or not its phrase has the number
+        return Finding(WARN, game.id, found.check, figure.location, "not stated", figure.value,
+                       f"assumption: {figure.assumed}", figure.source, figure="value")
+    return found
+
+
+def evaluate_figure(figure: Figure, inputs: dict):
+    """The figure's value for these inputs (an expression figure), or the number itself."""
+    if not isinstance(figure.value, str):
+        return figure.value
+    try:
+        return compile_expression(figure.value)(**inputs)
+    except Exception as err:  # a designer's expression failing is a finding, not a crash
+        return f"error: {err}"
+
+
+def check_rule(game: Game, figure: Figure) -> list[Finding]:
+    """An expression figure must give the value the document states for each example."""
+    name = f"figure {figure.name}"
+    if not figure.examples:
+        return [Finding(WARN, game.id, name, figure.location, "not stated", figure.value,
+                        f"assumption: no example ties '{figure.value}' to a number the document states; add examples:",
+                        figure.source, figure="examples")]
+    findings = []
+    for inputs, stated in figure.examples:
+        shown = ", ".join(f"{k}={v}" for k, v in inputs.items())
+        value = evaluate_figure(figure, dict(inputs))
+        check = f"{name} at {shown}"
+        if value != stated:
+            findings.append(Finding(FAIL, game.id, check, figure.location, stated, value,
+                                    f"'{figure.value}' gives {value}; the document's example says {stated}", figure.source,
+                                    figure="value"))
+            continue
+        quoted = figure.source and [n.value for n in numbers_for_players(figure.source.quote, inputs.get("players"))]
+        status = PASS if quoted and stated in quoted else (WARN if not quoted else FAIL)
+        detail = {PASS: "", WARN: "assumption: the quoted phrase states no figure for this example",
+                  FAIL: f"the quote does not state {stated}"}[status]
+        findings.append(Finding(status, game.id, check, figure.location, stated, value, detail, figure.source, figure="examples"))
+    return findings

@@ -1,0 +1,84 @@
+"""Turn Japanese or English text into the numbers it states: ASCII, full-width and kanji numerals, with their units."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+COUNTERS = ("枚", "個", "人", "回", "つ", "点", "組", "セット", "部", "冊", "本", "種", "名", "局", "手番", "ターン",
+            "トリック", "ラウンド", "ＶＰ", "VP", "翻", "か所", "ヶ所", "箇所", "スート", "倍", "以上", "以下", "未満")
+_KANJI = "〇一二三四五六七八九十百"
+_KANJI_VALUES = {c: i for i, c in enumerate("〇一二三四五六七八九")}
+_TOKEN = re.compile(r"[0-9０-９]+(?:[.．][0-9０-９]+)?|[" + _KANJI + "]+")
+_COUNTER = re.compile(r"\s*(" + "|".join(sorted(map(re.escape, COUNTERS), key=len, reverse=True)) + ")")
+_PLAYERS = re.compile(r"\s*人(?:プレイ|用|で|の場合|時|まで|〜|～|から|、|：|:|\s|$)")
+_WIDE = str.maketrans("０１２３４５６７８９．", "0123456789.")
+
+
+@dataclass(frozen=True)
+class Number:
+    value: float | int
+    start: int
+    end: int  # just after the numeral
+    unit: str  # the counter word after it ("" when none)
+    text: str
+
+    @property
+    def players(self) -> bool:
+        """"３人プレイ", "４人：", "３〜４人用": a player count rather than a quantity."""
+        return self.unit == "人"
+
+
+def parse_number(text: str) -> int | float:
+    """ASCII, full-width or kanji digits (三十二, 四十六, 百) as a number."""
+    text = text.translate(_WIDE)
+    if re.fullmatch(r"[0-9]+", text):
+        return int(text)
+    if re.fullmatch(r"[0-9]+\.[0-9]+", text):
+        return float(text)
+    total, digit = 0, 0
+    for char in text:
+        if char == "百":
+            total, digit = total + (digit or 1) * 100, 0
+        elif char == "十":
+            total, digit = total + (digit or 1) * 10, 0
+        else:
+            digit = digit * 10 + _KANJI_VALUES[char]
+    return total + digit
+
+
+def find_numbers(text: str) -> list[Number]:
+    """Every number the text states. Kanji numerals count only before a counter word (一斉, 一部 are words)."""
+    found = []
+    for match in _TOKEN.finditer(text):
+        counter = _COUNTER.match(text, match.end())
+        unit = counter.group(1) if counter else ""
+        kanji = match.group(0)[0] in _KANJI
+        if kanji and (not unit or unit in ("以上", "以下", "未満")):
+            continue
+        if kanji and match.start() > 0 and text[match.start() - 1] in "第":
+            continue
+        if unit == "人" and not _PLAYERS.match(text, match.end()):
+            unit = "人数"  # 子プレイヤー３人: a number of people, not a player count
+        found.append(Number(parse_number(match.group(0)), match.start(), match.end(), unit, match.group(0)))
+    return found
+
+
+def drop_player_counts(numbers: list[Number]) -> list[Number]:
+    """The numbers that are not player counts."""
+    return [n for n in numbers if not n.players]
+
+
+def numbers_for_players(text: str, players: int | None) -> list[Number]:
+    """The numbers a phrase states for a player count: its "４人…" part when it has parts for several counts."""
+    numbers = find_numbers(text)
+    marks = [n for n in numbers if n.players]
+    if players is None or len({m.value for m in marks}) < 2:
+        return drop_player_counts(numbers)
+    mine = [i for i, m in enumerate(marks) if m.value == players]
+    if not mine:
+        return drop_player_counts([n for n in numbers if n.end <= marks[0].start])
+    chosen = []
+    for i in mine:
+        stop = marks[i + 1].start if i + 1 < len(marks) else len(text)
+        chosen += [n for n in numbers if marks[i].end <= n.start < stop]
+    return drop_player_counts(chosen)

@@ -1,0 +1,113 @@
+"""Turn prose with hand-written Markdown tables into findings, tables cell by cell: a row or column header names a component, a
+player count, a field value or a figure, and each number in a cell is held to what the data gives there."""
+from __future__ import annotations
+
+import re
+
+from ..project.model import Game
+from .numerals import parse_number
+from .prose import Span, check_sentences, check_span
+from .vocabulary import PER_WORDS, Context
+
+_RULE = re.compile(r"^\s*:?-+:?\s*$")
+_PLAYERS = re.compile(r"^([0-9０-９]+)\s*人(?:プレイ|用|で|時)?(?:の場合|時)?$")
+_PLAYERS_COLUMN = re.compile(r"^([0-9０-９]+)\s*人(?:プレイ|用|で|時)(?:の場合|時)?$")  # not 「１人」: per person
+_VALUE = re.compile(r"^[0-9０-９]+$")
+VALUE_WORDS = re.compile(r"数字|番号|の値")
+QUALIFIER = re.compile(r"人|全員|計|枚数|個数|数$")
+
+
+def find_noun_header(header: list[str], nouns) -> str:
+    """The first header cell that names a noun: what a table of counts per person or in total is about."""
+    return next((cell for cell in header if any(word in cell for noun in nouns for word in noun.words)), "")
+
+
+def check_prose(game: Game, text: str, locate, nouns, strict: bool, origin: str) -> list:
+    """Findings for each number in `text` (blanked Markdown or a card's text): its tables cell by cell, then its sentences."""
+    tables = table_lines(text)
+    return check_tables(game, text, tables, locate, nouns, strict, origin) + check_sentences(
+        game, text, tables, locate, nouns, strict, origin)
+
+
+def table_lines(text: str) -> set[int]:
+    return {i for i, line in enumerate(text.split("\n")) if line.lstrip().startswith("|")}
+
+
+def split_cells(line: str, offset: int) -> list[tuple[str, int]]:
+    """The cells of a table row with their offsets (escaped bars stay inside a cell)."""
+    out, start = [], line.index("|") + 1
+    for match in re.compile(r"(?<!\\)\|").finditer(line, start):
+        out.append((line[start:match.start()], offset + start))
+        start = match.end()
+    return out
+
+
+def read_header_players(text: str, column: bool = False) -> int | None:
+    match = (_PLAYERS_COLUMN if column else _PLAYERS).match(text.strip())
+    return int(parse_number(match.group(1))) if match else None
+
+
+def read_header_value(text: str) -> str | None:
+    text = text.strip()
+    return str(parse_number(text)) if _VALUE.match(text) else None
+
+
+def check_tables(game: Game, text: str, tables: set[int], locate, nouns, strict: bool, origin: str) -> list:
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    findings = []
+    index = 0
+    while index < len(lines):
+        if index not in tables:
+            index += 1
+            continue
+        block = []
+        while index in tables:
+            block.append(index)
+            index += 1
+        heading = find_section_above(lines, block[0])
+        findings.extend(check_table(game, [(lines[i], offsets[i]) for i in block], heading, locate, nouns, strict, origin))
+    return findings
+
+
+def find_section_above(lines: list[str], first: int) -> str:
+    """The text between the table and the heading above it (the heading included): what the table is about."""
+    above = []
+    for index in range(first - 1, max(first - 12, -1), -1):
+        above.insert(0, lines[index])
+        if lines[index].lstrip().startswith("#"):
+            break
+    return "\n".join(above)
+
+
+def check_table(game: Game, rows: list[tuple[str, int]], heading: str, locate, nouns, strict: bool, origin: str) -> list:
+    parsed = [split_cells(line, offset) for line, offset in rows]
+    if len(parsed) < 3 or not all(_RULE.match(c) for c, _ in parsed[1]):
+        return []
+    header = [c for c, _ in parsed[0]]
+    findings = []
+    for row in parsed[2:]:
+        row_header = row[0][0] if row else ""
+        for column, (cell, start) in enumerate(row[1:], 1):
+            column_header = header[column] if column < len(header) else ""
+            players = read_header_players(column_header, column=True) or read_header_players(row_header)
+            inputs = {}
+            if players is not None:
+                inputs["players"] = players
+            if read_header_value(column_header) is not None and read_header_players(row_header) is not None:
+                inputs["*"] = int(read_header_value(column_header))
+            if VALUE_WORDS.search(column_header):
+                continue  # a column of card values (downを倒せる数字), not of counts
+            quoted = frozenset(read_header_value(column_header) or column_header.strip() for _ in (0,)) | frozenset(
+                {read_header_value(row_header) or row_header.strip()})
+            per = any(w in row_header + column_header for w in PER_WORDS)
+            context = Context(players, per, quoted, inputs)
+            span = Span(cell, start, row_header)
+            fallback = (column_header,)
+            if QUALIFIER.search(column_header) or not column_header.strip() or read_header_value(column_header) is not None:
+                # １人, 全員, 枚数 or a value (1, 2, …): the cell counts what the table is about
+                fallback += (header[0] if header else "", find_noun_header(header, nouns), heading)
+            findings.extend(check_span(game, span, locate, nouns, strict, origin, context, fallback=fallback))
+    return findings

@@ -1,0 +1,172 @@
+"""Turn a game's data into the nouns prose may state a number about: components (and their short names), setup
+figures (手札, 王牌, 手番) per player count, and rule figures by their words — each with the values it accepts."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..project.expand import expand_pieces
+from ..project.model import Component, Game, Piece
+from .expressions import evaluate, key_of
+
+PER_WORDS = ("ずつ", "各", "あたり", "毎", "ごと", "につき", "それぞれ")
+PIECE_UNITS = frozenset({"", "枚", "個", "組", "セット", "部", "冊", "本"})
+_SAME_UNIT = {"VP": "ＶＰ", "以上": "", "以下": "", "未満": "", "人数": "人"}
+
+
+def normalise_unit(unit: str) -> str:
+    """Units that say the same thing compare equal (VP and ＶＰ; ２０以上 states a plain number)."""
+    return _SAME_UNIT.get(unit, unit)
+SETUP_WORDS = {"deal": ("手札", "配"), "set_aside": ("王牌",), "turns": ("手番",)}
+
+
+@dataclass(frozen=True)
+class Context:
+    players: int | None = None  # the player count the phrase speaks of (３人プレイでは, a table column)
+    per: bool = False  # the phrase says per what (ずつ, 各, １人あたり)
+    quoted: frozenset = frozenset()  # card values the phrase names in 「」 (「１」, 「10」)
+    inputs: dict = field(default_factory=dict, hash=False)  # an expression figure's inputs (row and column headers)
+    part: bool = False  # the phrase speaks of a part (このうち, a table row): counts of `where:` subsets may apply
+    values: bool = False  # the phrase speaks of card values (数字は１２): a field's values may apply
+
+
+@dataclass(frozen=True)
+class Noun:
+    words: tuple[str, ...]
+    label: str  # what the finding names: "battle-cards", "figure tricks", "setup deal"
+    accepts: Callable[[Context], set]  # the values a number tied to this noun may have
+    hint: str  # the expression that keeps the text in step with the data
+    location: object = None
+    units: frozenset = PIECE_UNITS  # the counter words a number about this noun carries
+
+    def takes(self, unit: str) -> bool:
+        return normalise_unit(unit) in self.units
+
+
+def build_vocabulary(game: Game) -> list[Noun]:
+    nouns = [component_noun(game, c) for c in game.components]
+    nouns += setup_nouns(game)
+    nouns += figure_nouns(game)
+    return nouns
+
+
+def list_names(component: Component) -> tuple[str, ...]:
+    names = [component.name]
+    bare = re.sub(r"[（(][^）)]*[）)]$", "", component.name)
+    if bare and bare != component.name:
+        names.append(bare)
+    return tuple(names)
+
+
+def component_noun(game: Game, component: Component) -> Noun:
+    pieces = expand_pieces(component)
+    subsets = [pieces] + [select_subset(game, e.where, pieces) for e in game.expectations
+                          if e.component == component.id and e.where]
+
+    tallies = [counts for chosen in subsets for counts in count_by_field(chosen).values()]
+    numbers = {v for p in pieces for v in p.card.fields.values() if isinstance(v, int) and not isinstance(v, bool)}
+    used: dict = {}
+
+    def accepts(context: Context) -> set:
+        values = {len(s) for s in subsets} if context.part else {len(pieces)}
+        if context.values:
+            values |= numbers
+        for counts in tallies:
+            if context.per and len(set(counts.values())) == 1:
+                values |= set(counts.values())
+            values |= {n for v, n in counts.items() if v in context.quoted}
+        if context.players is None:  # pieces used at a player count only when the phrase names one
+            return values
+        if context.players not in used:
+            used[context.players] = count_used(game, component, pieces, context.players)
+        return values | used[context.players]
+
+    return Noun(list_names(component), f"count {component.id}", accepts, f"{{{{ count('{component.id}')|zen }}}}", component.location)
+
+
+def select_subset(game: Game, where: str, pieces: list[Piece]) -> list[Piece]:
+    expectation = next(e for e in game.expectations if e.where == where)
+    return [p for p in pieces if evaluate(where, expectation, card=p.card.fields)]
+
+
+def count_by_field(pieces: list[Piece]) -> dict[str, Counter]:
+    names = dict.fromkeys(k for p in pieces for k in p.card.fields)
+    out = {}
+    for name in names:
+        values = [p.card.fields.get(name) for p in pieces]
+        if not any(isinstance(v, (tuple, list)) or hasattr(v, "items") for v in values):
+            out[name] = Counter(key_of(v) for v in values)
+    return out
+
+
+def count_used(game: Game, component: Component, pieces: list[Piece], players: int | None) -> set:
+    """Pieces used, per player count, as the setups say (使うエリアカード at 3 players: 27)."""
+    from .setups import pieces_used
+
+    found = set()
+    for expectation in game.expectations:
+        if expectation.kind != "setup" or expectation.component != component.id:
+            continue
+        for count in expectation.players:
+            if players in (None, count):
+                used = pieces_used(expectation, pieces, count)
+                found.add(len(used))
+                if expectation.by:
+                    each = set(Counter(key_of(p.card.fields.get(expectation.by)) for p in used).values())
+                    found |= each | ({n * players for n in each} if players else set())  # 全員: every player's set
+    return found
+
+
+def setup_nouns(game: Game) -> list[Noun]:
+    nouns = []
+    for figure, words in SETUP_WORDS.items():
+        setups = [e for e in game.expectations if e.kind == "setup" and getattr(e.setup, figure)]
+        if not setups:
+            continue
+
+        def accepts(context: Context, setups=setups, figure=figure) -> set:
+            return {getattr(e.setup, figure) for e in setups if context.players in (None, *e.players)}
+
+        nouns.append(Noun(words, f"setup {figure}", accepts, f"{{{{ setup('{figure}', players=N)|zen }}}}", setups[0].location,
+                          frozenset({"", "枚"})))
+    return nouns
+
+
+def figure_nouns(game: Game) -> list[Noun]:
+    from .figures import evaluate_figure
+
+    nouns = []
+    for figure in game.figures:
+        if not figure.words:
+            continue
+
+        def accepts(context: Context, figure=figure) -> set:
+            if not isinstance(figure.value, str):
+                return {figure.value}
+            inputs = dict(context.inputs)
+            if context.players is not None:
+                inputs.setdefault("players", context.players)
+            rest = [name for name in figure.inputs if name not in inputs]
+            if "*" in inputs and len(rest) == 1:  # a table's column header gives the one input its row does not
+                inputs[rest[0]] = inputs.pop("*")
+            if set(figure.inputs) <= set(inputs):
+                return {evaluate_figure(figure, {k: inputs[k] for k in figure.inputs})}
+            return {ex_value for _, ex_value in figure.examples}
+
+        nouns.append(Noun(figure.words, f"figure {figure.name}", accepts, f"{{{{ figure('{figure.name}')|zen }}}}",
+                          figure.location, find_figure_units(figure)))
+    return nouns
+
+
+def find_figure_units(figure) -> frozenset:
+    """The counter word the document writes after this figure (６トリック, ３ＶＰ, １回), from its quote."""
+    from .numerals import find_numbers
+
+    if figure.source is None:
+        return frozenset({""})
+    values = {figure.value} if not isinstance(figure.value, str) else {v for _, v in figure.examples}
+    numbers = find_numbers(figure.source.quote)
+    units = {normalise_unit(n.unit) for n in numbers if n.value in values} or {normalise_unit(n.unit) for n in numbers}
+    return frozenset(units or {""})  # the units of every number when the data no longer agrees with the quote

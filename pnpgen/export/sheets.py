@@ -1,0 +1,147 @@
+"""Turn every component's cards into spreadsheets (a CSV per component, an XLSX per game) that read back as the same cards."""
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import yaml
+
+from ..atomic import write_atomically
+from ..errors import PnpError
+from ..project.model import Card, Component, Game, Project
+from ..project.sheets import guess_type
+from .job import ExportReport
+
+SHEET_KINDS = ("csv", "xlsx")
+MAX_TAB = 31  # Excel's limit on a sheet name
+
+
+def export_sheets(project: Project, games: tuple[Game, ...], kind: str, out_dir: Path) -> ExportReport:
+    """OUTDIR/<game>/csv/<component>.csv, or OUTDIR/<game>/xlsx/<game>.xlsx with a tab per component."""
+    report = ExportReport(out_dir)
+    for game in games:
+        listed = [c for c in game.components if c.box is None]  # a tuck box's one piece is made from its deck
+        tables = {component.id: tabulate_cards(game, component) for component in listed}
+        report.pieces += sum(card.copies for component in listed for card in component.cards)
+        folder = out_dir / game.id / kind
+        if kind == "csv":
+            for component in listed:
+                target = folder / f"{component.id}.csv"
+                write_atomically(target, csv_bytes(tables[component.id]), "CSV file")
+                report.written.append(target)
+        else:
+            target = folder / f"{game.id}.xlsx"
+            write_atomically(target, xlsx_bytes(tables), "workbook")
+            report.written.append(target)
+        for component_id, rows in tables.items():
+            report.notes.extend(type_notes(f"{game.id}/{component_id}", rows, kind == "csv"))
+    return report
+
+
+def tabulate_cards(game: Game, component: Component) -> list[list]:
+    """A header row (every field, copies, tbd) and a row per distinct card; fields that only repeat the game's
+    defaults are left to the defaults."""
+    cards = component.cards
+    fields = [name for name in dict.fromkeys(k for card in cards for k in card.fields)
+              if not all(name in game.defaults and card.fields.get(name) == game.defaults[name] for card in cards)]
+    with_tbd = any(card.tbd for card in cards)
+    rows = [fields + ["copies"] + (["tbd"] if with_tbd else [])]
+    for card in cards:
+        row = [check_text(card.fields.get(name), card, name) for name in fields] + [card.copies]
+        rows.append(row + ([", ".join(card.tbd) or None] if with_tbd else []))
+    return rows
+
+
+def check_text(value, card: Card, name: str):
+    if isinstance(value, str) and any(ord(c) < 32 and c not in "\t\n\r" for c in value):
+        raise PnpError(f"field '{name}' holds a control character, which a spreadsheet cell cannot; "
+                       "expected text", card.location)
+    return value
+
+
+def type_notes(name: str, rows: list[list], all_text: bool) -> list[str]:
+    """What the reader must be told to read the sheet back as the same cards: lists and mappings are YAML and, in a
+    CSV, where every cell is text, text that would read as a number or TRUE/FALSE is text."""
+    types, mixed = {}, []
+    for index, column in enumerate(rows[0]):
+        values = [row[index] for row in rows[1:] if row[index] is not None]
+        if any(not isinstance(v, (str, int, float, bool)) for v in values):
+            types[column] = "yaml"
+        elif all_text and any(isinstance(v, str) and reads_as_value(v) for v in values):
+            if all(isinstance(v, str) for v in values):
+                types[column] = "text"
+            else:
+                mixed.append(column)
+    notes = []
+    if types:
+        declared = ", ".join(f"{column}: {kind}" for column, kind in types.items())
+        notes.append(f"{name}: to read the sheet back as the same cards, declare types: {{{declared}}} "
+                     "in its cards: {from: …}")
+    if mixed:
+        notes.append(f"{name}: {', '.join(mixed)} mixes numbers or TRUE/FALSE with text that reads like them, "
+                     "which a CSV cannot keep apart; export xlsx to keep them")
+    return notes
+
+
+def flow_cell(value):
+    """A field as one cell: lists and mappings as YAML flow text, which `types: {name: yaml}` reads back."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return yaml.safe_dump(to_plain(value), default_flow_style=True, allow_unicode=True, width=10**6).strip()
+
+
+def to_plain(value):
+    if hasattr(value, "items"):
+        return {k: to_plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_plain(v) for v in value]
+    return value
+
+
+def csv_bytes(rows: list[list]) -> bytes:
+    """UTF-8 with a BOM, which Excel needs to open Japanese text, and CRLF between rows."""
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, lineterminator="\r\n")
+    for row in rows:
+        writer.writerow(["" if v is None else ("TRUE" if v else "FALSE") if isinstance(v, bool) else flow_cell(v) for v in row])
+    return out.getvalue().encode("utf-8-sig")
+
+
+def reads_as_value(text: str) -> bool:
+    """Text that a CSV reader would take for a number or TRUE/FALSE."""
+    return not isinstance(guess_type(text, False), str)
+
+
+def xlsx_bytes(tables: dict[str, list[list]]) -> bytes:
+    """A workbook with a tab per component; text cells are written as text, never as formulas."""
+    from openpyxl import Workbook
+    from openpyxl.cell import WriteOnlyCell
+
+    book = Workbook(write_only=True)
+    for tab, rows in zip(tab_names(list(tables)), tables.values()):
+        sheet = book.create_sheet(tab)
+        for row in rows:
+            values = [flow_cell(v) for v in row]
+            sheet.append([text_cell(sheet, v, WriteOnlyCell) if isinstance(v, str) else v for v in values])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def text_cell(sheet, value: str, make):
+    cell = make(sheet, value=value)
+    cell.data_type = "s"  # openpyxl would store "=…" as a formula
+    return cell
+
+
+def tab_names(ids: list[str]) -> list[str]:
+    """Component ids as tab names, cut to Excel's 31 characters and kept distinct."""
+    names: list[str] = []
+    for component_id in ids:
+        name, n = component_id[:MAX_TAB], 2
+        while name in names:
+            suffix = f"-{n}"
+            name, n = component_id[:MAX_TAB - len(suffix)] + suffix, n + 1
+        names.append(name)
+    return names

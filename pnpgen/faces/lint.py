@@ -1,0 +1,158 @@
+"""Turn a face's SVG tree into the list of what the PDF could not show or compute, with the template named.
+
+svglib silently drops some features (filters, masks, letter-spacing), crashes on others (a style
+declaration holding a second ':', a bad CSS selector) and hands numbers beyond what a PDF can hold
+(1e308, scale(1e999), transforms multiplying up) to reportlab, which fails while writing. Attributes,
+`style="…"` and the declarations of `<style>` elements are all held to the same rules.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+import cssselect2
+import tinycss2
+
+from ..errors import PnpError
+
+UNSUPPORTED_ELEMENTS = {"filter", "mask", "pattern", "foreignObject", "script"}
+UNSUPPORTED_ATTRIBUTES = {"letter-spacing", "dominant-baseline", "filter", "mask"}
+SVG_NS = "{http://www.w3.org/2000/svg}"
+GEOMETRY = {"x", "y", "width", "height", "cx", "cy", "r", "rx", "ry", "x1", "y1", "x2", "y2", "points", "d",
+            "transform", "stroke-width", "font-size", "viewBox", "dx", "dy", "offset", "opacity", "fill-opacity",
+            "stroke-opacity", "stroke-dasharray", "stroke-dashoffset", "stroke-miterlimit", "fx", "fy",
+            "gradientTransform", "stop-opacity"}
+NON_FINITE = re.compile(r"(?i)(?<![a-z])(nan|inf)(?![a-z])")
+NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+MAX_NUMBER = 1e6  # mm, degrees or a scale factor: a 2 m map is 2,000 mm
+SIZES = {"width", "height", "r", "rx", "ry", "stroke-width", "font-size"}
+NEGATIVE = re.compile(r"\s*-\s*(?:\d|\.\d)")
+MAX_ELEMENTS = 20_000  # a bundled face has about a hundred; converting is slow beyond
+MAX_REACH = 1e12  # a number times the scales of the transforms around it; PDF writers fail near 1e20
+
+
+def lint(tree, template: str) -> None:
+    """Refuse SVG features svglib ignores or cannot compute, naming the template and the feature."""
+    problems: list[str] = []
+    count = sum(1 for _ in tree.iter())
+    if count > MAX_ELEMENTS:
+        problems.append(f"{count:,} elements (at most {MAX_ELEMENTS:,} a face)")
+    stylesheet = "".join(e.text or "" for e in tree.iter(SVG_NS + "style", "style"))
+    problems += lint_stylesheet(stylesheet)
+    walk(tree, 1.0, problems)
+    if problems:
+        found = ", ".join(sorted(set(problems)))
+        raise PnpError(f"templates/{template} uses SVG features the PDF cannot show: {found}; "
+                       "expected shapes, paths, gradients and text() only (put opacity on the shapes themselves)")
+
+
+def walk(element, scale: float, problems: list[str]) -> None:
+    """Lint element and its children; scale is how much the transforms around it magnify a number."""
+    if not isinstance(element.tag, str):
+        return
+    name = element.tag.replace(SVG_NS, "")
+    if name in UNSUPPORTED_ELEMENTS:
+        problems.append(f"<{name}>")
+    declarations = dict(element.attrib)
+    style = element.get("style")
+    if style is not None:
+        parsed = parse_declarations(style)
+        if parsed is None:
+            problems.append(f'style="{style[:40]}" (expected name: value; pairs, a value without another \':\')')
+        else:
+            problems += lint_declarations(parsed, "style ")
+            declarations.update(parsed)
+    for attribute in UNSUPPORTED_ATTRIBUTES & set(element.attrib):
+        problems.append(f"{attribute}=…")
+    if name == "g" and "opacity" in declarations:
+        problems.append("opacity on <g> (group opacity)")
+    if name == "use":
+        href = element.get("href") or element.get("{http://www.w3.org/1999/xlink}href") or ""
+        if not href.startswith("#"):
+            problems.append(f'<use href="{href[:60]}"> (a <use> shows an element of the same face: href="#id")')
+    inner = scale
+    for attribute in GEOMETRY & set(declarations):
+        value = declarations[attribute]
+        largest = largest_number(value)
+        if largest is None:
+            problems.append(f'{attribute}="{value[:40]}" (not a finite number)')
+        elif largest > MAX_NUMBER:
+            problems.append(f'{attribute}="{value[:40]}" (a number beyond ±{MAX_NUMBER:,.0f})')
+        elif largest * scale > MAX_REACH:
+            problems.append(f'{attribute}="{value[:40]}" (scaled beyond ±{MAX_REACH:.0e} by the transforms around it)')
+        elif attribute in SIZES and NEGATIVE.match(value):
+            problems.append(f'<{name} {attribute}="{value[:40]}"> (a size must not be negative)')
+        elif attribute == "stroke-dasharray" and not valid_dashes(value):
+            problems.append(f'stroke-dasharray="{value[:40]}" (expected lengths of 0 or more, not all 0)')
+        elif attribute in ("transform", "viewBox"):
+            inner = scale * max(1.0, largest, 1.0 / smallest_size(value) if attribute == "viewBox" else 1.0)
+    for child in element:
+        walk(child, inner, problems)
+
+
+def largest_number(value: str) -> float | None:
+    """The largest magnitude among the numbers in an attribute value, None if one is not finite."""
+    if NON_FINITE.search(value):
+        return None
+    largest = 0.0
+    for text in NUMBER.findall(value):
+        number = float(text)
+        if not math.isfinite(number):
+            return None
+        largest = max(largest, abs(number))
+    return largest
+
+
+def valid_dashes(value: str) -> bool:
+    if value.strip() in ("none", "inherit", ""):
+        return True
+    numbers = [float(n) for n in NUMBER.findall(value)]
+    return all(n >= 0 for n in numbers) and sum(numbers) > 0
+
+
+def smallest_size(view_box: str) -> float:
+    """The smaller of a viewBox's width and height (a tiny one magnifies what it holds)."""
+    numbers = [abs(float(n)) for n in NUMBER.findall(view_box)[2:4]]
+    return max(min(numbers, default=1.0), 1e-9)
+
+
+def parse_declarations(text: str) -> dict[str, str] | None:
+    """name: value; pairs as svglib reads them, or None when svglib would fail on them."""
+    found = {}
+    for part in (p.strip() for p in text.split(";")):
+        if not part:
+            continue
+        if part.count(":") != 1:
+            return None
+        name, value = (s.strip() for s in part.split(":"))
+        found[name] = value
+    return found
+
+
+def lint_declarations(declarations: dict[str, str], prefix: str) -> list[str]:
+    return [f"{prefix}{name}" for name in UNSUPPORTED_ATTRIBUTES & set(declarations)]
+
+
+def lint_stylesheet(text: str) -> list[str]:
+    """The rules of <style> elements: selectors svglib can compile, declarations as in style="…"."""
+    problems = []
+    for rule in tinycss2.parse_stylesheet(text, skip_comments=True, skip_whitespace=True):
+        if rule.type == "error":
+            problems.append(f"<style> ({rule.message[:60]})")
+        elif rule.type == "qualified-rule":
+            try:
+                cssselect2.compile_selector_list(rule.prelude)
+            except (cssselect2.SelectorError, ValueError, TypeError, LookupError) as err:
+                problems.append(f"<style> selector '{tinycss2.serialize(rule.prelude).strip()[:40]}' ({err})")
+                continue
+            content = tinycss2.serialize(rule.content)
+            declarations = parse_declarations(content)
+            if declarations is None:
+                problems.append(f"<style> '{content.strip()[:40]}' (expected name: value; pairs)")
+                continue
+            problems += lint_declarations(declarations, "<style> ")
+            for name, value in declarations.items():
+                largest = largest_number(value)
+                if largest is None or largest > MAX_NUMBER:
+                    problems.append(f"<style> {name}: {value[:40]} (not a number the PDF can hold)")
+    return problems

@@ -1,0 +1,185 @@
+"""Turn the laid-out components of a game into print-and-play sheets where small components share sheets."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+from ..project.model import Game
+from .impose import Item, Page, SheetSpec, impose, plan_grid
+from .marks import Rect, bound, intersect, shift_mark, shift_rect
+from ..units import mm
+
+GAP = mm(2)  # between the printed extents (bleed and marks) of blocks stacked on one sheet
+
+
+@dataclass(frozen=True)
+class Laid:
+    """One component as laid out on its own: its id, pieces, sheet spec and pages (fronts, each then its back)."""
+
+    name: str
+    items: tuple[Item, ...]
+    spec: SheetSpec
+    pages: tuple[Page, ...]
+
+
+@dataclass
+class Block:
+    """A front page (and its back page) holding pieces of one or more components: how many of each."""
+
+    front: Page
+    back: Page | None
+    counts: dict[str, int]
+    duplex: str
+
+
+def share_sheets(laid: Sequence[Laid]) -> tuple[list[Page], list[tuple[int, dict[str, int]]]]:
+    """The pages of the print-and-play PDF, and for each shared sheet its number (counting fronts from 1)
+    and the pieces of each component on it.
+
+    The pieces on a component's last, part-filled sheet (all of a small component's pieces) are imposed
+    together with those of other components of the same size and spec (one grid, each component whole),
+    and what is left of different sizes is stacked on shared sheets as long as it fits. Full sheets, maps
+    and gutterfold sheets stay as they were."""
+    split = [(entry, _leftover(entry)) for entry in laid]
+    small = [rest for _, rest in split if rest is not None]
+    if len(small) < 2:
+        return [page for entry in laid for page in entry.pages], []
+    blocks = [block for group in _same_grids(small) for block in _impose_together(group)]
+    sheets: list[list[Block]] = []
+    for block in sorted(blocks, key=lambda b: -_extent(b.front).height):  # first fit, tallest first
+        home = next((sheet for sheet in sheets if _fits(sheet + [block])), None)
+        if home is None:
+            sheets.append([block])
+        else:
+            home.append(block)
+    merged = [_stack(sheet) for sheet in sheets]
+    pages: list[Page] = []
+    for entry, rest in split:
+        pages += entry.pages[:len(entry.pages) - len(rest.pages)] if rest is not None else entry.pages
+    pages += [page for block in merged for page in (block.front, block.back) if page is not None]
+    fronts = [page for page in pages if page.side == "front"]
+    return pages, [(next(i for i, page in enumerate(fronts, 1) if page is block.front), block.counts)
+                   for block in merged if len(block.counts) > 1]
+
+
+def _leftover(entry: Laid) -> Laid | None:
+    """The component's part-filled last sheet, as a component of its own: its pieces and its pages (front and
+    back); None when every sheet is full, or for tiles and gutterfold sheets."""
+    fronts = [index for index, page in enumerate(entry.pages) if page.side == "front"]
+    if not fronts or entry.spec.gutterfold or not entry.items or entry.pages[fronts[-1]].label:  # tiles carry labels
+        return None
+    try:
+        capacity = plan_grid(entry.items[0].size, entry.spec).capacity
+    except ValueError:
+        return None
+    count = len(entry.items) % capacity
+    if count == 0 or len(entry.pages[fronts[-1]].placements) != count:
+        return None
+    return Laid(entry.name, entry.items[-count:], entry.spec, entry.pages[fronts[-1]:])
+
+
+def _same_grids(small: Sequence[Laid]) -> list[list[Laid]]:
+    """Components of one size and spec packed whole into as few grids as hold them (first fit, largest first)."""
+    groups: dict[tuple, list[Laid]] = {}
+    for entry in small:
+        groups.setdefault((entry.items[0].size, entry.spec), []).append(entry)
+    packed: list[list[Laid]] = []
+    for group in groups.values():
+        capacity = plan_grid(group[0].items[0].size, group[0].spec).capacity
+        bins: list[list[Laid]] = []
+        for entry in sorted(group, key=lambda e: -len(e.items)):
+            home = next((b for b in bins if sum(len(e.items) for e in b) + len(entry.items) <= capacity), None)
+            if home is None:
+                bins.append([entry])
+            else:
+                home.append(entry)
+        packed += [sorted(b, key=group.index) for b in bins]
+    return packed
+
+
+def _impose_together(group: list[Laid]) -> list[Block]:
+    """One grid for components of one size and spec: their pieces follow each other, cell by cell."""
+    spec = group[0].spec
+    items = [item for entry in group for item in entry.items]
+    owners = [entry.name for entry in group for _ in entry.items]
+    pages = impose(items, spec) if len(group) > 1 else list(group[0].pages)
+    blocks, taken = [], 0
+    for index, page in enumerate(pages):
+        if page.side != "front":
+            continue
+        back = pages[index + 1] if index + 1 < len(pages) and pages[index + 1].side == "back" else None
+        counts: dict[str, int] = {}
+        for owner in owners[taken:taken + len(page.placements)]:
+            counts[owner] = counts.get(owner, 0) + 1
+        taken += len(page.placements)
+        blocks.append(Block(page, back, counts, spec.duplex))
+    return blocks
+
+
+def _extent(page: Page) -> Rect:
+    """Everything printed on the page: clips and marks."""
+    boxes = [p.clip for p in page.placements]
+    for mark in page.marks:
+        p = mark.points
+        if mark.kind in ("crop", "cut", "fold"):
+            boxes.append(Rect(min(p[0], p[2]), min(p[1], p[3]), max(p[0], p[2]), max(p[1], p[3])))
+        else:
+            rx, ry = (p[2], p[3]) if mark.kind == "circle" else (p[2] / 2, p[2] / 2)
+            boxes.append(Rect(p[0] - rx, p[1] - ry, p[0] + rx, p[1] + ry))
+    return bound(boxes) or Rect(0, 0, 0, 0)
+
+
+def _fits(blocks: list[Block]) -> bool:
+    size = blocks[0].front.size
+    if any(b.front.size != size for b in blocks):
+        return False
+    margin = mm(6)
+    height = sum(_extent(b.front).height for b in blocks) + GAP * (len(blocks) - 1)
+    return height <= size.height - 2 * margin
+
+
+def _shift(page: Page, dy: float) -> Page:
+    placements = tuple(replace(p, y=p.y + dy, clip=shift_rect(p.clip, 0, dy)) for p in page.placements)
+    return replace(page, placements=placements, marks=tuple(shift_mark(m, 0, dy) for m in page.marks),
+                   trim_box=shift_rect(page.trim_box, 0, dy), bleed_box=shift_rect(page.bleed_box, 0, dy))
+
+
+def _join(pages: list[Page], side: str) -> Page:
+    placements = tuple(p for page in pages for p in page.placements)
+    trims = [intersect(Rect(p.x, p.y, p.x + p.width, p.y + p.height), p.clip) for p in placements]
+    return Page(pages[0].size, side, placements, tuple(m for page in pages for m in page.marks),
+                bound(t for t in trims if t is not None), bound(p.clip for p in placements), "",
+                tuple(sorted({e for page in pages for e in page.bare_edges})),
+                tuple(dict.fromkeys(n for page in pages for n in page.notes)))
+
+
+def _stack(blocks: list[Block]) -> Block:
+    """The blocks one under the other, centred on the sheet as a whole; backs follow their fronts' moves."""
+    if len(blocks) == 1:
+        return blocks[0]
+    size = blocks[0].front.size
+    extents = [_extent(b.front) for b in blocks]
+    total = sum(e.height for e in extents) + GAP * (len(blocks) - 1)
+    top = size.height - (size.height - total) / 2
+    fronts, backs, counts = [], [], {}
+    for block, extent in zip(blocks, extents):
+        dy = top - extent.y1
+        fronts.append(_shift(block.front, dy))
+        if block.back is not None:
+            # A long-edge flip of a portrait sheet mirrors x: the back moves with its front; else it mirrors y.
+            mirrors_x = (block.duplex == "long") == (size.height >= size.width)
+            backs.append(_shift(block.back, dy if mirrors_x else -dy))
+        for name, count in block.counts.items():
+            counts[name] = counts.get(name, 0) + count
+        top -= extent.height + GAP
+    return Block(_join(fronts, "front"), _join(backs, "back") if backs else None, counts, blocks[0].duplex)
+
+
+def note_shared_sheets(game: Game, pages: list[Page], shared: list[tuple[int, dict[str, int]]]) -> list[str]:
+    """Which sheets of the print-and-play PDF small components share, with the pieces of each on it."""
+    notes = []
+    for number, counts in shared:
+        pieces = ", ".join(f"{name} × {count}" for name, count in counts.items())
+        notes.append(f"{game.id}-print-and-play.pdf: sheet {number} is shared by {pieces} "
+                     f"({sum(counts.values())} pieces); `--sheet-per-component` keeps them apart")
+    return notes

@@ -1,0 +1,149 @@
+"""pnpgen export csv|xlsx writes every component's cards as sheets that build the same PDFs when read back."""
+import re
+import shutil
+from pathlib import Path
+
+import openpyxl
+import pytest
+import yaml
+from click.testing import CliRunner
+
+import pnpgen
+from pnpgen import Options
+from pnpgen.cli import main
+from pnpgen.export.run import export
+from pnpgen.export.job import ExportOptions
+from pnpgen.project.validate import load_project
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTE = re.compile(r"^(?P<game>[a-z0-9-]+)/(?P<component>[a-z0-9-]+): .* declare types: (?P<types>\{.*\}) in its")
+
+
+def copy_project(target: Path) -> Path:
+    target.mkdir(parents=True)
+    for name in ("cards.yaml", "games", "templates", "documents", "rules", "images"):  # the fonts ship in the package
+        source = ROOT / name
+        if source.exists():
+            (shutil.copytree if source.is_dir() else shutil.copy)(source, target / name)
+    return target
+
+
+def read_from_sheets(files: list[Path], sheet_for, notes: list[str]) -> None:
+    """Rewrite every component of every game to read its cards from the exported sheets (matrix: and cards: go)."""
+    declared = {}
+    for note in notes:
+        match = NOTE.match(note)
+        declared[match["game"], match["component"]] = yaml.safe_load(match["types"])
+    for path in files:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for game in data["games"]:
+            for component in game["components"]:
+                if "box" in component:  # a tuck box has no card list: its deck's cards size it
+                    continue
+                component.pop("matrix", None)
+                component["cards"] = {**sheet_for(game["id"], component["id"]),
+                                      **({"types": declared[game["id"], component["id"]]}
+                                         if (game["id"], component["id"]) in declared else {})}
+        path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+
+
+def games(project: Path) -> list[Path]:
+    return sorted((project / "games").glob("*.yaml"))
+
+
+def pdfs(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*.pdf"))}
+
+
+def cards_of(project: Path) -> dict:
+    return {(g.id, c.id): [(card.fields, card.copies, card.tbd) for card in c.cards]
+            for g in load_project(project).games for c in g.components}
+
+
+def test_yaml_to_xlsx_and_back_builds_identical_pdfs(tmp_path):
+    original = copy_project(tmp_path / "yaml" / "project")
+    report = export(original, "xlsx", ExportOptions(out_dir=tmp_path / "sheets"))
+    assert sorted(p.relative_to(tmp_path / "sheets").as_posix() for p in report.written) == [
+        "last-wan-standing-quickdraw/xlsx/last-wan-standing-quickdraw.xlsx",
+        "otogi-taisen/xlsx/otogi-taisen.xlsx", "three-times-undress/xlsx/three-times-undress.xlsx"]
+    book = openpyxl.load_workbook(tmp_path / "sheets/three-times-undress/xlsx/three-times-undress.xlsx")
+    assert book.sheetnames == ["battle-cards", "mahjong-players", "score-chips"]
+    battle = list(book["battle-cards"].values)
+    assert battle[0] == ("ron", "effect", "number", "copies", "tbd")  # game defaults (colours) stay defaults
+    assert battle[1] == (False, "", 1, 10, None) or battle[1] == (False, None, 1, 10, None)
+    assert len(battle) == 1 + 12  # one row per distinct card
+
+    project = copy_project(tmp_path / "sheets-project" / "project")
+    shutil.copytree(tmp_path / "sheets", project / "data")
+    read_from_sheets(games(project), lambda game, component: {"from": f"data/{game}/xlsx/{game}.xlsx", "sheet": component},
+                     report.notes)
+    assert cards_of(project) == cards_of(original)
+    pnpgen.build(original, Options(out_dir=tmp_path / "out-yaml", only="components"))  # rules: tests/project
+    pnpgen.build(project, Options(out_dir=tmp_path / "out-sheets", only="components"))
+    assert pdfs(tmp_path / "out-sheets") == pdfs(tmp_path / "out-yaml")
+
+
+def test_csv_export_reads_back_as_the_same_cards(tmp_path):
+    original = copy_project(tmp_path / "yaml" / "project")
+    result = CliRunner().invoke(main, ["export", "csv", str(original), "-o", str(tmp_path / "sheets")])
+    assert result.exit_code == 0, result.output
+    assert "wrote 10 files (264 pieces) into" in result.output
+    notes = [line[len("note: "):] for line in result.output.splitlines() if line.startswith("note: ")]
+    assert notes == [
+        "otogi-taisen/race-cards: to read the sheet back as the same cards, declare types: {skills: yaml} in its "
+        "cards: {from: …}",
+        "otogi-taisen/area-map: to read the sheet back as the same cards, declare types: {order: yaml, links: yaml} "
+        "in its cards: {from: …}"]
+    raw = (tmp_path / "sheets/three-times-undress/csv/battle-cards.csv").read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbfron,effect,number,copies,tbd\r\nFALSE,,1,10,\r\n")
+    project = copy_project(tmp_path / "sheets-project" / "project")
+    shutil.copytree(tmp_path / "sheets", project / "data")
+    read_from_sheets(games(project), lambda game, component: {"from": f"data/{game}/csv/{component}.csv"}, notes)
+    assert cards_of(project) == cards_of(original)
+
+
+TRICKY = """games:
+  - id: tiny
+    title: 小さなゲーム
+    components:
+      - id: deck
+        front: front.svg.j2
+        defaults: {effect: ""}
+        cards:
+          - {title: '=HYPERLINK("x")', code: "007", flag: "TRUE", n: 7.5, tags: [a, 2], copies: 2}
+          - {title: ７枚, code: 12, flag: "FALSE", n: -3, effect: "1行目\\n2行目", tbd: true}
+"""
+
+
+def test_text_that_looks_like_a_formula_or_a_number_stays_text(tmp_path):
+    project = tmp_path / "project"
+    (project / "templates").mkdir(parents=True)
+    (project / "templates/front.svg.j2").write_text('<rect width="{{ W }}" height="{{ H }}" fill="#fff"/>')
+    (project / "cards.yaml").write_text(TRICKY, encoding="utf-8")
+    before = cards_of(project)
+    notes = export(project, "csv", ExportOptions(out_dir=project / "out")).notes
+    assert notes == ["tiny/deck: to read the sheet back as the same cards, declare types: "
+                     "{flag: text, tags: yaml} in its cards: {from: …}"]  # 007 stays text without a declaration
+    xlsx_notes = export(project, "xlsx", ExportOptions(out_dir=project / "out")).notes
+    assert xlsx_notes == ["tiny/deck: to read the sheet back as the same cards, declare types: {tags: yaml} "
+                          "in its cards: {from: …}"]
+    sheet = openpyxl.load_workbook(project / "out/tiny/xlsx/tiny.xlsx")["deck"]
+    formula = next(c for row in sheet.iter_rows() for c in row if c.value == '=HYPERLINK("x")')
+    assert formula.data_type == "s"  # stored as text: opening the sheet runs nothing
+    for kind, sheet_for, said in (("xlsx", lambda g, c: {"from": "out/tiny/xlsx/tiny.xlsx", "sheet": c}, xlsx_notes),
+                                  ("csv", lambda g, c: {"from": f"out/tiny/csv/{c}.csv"}, notes)):
+        read_from_sheets([project / "cards.yaml"], sheet_for, said)
+        assert cards_of(project) == before, kind
+        (project / "cards.yaml").write_text(TRICKY, encoding="utf-8")
+
+
+def test_a_csv_export_says_when_a_column_cannot_keep_text_and_values_apart(tmp_path):
+    project = tmp_path / "project"
+    (project / "templates").mkdir(parents=True)
+    (project / "templates/front.svg.j2").write_text('<rect width="{{ W }}" height="{{ H }}" fill="#fff"/>')
+    (project / "cards.yaml").write_text(TRICKY.replace('flag: "FALSE"', "flag: false"), encoding="utf-8")
+    notes = export(project, "csv", ExportOptions(out_dir=project / "out")).notes
+    assert notes == ["tiny/deck: to read the sheet back as the same cards, declare types: {tags: yaml} in its "
+                     "cards: {from: …}",
+                     "tiny/deck: flag mixes numbers or TRUE/FALSE with text that reads like them, which a CSV "
+                     "cannot keep apart; export xlsx to keep them"]

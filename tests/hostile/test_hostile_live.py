@@ -1,0 +1,164 @@
+"""Hostile use of watch and serve: an output folder inside the watched folders, a build that fails in a way no
+check knows, a page opening sockets it never uses, a download aborted half-way, and project text that would
+drive the terminal. watch keeps watching and the last good PDFs; serve stays up and logs one line."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from attack import CARDS, make_project
+from pnpgen import Options
+from pnpgen.live import serve as serve_module
+from pnpgen.live import watch as watch_module
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def wait_until(predicate, timeout: float = 30) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def watching(project: Path, options: Options, lines: list):
+    stop = threading.Event()
+    worker = threading.Thread(target=watch_module.watch, args=(project, options, lines.append),
+                              kwargs={"interval": 0.1, "stop": stop}, daemon=True)
+    worker.start()
+    return stop, worker
+
+
+def test_watch_ignores_an_output_folder_inside_the_templates(tmp_path: Path):
+    project = make_project(tmp_path)
+    lines: list[str] = []
+    stop, worker = watching(project, Options(out_dir=project / "templates" / "out"), lines)
+    try:
+        assert wait_until(lambda: any("built in" in line for line in lines)), lines
+        time.sleep(2)  # ten looks at the folder: the build's own PDFs must not count as an edit
+        assert [line for line in lines if line.startswith(("changed", "built"))] == [lines[-1]], lines
+        assert (project / "templates" / "out" / "g" / "deck.pdf").is_file()
+    finally:
+        stop.set()
+        worker.join(timeout=10)
+
+
+def test_watch_keeps_watching_and_the_last_good_pdfs_after_an_unexpected_failure(tmp_path: Path, monkeypatch):
+    project, out = make_project(tmp_path, '{{ text(card.name, 2, 2, 50, 20) }}'), tmp_path / "out"
+    real = watch_module.build_project
+    calls = []
+
+    def failing_once(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise ValueError("a kind of bad input no check knows yet")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(watch_module, "build_project", failing_once)
+    lines: list[str] = []
+    stop, worker = watching(project, Options(out_dir=out), lines)
+    try:
+        assert wait_until(lambda: any("built in" in line for line in lines)), lines
+        good = (out / "g" / "deck.pdf").read_bytes()
+        (project / "cards.yaml").write_text(CARDS.replace("剣", "盾"), encoding="utf-8")
+        assert wait_until(lambda: any(line.startswith("build failed (ValueError") for line in lines)), lines
+        assert (out / "g" / "deck.pdf").read_bytes() == good
+        (project / "cards.yaml").write_text(CARDS.replace("剣", "弓"), encoding="utf-8")
+        assert wait_until(lambda: sum("built in" in line for line in lines) == 2), lines
+        assert worker.is_alive()
+    finally:
+        stop.set()
+        worker.join(timeout=10)
+
+
+def test_watch_shows_control_characters_escaped(tmp_path: Path):
+    cards = CARDS.replace("{name: 剣}", '{name: "\\e[2J\\rwrote 99 PDFs\\nfake"}')
+    project = make_project(tmp_path, cards=cards)
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    process = subprocess.Popen([sys.executable, "-m", "pnpgen", "watch", str(project), "-o", str(tmp_path / "out")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path)
+    try:
+        time.sleep(1)
+        edited = cards.replace("\\e[2J", "\\e]0;t\\a")  # ESC [2J clears the screen, ESC ]0; sets the title
+        deadline = time.monotonic() + 60
+        output = b""
+        os.set_blocking(process.stdout.fileno(), False)
+        while time.monotonic() < deadline and output.count(b"built in") < 2:
+            output += process.stdout.read() or b""
+            if b"built in" in output and edited:
+                (project / "cards.yaml").write_text(edited, encoding="utf-8")
+                edited = ""
+            time.sleep(0.2)
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=30)
+    text = output.decode("utf-8")
+    assert "\x1b" not in text and "\r" not in text and "\a" not in text, text
+    assert "g/deck card 1 changed: name: \\x1b[2J\\rwrote 99 PDFs fake → \\x1b]0;t\\x07\\rwrote 99 PDFs fa…" in text
+
+
+@pytest.fixture
+def server(tmp_path: Path, monkeypatch, capsys):
+    monkeypatch.setattr(serve_module.Handler, "timeout", 1.0)
+    urls, stop = [], threading.Event()
+    worker = threading.Thread(target=serve_module.serve, args=(make_project(tmp_path),),
+                              kwargs={"ready": urls.append, "stop": stop, "interval": 0.1}, daemon=True)
+    worker.start()
+    assert wait_until(lambda: urls)
+    parts = urlsplit(urls[0])
+    yield parts.hostname, parts.port
+    stop.set()
+    worker.join(timeout=10)
+
+
+def get(address, path: str = "/api/state") -> bytes:
+    with socket.create_connection(address, timeout=10) as sock:
+        sock.sendall(f"GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    return data
+
+
+def test_serve_caps_connections_and_closes_idle_ones(server):
+    idle = [socket.create_connection(server, timeout=10) for _ in range(serve_module.MAX_CONNECTIONS)]
+    try:
+        time.sleep(0.3)
+        extra = socket.create_connection(server, timeout=10)
+        assert extra.recv(1) == b"", "a connection past the cap is closed at once"
+        extra.close()
+        for sock in idle:  # each idle one is closed once the timeout passes
+            sock.settimeout(10)
+            assert sock.recv(1) == b""
+    finally:
+        for sock in idle:
+            sock.close()
+    assert get(server).startswith(b"HTTP/1.0 200")
+
+
+def test_an_aborted_download_is_one_line_not_a_traceback(server, capsys):
+    for _ in range(5):
+        sock = socket.create_connection(server, timeout=10)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.sendall(b"GET /font/regular.ttf HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+        sock.recv(100)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.close()  # a reset half-way through a 5 MB font
+    time.sleep(1)
+    assert get(server).startswith(b"HTTP/1.0 200")
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err and set(err.splitlines()) <= {"serve: the browser closed the connection early (ConnectionResetError)",
+                                             "serve: the browser closed the connection early (BrokenPipeError)"}, err
