@@ -175,13 +175,13 @@ def verdict(ok: bool) -> str:
     return "PASS" if ok else "MISS"
 
 
-def print_profile(project: Path, scratch: Path) -> None:
+def print_profile(project: Path, scratch: Path, what: str = "variant (c)", most: int = 8) -> None:
     profiler = cProfile.Profile()
     profiler.runcall(pnpgen.build, project, Options(out_dir=scratch / "out-profile", check=False, cache=False))
     stats = pstats.Stats(profiler)
     total = max(row[3] for row in stats.stats.values())
-    rows = sorted(stats.stats.items(), key=lambda item: item[1][3], reverse=True)[:8]
-    print(f"\nprofile of variant (c), top 8 by cumulative time (total {total:.2f} s under cProfile):")
+    rows = sorted(stats.stats.items(), key=lambda item: item[1][3], reverse=True)[:most]
+    print(f"\nprofile of {what}, top {most} by cumulative time (total {total:.2f} s under cProfile):")
     print(f"  {'cum s':>7} {'share':>6} {'calls':>8}  function")
     for (file, line, name), (_cc, calls, _tt, cum, _callers) in rows:
         where = file.replace(str(ROOT) + "/", "") if file.startswith(str(ROOT)) else Path(file).name

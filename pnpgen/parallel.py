@@ -15,9 +15,10 @@ def can_fork() -> bool:
 
 
 class Background:
-    """job() running in a forked child; wait() returns when it is done and raises what it raised."""
+    """job() running in a forked child; wait() returns what it returned (None or bytes) when it is done
+    and raises what it raised."""
 
-    def __init__(self, job: Callable[[], None]):
+    def __init__(self, job: Callable[[], bytes | None]):
         self.job = job
         self.process = None
         if can_fork():
@@ -27,18 +28,19 @@ class Background:
             self.process.start()
             send.close()
 
-    def wait(self) -> None:
+    def wait(self) -> bytes | None:
         if self.process is None:
-            self.job()
-            return
+            return self.job()
         try:
             outcome = self.receive.recv()
         except EOFError:
             outcome = ("crash", f"the worker process ended with exit code {self.process.exitcode}")
         self.process.join()
         if outcome is None:
-            return
+            return None
         kind, payload = outcome
+        if kind == "done":
+            return payload
         if kind == "pnp":
             raise PnpError(payload)
         if kind == "interrupt":
@@ -55,10 +57,17 @@ class Background:
                 self.process.join()
 
 
-def run_and_report(job: Callable[[], None], send) -> None:
+    def stop(self) -> None:
+        """End a job whose outcome is no longer wanted and that has nothing to clean up."""
+        if self.process is not None:
+            self.process.terminate()
+            self.process.join()
+
+
+def run_and_report(job: Callable[[], bytes | None], send) -> None:
     try:
-        job()
-        send.send(None)
+        result = job()
+        send.send(None if result is None else ("done", bytes(result)))
     except PnpError as err:
         send.send(("pnp", err.problems))
     except KeyboardInterrupt:

@@ -5,20 +5,21 @@ import contextlib
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
-from . import __version__, units
-from .atomic import refuse_links_out, replace_all, staging_path
+from . import __version__
+from .ahead import render_ahead
+from .atomic import refuse_links_out, replace_all, staging_path, write_atomically
 from .cache import Cache, default_cache_dir, digest
-from .faces.inputs import inputs_digest
+from .faces.inputs import input_digests
 from .checks.checker import check_project
 from .checks.findings import failures
 from .faces.convert import Converter
 from .errors import PnpError
 from .faces.fonts import FontBook, font_dirs
 from .press.impose import Page
-from .press.layout import lay_out, note_bare_edges, note_pinned_paper, note_reduced_bleed
-from .press.share import Laid, share_sheets
+from .press.layout import lay_out, note_bare_edges, note_pinned_paper, note_reduced_bleed, refuse_conflicting_options
+from .press.share import Laid, note_shared_sheets, share_sheets
 from .manifest import Manifest
 from .record import record_build
 from .parallel import Background
@@ -26,7 +27,8 @@ from .project.model import Game, Project
 from .faces.render import Face, Renderer
 from .project.sheets import list_sheet_files
 from .project.validate import load_project
-from .press.write_pdf import write_pdf
+from .press.merge_pdf import merge_pdfs, plan_merge
+from .press.write_pdf import pdf_bytes
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,7 @@ class Report:
     written: list[Path] = field(default_factory=list)
     unchanged: list[Path] = field(default_factory=list)
     pieces: int = 0
-    faces: int = 0  # faces converted by svglib in this build (the rest came from the cache)
+    faces: int = 0  # faces converted from SVG in this build (the rest came from the cache)
     renders: int = 0  # faces rendered from templates in this build (the rest came from the cache)
     notes: list[str] = field(default_factory=list)
 
@@ -70,7 +72,8 @@ class Output:
     title: str = ""
     bleed: float | None = None
     typeset: Callable | None = None  # rulebooks: typeset(staging_path)
-    combined: bool = False  # the game's print-and-play PDF, written on the other core
+    combined: bool = False  # the game's print-and-play PDF, merged from its components' PDFs
+    parts: list["Output"] = field(default_factory=list)  # of a print-and-play PDF: its components' outputs
 
 
 def build(path: str | Path = ".", options: Options | None = None,
@@ -90,10 +93,12 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
         refuse_failed_checks(project, games)
     out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
     refuse_links_out(project.root, out_dir, *(out_dir / game.id for game in games))
-    cache = Cache(options.cache_dir or default_cache_dir()) if options.cache else None
+    # Without the cache the faces are kept for this build only, in memory.
+    cache = Cache(options.cache_dir or default_cache_dir() if options.cache else None)
     fontbook = open_fontbook(project, options)
-    renderer = Renderer(project, fontbook, cache, inputs_digest(project))
+    inputs, assets = input_digests(project)
     converter = Converter(fontbook, project.root, cache)
+    renderer = Renderer(project, fontbook, cache, inputs, store=converter.store)
     report = Report()
     manifest = Manifest(out_dir)
 
@@ -113,21 +118,29 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
             staging.parent.mkdir(parents=True, exist_ok=True)
             jobs.append(Background(functools.partial(output.typeset, staging)))
             staged.append((staging, output.target))
+        if options.only != "rules":
+            render_ahead(games, renderer, converter)
         tick = counter("rendering", sum(len(g.components) for g in games), progress)
         components = [o for game in games if options.only != "rules"
-                      for o in plan_components(project, game, options, out_dir, renderer, report, tick)]
+                      for o in plan_components(project, game, options, out_dir, renderer, report, tick, assets)]
         stale_components = [o for o in components if is_stale(o)]
         drawings = convert_faces(stale_components, converter)
         initial_font = fontbook.resolve(None) if stale_components else ""
-        # The print-and-play PDFs go first: they start on the other core while this one writes the rest.
-        for done, output in enumerate(sorted(stale_components, key=lambda o: not o.combined), 1):
+
+        def draw(output: Output) -> bytes:
+            return pdf_bytes(output.pages, drawings, title=output.title, initial_font=initial_font,
+                             bleed=output.bleed, subject=project.name)
+        made: dict[Path, bytes] = {}  # component PDFs, until their game's print-and-play PDF is merged from them
+        merged_from = {id(part) for o in stale_components if o.combined for part in o.parts}
+        for done, output in enumerate(sorted(stale_components, key=lambda o: o.combined), 1):
             staging = staging_path(output.target)
-            write = functools.partial(write_pdf, output.pages, drawings, staging, title=output.title,
-                                      initial_font=initial_font, bleed=output.bleed, subject=project.name)
             if output.combined:
-                jobs.append(Background(write))
+                data = print_and_play(output, made, draw, project.name)
             else:
-                write()
+                data = draw(output)
+                if id(output) in merged_from:
+                    made[output.target] = data
+            write_atomically(staging, data, "PDF")
             staged.append((staging, output.target))
             if progress:
                 progress("writing", done, len(stale_components), manifest.key(output.target))
@@ -150,6 +163,7 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
     removed = handle_leftovers(project, options, manifest, report)
     if stale or removed:
         manifest.save()
+    cache.save()
     record_build(project, out_dir, renderer.stamp.revision)  # what `diff --since last-build` compares with
     report.renders, report.faces = renderer.renders, converter.conversions
     return report
@@ -172,6 +186,18 @@ def handle_leftovers(project: Project, options: Options, manifest: Manifest, rep
     return bool(found) and options.clean
 
 
+def print_and_play(output: Output, made: dict[Path, bytes], draw: Callable[[Output], bytes], subject: str) -> bytes:
+    """The game's print-and-play PDF: a page that is a page of a component PDF is copied from it, objects and
+    all; the sheets components share exist only here and are drawn, once, into one more part to copy."""
+    order, drawn = plan_merge([part.pages for part in output.parts], output.pages)
+    used = {index for index, _ in order}
+    parts = [made.pop(part.target, None) or draw(part) if index in used else None
+             for index, part in enumerate(output.parts)]
+    if drawn:
+        parts.append(draw(Output(output.target, "", drawn, output.faces, output.title, None)))
+    return merge_pdfs(parts, title=output.title, subject=subject, order=order)
+
+
 def counter(phase: str, total: int, progress) -> Callable[[str], None]:
     done = [0]
 
@@ -183,7 +209,7 @@ def counter(phase: str, total: int, progress) -> Callable[[str], None]:
 
 
 def plan_components(project: Project, game: Game, options: Options, out_dir: Path, renderer: Renderer, report: Report,
-                    tick: Callable[[str], None]) -> list[Output]:
+                    tick: Callable[[str], None], assets: str) -> list[Output]:
     """One output per component and the game's print-and-play PDF, each with its pages and faces."""
     outputs, laid = [], []
     for component in game.components:
@@ -192,7 +218,7 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
         laid.append(Laid(component.id, tuple(items), spec, tuple(pages)))
         title = f"{game.title} — {component.name}"
         # Digests only decide what to skip: without the cache nothing is skipped, so none is computed.
-        found = pdf_digest(project, renderer.inputs, title, pages, component.bleed) if options.cache else ""
+        found = pdf_digest(project, assets, title, pages, component.bleed) if options.cache else ""
         outputs.append(Output(out_dir / game.id / f"{component.id}.pdf", found, pages, faces, title, component.bleed))
         report.notes.extend(note_reduced_bleed(game, component, options))
         report.notes.extend(note_bare_edges(game, component, pages, options))
@@ -205,23 +231,14 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
         found = digest(__version__, "print-and-play", game.title, [o.digest for o in outputs],
                        options.share_sheets) if options.cache else ""
         outputs.append(Output(out_dir / game.id / f"{game.id}-print-and-play.pdf", found, pages, faces, game.title, None,
-                              combined=True))
+                              combined=True, parts=list(outputs)))
     return outputs
 
 
-def note_shared_sheets(game: Game, pages: list[Page], shared: list[tuple[int, dict[str, int]]]) -> list[str]:
-    """Which sheets of the print-and-play PDF small components share, with the pieces of each on it."""
-    notes = []
-    for number, counts in shared:
-        pieces = ", ".join(f"{name} × {count}" for name, count in counts.items())
-        notes.append(f"{game.id}-print-and-play.pdf: sheet {number} is shared by {pieces} "
-                     f"({sum(counts.values())} pieces); `--sheet-per-component` keeps them apart")
-    return notes
-
-
-def pdf_digest(project: Project, inputs: str, title: str, pages: list[Page], bleed: float | None) -> str:
-    """Pages name their faces by content hash; inputs covers what the SVG only names (image and font files)."""
-    return digest(__version__, "pdf", project.name, inputs, title, bleed, pages)
+def pdf_digest(project: Project, assets: str, title: str, pages: list[Page], bleed: float | None) -> str:
+    """Pages name their faces by content hash (so a template edit changes only the PDFs whose faces it
+    changes); assets covers what the SVG only names (image and font files)."""
+    return digest(__version__, "pdf", project.name, assets, title, bleed, pages)
 
 
 def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -> list[Output]:
@@ -254,25 +271,17 @@ def game_files(project: Project, game: Game) -> list[Path]:
     return list(dict.fromkeys([project.source, defining.resolve(), *list_sheet_files([game], project.root)]))
 
 
-def convert_faces(outputs: list[Output], converter: Converter) -> dict:
-    drawings = {}
+def convert_faces(outputs: list[Output], converter: Converter) -> Mapping:
+    """Every face the outputs show, converted before anything is written (the renderer stored most as it
+    rendered them); the mapping converts or reads each again when it is drawn, holding none."""
     for output in outputs:
         for key, face in output.faces.items():
-            if key not in drawings:
+            if face.svg:
                 try:
-                    drawings[key] = converter.convert(key, face.svg, face.template)
+                    converter.store(key, face.svg, face.template)
                 except PnpError as err:
                     raise PnpError(f"{face.origin}: {err.problems[0].message}", face.location) from None
-    return drawings
-
-
-def refuse_conflicting_options(options: Options) -> None:
-    """Options that cannot both apply: say so rather than ignore one."""
-    if options.gutterfold and any(abs(v) > 1e-9 for v in options.back_offset):
-        x, y = (units.to_mm(v) for v in options.back_offset)
-        raise PnpError(f"--back-offset {x:g},{y:g} does not apply with --gutterfold: fronts and backs print on one side "
-                       "of the sheet and are folded together, so there is no duplex shift to correct; expected one of "
-                       "the two")
+    return converter.drawings()
 
 
 def select_games(project: Project, game_id: str | None) -> tuple[Game, ...]:

@@ -27,7 +27,8 @@ def pdf_bytes(out: Path) -> dict:
 
 def test_a_second_build_renders_converts_and_writes_nothing(project, tmp_path):
     first = build(project, tmp_path / "out", tmp_path / "cache")
-    assert first.renders == 6 and first.faces == 4  # 3 cards × front and back; 3 fronts + 1 shared back
+    # 3 fronts and 1 back: the back reads only the title, so the cards share it and it renders once
+    assert first.renders == 4 and first.faces == 4
     second = build(project, tmp_path / "out", tmp_path / "cache")
     assert (second.renders, second.faces, second.written) == (0, 0, [])
     assert sorted(second.unchanged) == sorted(first.written)
@@ -57,7 +58,7 @@ def test_a_template_change_re_renders_every_face_using_the_templates(project, tm
     back = project / "templates" / "back.svg.j2"
     back.write_text(back.read_text(encoding="utf-8").replace("#234", "#432"), encoding="utf-8")
     changed = build(project, tmp_path / "out", tmp_path / "cache")
-    assert changed.renders == 6 and changed.faces == 1  # fronts render to the same SVG: only the new back converts
+    assert changed.renders == 4 and changed.faces == 1  # fronts render to the same SVG: only the new back converts
 
 
 def test_a_deleted_or_edited_output_is_written_again(project, tmp_path):
@@ -69,22 +70,45 @@ def test_a_deleted_or_edited_output_is_written_again(project, tmp_path):
     assert again.written == [deck] and deck.read_bytes() == good
     deck.unlink()
     assert build(project, tmp_path / "out", tmp_path / "cache").written == [deck]
-    assert first.renders == 6
+    assert first.renders == 4
 
 
 def test_without_the_cache_everything_is_rendered_and_written(project, tmp_path):
     build(project, tmp_path / "out", tmp_path / "cache")
     uncached = build(project, tmp_path / "out", tmp_path / "cache", cache=False)
-    assert uncached.renders == 6 and len(uncached.written) == 2
+    assert uncached.renders == 4 and len(uncached.written) == 2
 
 
-def test_a_corrupt_cache_entry_is_a_miss_not_an_error(project, tmp_path):
+def packs(cache: Path) -> list[Path]:
+    found = sorted(cache.rglob("*.pack"))
+    assert found, "the build wrote no face pack"
+    return found
+
+
+@pytest.mark.parametrize("damage", ["flip a payload byte", "truncate", "garbage", "empty"])
+def test_a_damaged_pack_is_a_miss_not_an_error(project, tmp_path, damage):
     build(project, tmp_path / "a", tmp_path / "cache")
-    for entry in (tmp_path / "cache").rglob("*.pickle"):
-        entry.write_bytes(b"not a pickle")
+    for pack in packs(tmp_path / "cache"):
+        data = bytearray(pack.read_bytes())
+        if damage == "flip a payload byte":
+            data[len(data) // 2] ^= 0x20
+        elif damage == "truncate":
+            data = data[: len(data) // 3]
+        elif damage == "garbage":
+            data = bytearray(b"not a pack" * 100)
+        else:
+            data = bytearray()
+        pack.write_bytes(bytes(data))
     again = build(project, tmp_path / "b", tmp_path / "cache")
-    assert again.faces == 4
+    assert again.faces >= 1 and again.renders >= 1
     assert pdf_bytes(tmp_path / "a") == pdf_bytes(tmp_path / "b")
+
+
+def test_the_cache_holds_no_pickles_and_few_files(project, tmp_path):
+    build(project, tmp_path / "out", tmp_path / "cache")
+    files = [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]
+    assert len(files) == 1 and files[0].suffix == ".pack"
+    assert b"\x80\x05" not in files[0].read_bytes()[:2] and files[0].read_bytes().startswith(b"pnpgen faces 1\n")
 
 
 def test_a_warm_cache_works_in_a_fresh_process(tmp_path):
@@ -100,3 +124,41 @@ def test_a_warm_cache_works_in_a_fresh_process(tmp_path):
         assert result.returncode == 0, result.stderr
     assert "0 converted" in result.stdout
     assert pdf_bytes(tmp_path / "first") == pdf_bytes(tmp_path / "second")
+
+
+def test_faces_made_on_two_cores_give_the_same_pdfs_and_counts(tmp_path, monkeypatch):
+    """Above PARALLEL_CARDS distinct cards a helper process renders every other card into the pack."""
+    from pnpgen import ahead
+
+    project = tmp_path / "many"
+    shutil.copytree(FIXTURES / "minimal", project)
+    cards = "\n".join(f"          - {{name: カード{n}, number: {n % 9 + 1}, effect: 効果{n}}}" for n in range(240))
+    text = (project / "cards.yaml").read_text(encoding="utf-8")
+    start, end = text.index("        cards:\n"), text.index("    expectations:")
+    (project / "cards.yaml").write_text(text[:start] + "        cards:\n" + cards + "\n" + text[end:], encoding="utf-8")
+    reports = {}
+    for parallel in (True, False):
+        monkeypatch.setattr(ahead, "PARALLEL_CARDS", 200 if parallel else 10 ** 9)
+        reports[parallel] = build(project, tmp_path / f"out-{parallel}", tmp_path / f"cache-{parallel}", check=False)
+    # 240 fronts and 1 back shared by all, rendered before the helper starts
+    assert (reports[True].renders, reports[True].faces) == (reports[False].renders, reports[False].faces) == (241, 241)
+    assert pdf_bytes(tmp_path / "out-True") == pdf_bytes(tmp_path / "out-False")
+    again = build(project, tmp_path / "again", tmp_path / "cache-True", check=False)
+    assert (again.renders, again.faces) == (0, 0)  # the helper's faces reached the pack on disk
+    assert pdf_bytes(tmp_path / "again") == pdf_bytes(tmp_path / "out-True")
+
+
+def test_cards_that_agree_on_what_a_template_reads_share_its_face(project, tmp_path):
+    """The back reads no card field: one render for the deck. A front that reads `name` only renders once per
+    name; any card that differs in a field the template read renders again."""
+    (project / "templates" / "back.svg.j2").write_text(
+        '<rect x="0" y="0" width="{{ W }}" height="{{ H }}" fill="{{ card.get(\'colour\', \'#234\') }}"/>',
+        encoding="utf-8")
+    first = build(project, tmp_path / "a", tmp_path / "cache-a", check=False)
+    assert first.renders == 4  # 3 fronts; 1 back: get('colour') found no colour on any card
+    cards = project / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("name: 盾,", "name: 盾, colour: '#800',"), encoding="utf-8")
+    second = build(project, tmp_path / "b", tmp_path / "cache-b", check=False)
+    assert second.renders == 5 and second.faces == 5  # the shield now has a back of its own
+    clean = pnpgen.build(project, Options(out_dir=tmp_path / "c", cache=False, check=False))
+    assert clean.renders == 5 and pdf_bytes(tmp_path / "b") == pdf_bytes(tmp_path / "c")

@@ -49,10 +49,11 @@ class Drawer:
 
     def recall(self, face: Face, component) -> Image.Image | None:
         """The cached picture, or None: a missing, damaged or wrongly sized entry is drawn again."""
-        if self.cache is None:
+        path = self.cache.path("picture", self.key(face, component), ".png") if self.cache is not None else None
+        if path is None:
             return None
         try:
-            image = Image.open(io.BytesIO(self.cache.path("picture", self.key(face, component), ".png").read_bytes()))
+            image = Image.open(io.BytesIO(path.read_bytes()))
             image.load()
         except (OSError, ValueError, Image.DecompressionBombError):
             return None

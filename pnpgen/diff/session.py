@@ -67,9 +67,9 @@ def compare_project(project: Project, since: str | None, game: str | None, out_d
         inputs = renderer.inputs if not files else digest("old state", sorted(old_inputs.items()), old.default_font)
         old_fontbook = open_fontbook(old)
         old_renderer = Renderer(old, old_fontbook, disk, inputs, renderer.stamp)
-        # A drawing is cached by its SVG alone: when an image or font changed under the same SVG, draw the old anew.
-        pictures_same = all(name.startswith("templates/") for name in files)
-        old_converter = Converter(old_fontbook, old.root, disk if pictures_same else None)
+        # The face cache keeps image names and font selectors, resolved by each side's own converter: the old
+        # side shares it (its renderer hands over faces the cache holds), and draws its own images and fonts.
+        old_converter = Converter(old_fontbook, old.root, disk)
         result = Comparison(since, label, project, files=files, renderer=renderer, converter=converter,
                             fontbook=fontbook)
         cards = compare_games(Side(old, old_renderer.render, label), Side(project, renderer.render), games, files)

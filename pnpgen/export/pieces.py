@@ -10,7 +10,8 @@ from ..errors import PnpError
 from ..project.expand import expand_pieces
 from ..press.impose import Page, Placement, Rect
 from ..project.model import Card, Component, Game, Size
-from ..faces.render import Renderer, describe_card, distinguishing_fields
+from ..faces.describe import describe_card, distinguishing_fields
+from ..faces.render import Renderer
 from ..press.write_pdf import pdf_bytes
 
 

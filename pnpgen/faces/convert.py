@@ -1,56 +1,121 @@
-"""Turn face SVG into reportlab drawings with svglib, refusing what svglib would silently drop."""
+"""Turn face SVG into FaceArt (or, for what only svglib draws, an svglib drawing), refusing what neither prints."""
 from __future__ import annotations
 
 import functools
 import logging
 import re
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lxml import etree
-from reportlab.graphics.shapes import Drawing
 
-from ..cache import Cache
+from ..cache import Cache, FacePack
 from ..errors import PnpError
 from .fonts import FontBook
 from .icons import safe_parser
+from .art import FaceArt, load_art
 from .images import ImageChecker
 from .lint import lint
+from .paint import svg_to_art
 from .svg_lines import locate_in_template
+from .svgpath import NotDrawable
+
+if TYPE_CHECKING:  # svglib's drawings; reportlab.graphics is imported only by the builds that make one
+    from reportlab.graphics.shapes import Drawing
 
 logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
 
 
 class Converter:
-    """Converts each distinct face once; the key is the SVG's content hash."""
+    """Converts each distinct face once (the key is the SVG's content hash): to FaceArt where the SVG holds
+    only what paint.py draws, else to an svglib drawing. FaceArt is kept in the face cache; whatever comes
+    from there has its fonts and images resolved and checked again, exactly as for a fresh face."""
 
     def __init__(self, fontbook: FontBook, root: Path, cache: Cache | None = None):
         self.fontbook = fontbook
-        self.font_map = None  # made on the first conversion: a build that converts nothing never loads svglib
+        self.font_map = None  # made on the first svglib conversion: most builds never load svglib
         self.root = root
         self.images = ImageChecker(root)
-        self.disk = cache
-        self.cache: dict[str, Drawing] = {}
+        self.pack: FacePack | None = cache.pack(root) if cache else None
+        self.cache: dict[str, FaceArt | Drawing] = {}
         self.conversions = 0
+        self.fonts: dict[tuple, str] = {}
 
-    def convert(self, key: str, svg: str, template: str) -> Drawing:
+    def convert(self, key: str, svg: str, template: str) -> FaceArt | Drawing:
+        """The face ready to draw. With a pack, FaceArt is kept there as bytes and parsed on each call
+        (cheap), so that a build of any size holds no face as objects; svglib drawings are kept here."""
         drawing = self.cache.get(key)
-        if drawing is None and self.disk:
-            cached = self.disk.read_drawing(key)
-            if cached:
-                drawing, fonts = cached
-                self.fontbook.ensure_registered(fonts)
-        if drawing is None:
-            if self.font_map is None:
-                self.font_map = self.fontbook.svglib_font_map()
-            drawing = convert_svg(svg, template, self.font_map, self.root, self.images)
-            self.conversions += 1
-            if self.disk:
-                self.disk.write_drawing(key, drawing)
-        self.cache[key] = drawing
+        if drawing is not None:
+            return drawing
+        art = load_art(self.pack, key) if self.pack else None
+        if art is not None:
+            return self.resolve(art)
+        if not svg and self.pack:
+            svg = self.pack.face_svg(key) or ""
+        drawing = self.convert_svg(key, svg, template)
+        self.conversions += 1
+        if not (self.pack and isinstance(drawing, FaceArt)):
+            self.cache[key] = drawing
         return drawing
 
+    def drawings(self) -> "Drawings":
+        return Drawings(self)
 
-def convert_svg(svg: str, template: str, font_map, root: Path, images: ImageChecker | None = None) -> Drawing:
+    def store(self, key: str, svg: str, template: str) -> None:
+        """Convert the face into the pack unless it is there already, drawing nothing yet."""
+        if self.pack is None or not self.pack.has_face(key):
+            self.convert(key, svg, template)
+
+    def convert_svg(self, key: str, svg: str, template: str) -> FaceArt | Drawing:
+        tree = parse_svg(svg, template, self.root)
+        try:
+            art = svg_to_art(tree, self.font_of)
+        except NotDrawable:
+            if self.pack:
+                self.pack.store_svg(key, svg)
+            if self.font_map is None:
+                self.font_map = self.fontbook.svglib_font_map()
+            return render_with_svglib(tree, template, self.font_map, self.root, self.images)
+        resolved = self.resolve(art)
+        if self.pack:
+            self.pack.store_art(key, art)
+        return resolved
+
+    def resolve(self, art: FaceArt) -> FaceArt:
+        """Fonts through this project's font book, images through the same checks as a fresh face."""
+        art.resolved_fonts = [self.font_of(tuple(selector)) for selector in art.fonts]
+        art.resolved_images = [self.images.resolve(href) for href in art.images]
+        return art
+
+    def font_of(self, selector: tuple) -> str:
+        """The reportlab font for an SVG family, weight and style; an unknown family takes the default, as in svglib."""
+        if selector not in self.fonts:
+            family, weight, style = selector
+            try:
+                self.fonts[selector] = self.fontbook.resolve(family or None, weight, style)
+            except PnpError:
+                self.fonts[selector] = self.fontbook.resolve(None, weight, style)
+        return self.fonts[selector]
+
+
+class Drawings(Mapping):
+    """face key -> the face ready to draw, made when asked (for the PDF writer, which asks once per face)."""
+
+    def __init__(self, converter: Converter):
+        self.converter = converter
+
+    def __getitem__(self, key: str) -> FaceArt | Drawing:
+        return self.converter.convert(key, "", "")
+
+    def __iter__(self):
+        raise TypeError("the faces of a build are looked up by key, not listed")
+
+    def __len__(self) -> int:
+        raise TypeError("the faces of a build are looked up by key, not counted")
+
+
+def parse_svg(svg: str, template: str, root: Path):
     try:
         tree = etree.fromstring(svg.encode("utf-8"), safe_parser())
     except etree.XMLSyntaxError as err:
@@ -64,8 +129,12 @@ def convert_svg(svg: str, template: str, font_map, root: Path, images: ImageChec
         raise PnpError(f"templates/{template}{' ' + where if where else ''} produced invalid SVG: {message}; expected "
                        "well-formed XML (let text() escape data instead of writing it raw)") from None
     lint(tree, template)
+    return tree
+
+
+def render_with_svglib(tree, template: str, font_map, root: Path, images: ImageChecker) -> Drawing:
     renderer = project_renderer()(str(root / "templates" / template), font_map=font_map, external_reference_root=str(root))
-    renderer.images = images or ImageChecker(root)
+    renderer.images = images
     return renderer.render(tree)
 
 

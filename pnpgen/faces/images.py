@@ -7,7 +7,6 @@ from pathlib import Path
 
 from PIL import Image as PILImage
 from reportlab import rl_config
-from reportlab.graphics import renderPDF
 
 from ..errors import PnpError
 from ..project.files import special_kind
@@ -82,15 +81,15 @@ def read_size(path: Path, shown: str) -> tuple[int, int]:
     return size
 
 
-class XObjectRenderer(renderPDF._PDFRenderer):
-    """renderPDF, but images become shared XObjects with their alpha kept (renderPDF inlines them)."""
-
-    def drawImage(self, image):
-        self._canvas.drawImage(str(image.path), image.x, image.y, image.width, image.height, mask="auto")
-
-
 def draw_drawing(drawing, canvas, x: float, y: float) -> None:
-    """renderPDF.draw with XObjectRenderer."""
+    """renderPDF.draw, but images become shared XObjects with their alpha kept (renderPDF inlines them).
+    reportlab.graphics is imported here: only builds with an svglib drawing need it."""
+    from reportlab.graphics import renderPDF
+    
+    class XObjectRenderer(renderPDF._PDFRenderer):
+        def drawImage(self, image):
+            self._canvas.drawImage(str(image.path), image.x, image.y, image.width, image.height, mask="auto")
+
     XObjectRenderer().draw(renderPDF.renderScaledDrawing(drawing), canvas, x, y, showBoundary=rl_config._unset_)
 
 

@@ -7,17 +7,22 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import jinja2
 from jinja2.sandbox import SecurityError
 from markupsafe import Markup
 
 from .. import units
-from ..cache import Cache, digest
+from ..cache import Cache, feed_digest
 from ..errors import Location, PnpError
+from .art import load_art
+from .describe import describe_card, distinguishing_fields, field_holding
 from .fonts import FontBook
 from .icons import IconSet
-from ..project.model import Card, Component, Game, Project
+from .images import ImageChecker
+from .reuse import FaceMemo, TrackedFields
+from ..project.model import Card, Component, Fields, Game, Project
 from ..project import bounds
 from ..project.bounds import ENDLESS, NO_MEMORY
 from ..project.revision import Stamp, project_stamp
@@ -31,7 +36,8 @@ BUILTIN = Path(__file__).parent / "builtin"  # templates named pnpgen/… (a tuc
 
 @dataclass(frozen=True)
 class Face:
-    """A rendered face: its SVG and the content hash that names it everywhere downstream."""
+    """A rendered face: its SVG ("" when the face came from the cache) and the content hash of the SVG
+    that names it everywhere downstream."""
 
     key: str
     svg: str
@@ -42,11 +48,21 @@ class Face:
 
 class Renderer:
     def __init__(self, project: Project, fontbook: FontBook, cache: Cache | None = None, inputs: str = "",
-                 stamp: Stamp | None = None):
+                 stamp: Stamp | None = None, store: Callable[[str, str, str], None] | None = None):
+        """store(face key, SVG, template), when given, converts a freshly rendered face into the cache's pack
+        at once, so that its SVG need not be kept (Converter.store)."""
         self.project = project
         self.stamp = project_stamp(project) if stamp is None else stamp  # {{ build.revision }}: part of every key
         self.fontbook = fontbook
         self.disk = cache
+        self.pack = cache.pack(project.root) if cache else None
+        self.images = ImageChecker(project.root)
+        self.store = store
+        self.usable: dict[str, bool] = {}
+        self.fitted: dict[tuple, Markup] = {}  # text() arguments -> the fitted SVG (fitting is deterministic)
+        self.memo = FaceMemo()  # cards that agree on every field their template read share the face
+        self.key_prefixes: dict[tuple, object] = {}  # what cards of one component and side share, hashed
+        self.render_keys: dict[tuple, tuple[Card, str]] = {}  # (common, id(card)) -> (the card, its render key)
         self.inputs = inputs  # digest of templates, icons and fonts: part of every render key
         self.icons = IconSet(project.templates_dir)
         self.env = make_environment(project.templates_dir)
@@ -62,31 +78,94 @@ class Renderer:
         template = component.front if side == "front" else component.back
         if not template:
             return None
-        key = (game.id, component.id, card.fields, side)
+        key = (game.id, common_of(component, side, template), card.fields)
         face = self.cache.get(key)
         if face is None:
-            svg = self.render_svg(game, component, card, side, template)
             origin = f"{component.id} card {self.describe(component, card)}"
-            face = Face(hashlib.sha256(svg.encode()).hexdigest(), svg, template, origin, card.location)
+            face_key, svg = self.render_svg(game, component, card, side, template)
+            if svg and self.store is not None and self.pack is not None:
+                if not self.is_usable(face_key):
+                    try:
+                        self.store(face_key, svg, template)
+                    except PnpError as err:
+                        raise PnpError(f"{origin}: {err.problems[0].message}", card.location) from None
+                    self.usable[face_key] = self.pack.has_face(face_key)
+                svg = "" if self.usable[face_key] else svg
+            face = Face(face_key, svg, template, origin, card.location)
             self.cache[key] = face
         return face
 
-    def render_svg(self, game: Game, component: Component, card: Card, side: str, template: str) -> str:
-        """From the disk cache when every input is the same, else from the template."""
-        geometry = (component.id, component.name, component.kind, component.shape, component.size, component.bleed,
-                    outline_of(component))
-        render_key = digest(self.inputs, game.id, game.title, geometry, card.fields, side, template, self.stamp)
-        svg = self.disk.read_svg(render_key) if self.disk else None
-        if svg is None:
-            svg = wrap_svg(self.render_content(game, component, card, side, template), component)
+    def render_svg(self, game: Game, component: Component, card: Card, side: str, template: str) -> tuple[str, str]:
+        """(face key, SVG): from the face cache when every input is the same (the SVG is then not needed
+        and is ""), else from the template."""
+        common = (game.id, common_of(component, side, template))
+        render_key = self.render_key(game, component, card, side, template)
+        if self.pack is not None:
+            face_key = self.pack.face_key(render_key)
+            if face_key and self.is_usable(face_key):
+                return face_key, ""
+        found = self.memo.find(common, card.fields)
+        if found is None:
+            tracked = TrackedFields(card.fields)
+            svg = wrap_svg(self.render_content(game, component, card, side, template, tracked), component)
             self.renders += 1
-            if self.disk:
-                self.disk.write_svg(render_key, svg)
-        return svg
+            face_key = hashlib.sha256(svg.encode("utf-8")).hexdigest()
+            kept = "" if self.store is not None and self.pack is not None else svg  # the pack keeps the face
+            self.memo.remember(common, tracked, face_key, kept)
+        else:
+            face_key, svg = found
+        if self.pack is not None:
+            self.pack.record_face(render_key, face_key)
+        return face_key, svg
 
-    def render_content(self, game: Game, component: Component, card: Card, side: str, template: str) -> str:
+    def render_key(self, game: Game, component: Component, card: Card, side: str, template: str) -> str:
+        """The digest of everything the face is rendered from (the project's templates, images and fonts
+        through self.inputs, the revision stamp templates may print)."""
+        common = (game.id, common_of(component, side, template))
+        known = self.render_keys.get((common, id(card)))
+        if known is not None and known[0] is card:
+            return known[1]
+        if common not in self.key_prefixes:
+            self.key_prefixes[common] = feed_digest(hashlib.sha256(), self.inputs, game.id, game.title, common[1],
+                                                    self.stamp)
+        key = feed_digest(self.key_prefixes[common].copy(), card.fields).hexdigest()
+        self.render_keys[(common, id(card))] = (card, key)  # the card is kept: its id stays its own
+        return key
+
+    def is_cached(self, game: Game, component: Component, card: Card) -> bool:
+        """Both faces of the card are in the cache: rendering it costs a lookup."""
+        for side, template in (("front", component.front), ("back", component.back)):
+            if template:
+                face_key = self.pack.face_key(self.render_key(game, component, card, side, template)) if self.pack else None
+                if not (face_key and self.is_usable(face_key)):
+                    return False
+        return True
+
+    def is_usable(self, face_key: str) -> bool:
+        """The cache holds the face, and every image it names passes today's checks; otherwise the face is
+        rendered again, and a fresh face's conversion gives the usual message about the image."""
+        if face_key not in self.usable:
+            self.usable[face_key] = self.check_cached(face_key)
+        return self.usable[face_key]
+
+    def check_cached(self, face_key: str) -> bool:
+        if face_key in self.pack.checked:  # checked, or converted, in this build: its images passed then
+            return True
+        art = load_art(self.pack, face_key)
+        if art is None:
+            return self.pack.face_svg(face_key) is not None
+        try:
+            for href in art.images:
+                self.images.resolve(href)
+        except PnpError:
+            self.pack.forget(face_key)
+            return False
+        return True
+
+    def render_content(self, game: Game, component: Component, card: Card, side: str, template: str,
+                       fields: Fields | None = None) -> str:
         context = {
-            "card": card.fields,
+            "card": card.fields if fields is None else fields,
             "component": {"id": component.id, "name": component.name, "kind": component.kind, "shape": component.shape,
                           "outline": outline_of(component)},
             "game": {"id": game.id, "title": game.title},
@@ -141,9 +220,19 @@ class Renderer:
         if len(str(content)) > MAX_TEXT:
             raise PnpError(f"text() is given {len(str(content)):,} characters; expected at most {MAX_TEXT:,} "
                            "in one text box")
-        fitted = fit_text(str(content), float(x), float(y), float(w), float(h), fontbook=self.fontbook,
-                          icons=self.icons.fragments(), **options)
-        return Markup(fitted.to_svg())
+        key = (str(content), x, y, w, h, tuple(sorted(options.items())))
+        try:
+            found = self.fitted.get(key)
+        except TypeError:  # an unhashable option: fit it, and let fit_text say what is wrong with it
+            key, found = None, None
+        if found is None:
+            found = Markup(fit_text(str(content), float(x), float(y), float(w), float(h), fontbook=self.fontbook,
+                                    icons=self.icons.fragments(), **options).to_svg())
+            if key is not None:
+                if len(self.fitted) >= 4096:  # the same labels recur; unique texts must not pile up
+                    self.fitted.clear()
+                self.fitted[key] = found
+        return found
 
     def icon(self, name: str, x, y, size) -> Markup:
         return Markup(self.icons.place(str(name), float(x), float(y), float(size)))
@@ -152,6 +241,13 @@ class Renderer:
 def outline_of(component: Component) -> str:
     """The cut outline as SVG path data in mm for templates to draw along (empty for rect and round)."""
     return component.outline.d if component.outline else ""
+
+
+def common_of(component: Component, side: str, template: str) -> tuple:
+    """What every card of a component shares on one side: a tuck box's panels share the box's id but not
+    their size or template, so each is a component of its own here."""
+    return (component.id, component.name, component.kind, component.shape, component.size, component.bleed,
+            outline_of(component), side, template)
 
 
 def wrap_svg(content: str, component: Component) -> str:
@@ -171,51 +267,6 @@ def explain_undefined(message: str, card: Card) -> str:
         hint = f"did you mean '{close[0]}'?" if close else "expected it in the card, the component's defaults or the game's defaults"
         return f"the card has no field '{name}'; {hint}"
     return f"{message}; expected a variable the template receives (card, component, game, W, H, B, SAFE, side, build)"
-
-
-def distinguishing_fields(component: Component) -> list[str]:
-    """The fields whose values tell a component's cards apart, most varied first (game-wide and component
-    defaults, such as colours, are the same on every card and say nothing about which card it is)."""
-    if len(component.cards) == 1:
-        return []
-    seen: dict[str, set] = {}
-    for card in component.cards:
-        for name, value in card.fields.items():
-            seen.setdefault(name, set()).add(repr(value))
-    missing = {name for name in seen if any(name not in c.fields for c in component.cards)}
-    varied = [name for name in seen if len(seen[name]) > 1 or name in missing]
-    # Most varied first; among equals the shorter values (a name, a number) before long texts.
-    return sorted(varied, key=lambda name: (-len(seen[name]), sum(map(len, seen[name])) / len(seen[name])))
-
-
-def describe_card(card: Card, names: list[str] | None = None, limit: int = 3) -> str:
-    """"(number=7, ron=True)": the card by the given fields (distinguishing_fields), else (a component of one
-    card) by its first ones."""
-    if names is None or not any(name in card.fields for name in names):
-        names = [k for k, v in card.fields.items() if isinstance(v, (int, str)) and not isinstance(v, bool)]
-    shown = [f"{name}={shorten(card.fields[name])}" for name in names if card.fields.get(name) not in (None, "")][:limit]
-    return f"({', '.join(shown)})" if shown else ""
-
-
-def shorten(value, limit: int = 12) -> str:
-    text = str(value).replace("\n", " ")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def field_holding(card: Card, content: str | None) -> str:
-    """The field whose text is the text that did not fit: the one equal to it, else the longest one within it
-    (a short field such as a name is often part of a longer effect text that merely repeats it)."""
-    if not content:
-        return ""
-    texts = [(name, str(value).strip()) for name, value in card.fields.items()
-             if isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value).strip()]
-    exact = [name for name, text in texts if text == content.strip()]
-    within = sorted((text for name, text in texts if text in content), key=len, reverse=True)
-    if exact:
-        return f"field '{exact[0]}' "
-    if within:
-        return f"field '{next(name for name, text in texts if text == within[0])}' "
-    return ""
 
 
 def template_line(template: str) -> str:

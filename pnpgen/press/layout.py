@@ -122,3 +122,12 @@ def note_pinned_paper(game: Game, component: Component, pages: list[Page], optio
     fate = "it fits on one sheet" if tiles == 1 else f"it is tiled across {tiles} sheets with alignment marks"
     return [f"{game.id}/{component.id}: pinned to {pinned.upper()} (layout: paper), printed on {used.upper()} in this "
             f"{options.paper.upper()} build: {fate}"]
+
+
+def refuse_conflicting_options(options) -> None:
+    """Options that cannot both apply: say so rather than ignore one."""
+    if options.gutterfold and any(abs(v) > 1e-9 for v in options.back_offset):
+        x, y = (units.to_mm(v) for v in options.back_offset)
+        raise PnpError(f"--back-offset {x:g},{y:g} does not apply with --gutterfold: fronts and backs print on one side "
+                       "of the sheet and are folded together, so there is no duplex shift to correct; expected one of "
+                       "the two")

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Sequence
 
+from ..project.model import Game
 from .impose import Item, Page, SheetSpec, impose, plan_grid
 from .marks import Rect, bound, intersect, shift_mark, shift_rect
 from ..units import mm
@@ -172,3 +173,13 @@ def _stack(blocks: list[Block]) -> Block:
             counts[name] = counts.get(name, 0) + count
         top -= extent.height + GAP
     return Block(_join(fronts, "front"), _join(backs, "back") if backs else None, counts, blocks[0].duplex)
+
+
+def note_shared_sheets(game: Game, pages: list[Page], shared: list[tuple[int, dict[str, int]]]) -> list[str]:
+    """Which sheets of the print-and-play PDF small components share, with the pieces of each on it."""
+    notes = []
+    for number, counts in shared:
+        pieces = ", ".join(f"{name} × {count}" for name, count in counts.items())
+        notes.append(f"{game.id}-print-and-play.pdf: sheet {number} is shared by {pieces} "
+                     f"({sum(counts.values())} pieces); `--sheet-per-component` keeps them apart")
+    return notes

@@ -3,20 +3,23 @@ from __future__ import annotations
 
 import hashlib
 import io
+import zlib
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from reportlab import rl_config
-from reportlab.graphics.shapes import Drawing
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase import pdfdoc
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
 from ..atomic import write_atomically
-from ..faces.images import draw_drawing
+from ..faces.art import FaceArt
+from .face_forms import FaceForm, declare_form_resources, encode_art
 from .impose import Mark, Page, Placement, Rect
 from ..units import mm
+
+if TYPE_CHECKING:  # svglib's drawings; reportlab.graphics is imported only by the builds that draw one
+    from reportlab.graphics.shapes import Drawing
 
 WHITE, BLACK, GREY = (1, 1, 1), (0, 0, 0), (0.5, 0.5, 0.5)
 LABEL_SIZE = 6  # pt
@@ -39,19 +42,17 @@ def pdf_bytes(pages: Sequence[Page], drawings: Mapping[str, Drawing], *, title: 
               bleed: float | None, author: str = "pnpgen", subject: str = "", margin: float = mm(6)) -> bytes:
     """Return the PDF of the pages as bytes (what write_pdf writes; exports rasterise it in memory)."""
     saved_a85 = rl_config.useA85
-    buffer = io.BytesIO()
     try:
         rl_config.useA85 = 0  # ASCII85 only slows writing down and grows the file
-        canvas = Canvas(buffer, invariant=1, pageCompression=1, initialFontName=initial_font)
+        canvas = Canvas(io.BytesIO(), invariant=1, pageCompression=1, initialFontName=initial_font)
         canvas.setTitle(title)
         canvas.setAuthor(author)
         canvas.setSubject(subject)
         canvas.setCreator("pnpgen")
         draw_pages(canvas, pages, drawings, bleed, initial_font, margin)
-        canvas.save()
+        return canvas.getpdfdata()  # the bytes once, not also copied into a buffer
     finally:
         rl_config.useA85 = saved_a85
-    return buffer.getvalue()
 
 
 def form_name(face: str) -> str:
@@ -62,18 +63,19 @@ def form_name(face: str) -> str:
 def draw_pages(canvas: Canvas, pages: Sequence[Page], drawings: Mapping[str, Drawing],
                bleed: float | None, font: str, margin: float) -> None:
     """Draw every page on the canvas: faces as shared forms, clipped, then marks and the label."""
-    defined: set[str] = set()
+    widths: dict[str, float] = {}  # form name -> the face's width; a face is fetched only to define its form
     for page in pages:
         canvas.setPageSize((page.size.width, page.size.height))
         canvas.setTrimBox(_box(page.trim_box))
         canvas.setBleedBox(_box(page.bleed_box))
         for placement in page.placements:
-            drawing = drawings[placement.face]
             name = form_name(placement.face)
-            if name not in defined:
+            if name not in widths:
+                drawing = drawings[placement.face]
                 define_form(canvas, name, drawing, font)
-                defined.add(name)
-            draw_placement(canvas, placement, name, _bleed_of(placement, drawing, bleed))
+                widths[name] = float(drawing.width)
+            face_bleed = bleed if bleed is not None else (widths[name] - placement.width) / 2
+            draw_placement(canvas, placement, name, face_bleed)
         draw_crop_marks(canvas, [m.points for m in page.marks if m.kind == "crop"])
         for mark in page.marks:
             if mark.kind != "crop":
@@ -86,14 +88,19 @@ def _box(rect: Rect) -> tuple[float, float, float, float]:
     return (rect.x0, rect.y0, rect.x1, rect.y1)
 
 
-def _bleed_of(placement: Placement, drawing: Drawing, bleed: float | None) -> float:
-    if bleed is not None:
-        return bleed
-    return (float(drawing.width) - placement.width) / 2
-
-
-def define_form(canvas: Canvas, name: str, drawing: Drawing, font: str) -> None:
-    """Record the drawing once as a Form XObject whose box is the drawing's extent."""
+def define_form(canvas: Canvas, name: str, drawing: FaceArt | Drawing, font: str) -> None:
+    """Record the face once as a Form XObject whose box is the face's extent."""
+    if isinstance(drawing, FaceArt) and not drawing.images:
+        states: dict = {}
+        content = "\n".join(encode_art(canvas, drawing, states)).encode("latin-1")
+        canvas._doc.addForm(name, FaceForm(zlib.compress(content), drawing.width, drawing.height, states))
+        return
+    if isinstance(drawing, FaceArt):  # images: reportlab's drawImage embeds and shares them
+        canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
+        canvas._code.extend(encode_art(canvas, drawing, {}))
+        canvas.endForm()
+        declare_form_resources(canvas, name)
+        return
     # The renderer starts every drawing with its default font (Helvetica), which would put a
     # non-embedded font reference into the PDF; start with our own font instead.
     own = "initialFontName" in drawing.__dict__
@@ -101,6 +108,8 @@ def define_form(canvas: Canvas, name: str, drawing: Drawing, font: str) -> None:
         drawing.initialFontName = font
     try:
         canvas.beginForm(name, 0, 0, float(drawing.width), float(drawing.height))
+        from ..faces.images import draw_drawing
+
         draw_drawing(drawing, canvas, 0, 0)
         canvas.endForm()
         declare_form_resources(canvas, name)
@@ -109,18 +118,23 @@ def define_form(canvas: Canvas, name: str, drawing: Drawing, font: str) -> None:
             del drawing.initialFontName
 
 
-def declare_form_resources(canvas: Canvas, name: str) -> None:
-    """Give the form the graphics states (opacity) it uses: reportlab records them but does not write them."""
-    form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
-    if not form.ExtGState:
+def place_drawing(canvas: Canvas, drawing: FaceArt | Drawing, x: float, y: float, font: str) -> None:
+    """Draw a face straight into the current page with its bottom-left corner at (x, y) (rulebook figures)."""
+    if isinstance(drawing, FaceArt):
+        canvas.addLiteral(f"q 1 0 0 1 {fp_str(x, y)} cm")
+        canvas._code.extend(encode_art(canvas, drawing, {}))
+        canvas.addLiteral("Q")
         return
-    resources = pdfdoc.PDFResourceDictionary()
-    resources.basicFonts()
-    resources.allProcs()
-    if form.XObjects:
-        resources.XObject = form.XObjects
-    resources.ExtGState = form.ExtGState
-    form.Resources = resources
+    own = "initialFontName" in drawing.__dict__
+    if not own:  # renderPDF would start with Helvetica, a font that is not embedded
+        drawing.initialFontName = font
+    try:
+        from reportlab.graphics import renderPDF
+
+        renderPDF.draw(drawing, canvas, x, y)
+    finally:
+        if not own:
+            del drawing.initialFontName
 
 
 def draw_placement(canvas: Canvas, placement: Placement, name: str, bleed: float) -> None:

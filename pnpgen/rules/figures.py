@@ -13,17 +13,18 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, unquote
 
-from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing
 from reportlab.lib import colors
 from reportlab.platypus import Flowable
 
 from .. import units
+from ..faces.art import FaceArt
 from ..faces.convert import Converter
 from ..errors import PnpError
 from ..project.expand import expand_pieces
 from ..project.model import Card, Component, Game
 from ..faces.render import Renderer
+from ..press.write_pdf import place_drawing
 
 _REFERENCE = re.compile(r"^component:([a-z0-9-]+)(?:#(\d+)|\?([^/#]*))?(?:/(front|back))?$")
 MAX_WIDTH_MM = 400  # an A3 page is 297 mm wide; a picture wider than any page is a mistake
@@ -34,7 +35,7 @@ DEFAULT_WIDTH_MM = {"card": 36.0, "chip": 20.0, "map": 160.0, "sheet": 120.0}
 class PieceImage:
     """One piece's face, ready to draw: the converted drawing and the trim it carries."""
 
-    drawing: Drawing
+    drawing: FaceArt | Drawing
     component: Component
     width: float  # printed trim width in points
     caption: str
@@ -118,15 +119,7 @@ class PieceFlowable(Flowable):
             path.rect(0, 0, self.width, self.height)
         canvas.clipPath(path, stroke=0, fill=0)
         canvas.scale(self.scale, self.scale)
-        drawing = image.drawing
-        own = "initialFontName" in drawing.__dict__
-        if not own:  # renderPDF would start with Helvetica, a font that is not embedded
-            drawing.initialFontName = self.font
-        try:
-            renderPDF.draw(drawing, canvas, -component.bleed, -component.bleed)
-        finally:
-            if not own:
-                del drawing.initialFontName
+        place_drawing(canvas, image.drawing, -component.bleed, -component.bleed, self.font)
         canvas.restoreState()
         canvas.saveState()
         canvas.setStrokeColor(colors.Color(0.45, 0.45, 0.45))

@@ -1,0 +1,51 @@
+"""Turn the distinct cards of a build into rendered faces on both cores before laying out: half in a helper process."""
+from __future__ import annotations
+
+import functools
+import os
+import signal
+
+from .faces.convert import Converter
+from .faces.render import Renderer
+from .parallel import Background, can_fork
+from .project.expand import expand_pieces
+from .project.model import Game
+
+PARALLEL_CARDS = 200  # fewer distinct cards than this are not worth a second process
+
+
+def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Converter) -> None:
+    """Render and convert every other distinct card in a helper process while this one does the rest;
+    laying out then finds every face in the pack. Faces are named by content, so which process made
+    one changes nothing in the PDFs. A tuck box's panels are faces of their own, made as it is laid out."""
+    cards = [(game, component, card) for game in games for component in game.components if component.kind != "box"
+             for card in {id(p.card): p.card for p in expand_pieces(component)}.values()
+             if not renderer.is_cached(game, component, card)]
+    if len(cards) < PARALLEL_CARDS or not can_fork():
+        return
+    # One card of each component first: its templates are compiled once, before the fork, for both.
+    firsts = list({id(component): (game, component, card) for game, component, card in reversed(cards)}.values())
+    render_cards(renderer, firsts)
+    rest = [entry for entry in cards if entry not in firsts]
+    helper = Background(functools.partial(render_cards, renderer, rest[1::2], renderer.renders, os.getpid()))
+    try:
+        render_cards(renderer, rest[0::2])
+    except BaseException:
+        helper.stop()
+        raise
+    renders, _, records = helper.wait().partition(b"\n")
+    renderer.renders += int(renders)
+    converter.conversions += renderer.pack.merge(records)  # a face both made (a shared back) counts once
+
+
+def render_cards(renderer: Renderer, cards: list, start: int | None = None, parent: int = 0) -> bytes | None:
+    """Both faces of each card into the pack; given the render count before (for the helper process),
+    what was added, as bytes."""
+    if os.getpid() != parent and parent:  # in the helper: Ctrl-C is the main process's to handle, it stops us
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for game, component, card in cards:
+        for side in ("front", "back"):
+            renderer.render(game, component, card, side)
+    if start is None:
+        return None
+    return f"{renderer.renders - start}\n".encode("ascii") + renderer.pack.export_fresh()

@@ -1,0 +1,91 @@
+"""Turn the card fields a template read into a key, so that cards agreeing on them share one rendered face.
+
+A template is a deterministic function of what it reads. When a card's back reads only the title and
+the deck's colours, every card of the deck gets the same back: rendering it once per deck instead of
+once per card is half the work of a deck with a shared back. The fields read are recorded while the
+template renders; anything that reads the card as a whole (iterating it, printing it) reads them all.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..project.model import Fields
+
+ALL = None  # the key set of a render that read the whole card
+MISSING = "\0missing"  # the value of a field a render asked for and the card does not have
+
+
+class TrackedFields(Fields):
+    """The card's fields as a template sees them, noting which ones it reads."""
+
+    __slots__ = ("seen",)
+
+    def __init__(self, fields: Fields):
+        self._items, self._index = fields._items, fields._index
+        self.seen: set[str] | None = set()
+
+    def note(self, key) -> None:
+        if self.seen is not ALL:
+            self.seen.add(key if isinstance(key, str) else repr(key))
+
+    def __getitem__(self, key: str):
+        self.note(key)
+        return self._index[key]
+
+    def __getattr__(self, name: str):
+        self.note(name)
+        return Fields.__getattr__(self, name)
+
+    def __iter__(self) -> Iterator[str]:
+        self.seen = ALL
+        return iter(self._index)
+
+    def __len__(self) -> int:
+        self.seen = ALL
+        return len(self._index)
+
+    def __hash__(self) -> int:
+        self.seen = ALL
+        return Fields.__hash__(self)
+
+    def __eq__(self, other: object) -> bool:
+        self.seen = ALL
+        return Fields.__eq__(self, other)
+
+    def __repr__(self) -> str:
+        self.seen = ALL
+        return Fields.__repr__(self)
+
+    def merged(self, other) -> Fields:
+        self.seen = ALL
+        return Fields.merged(self, other)
+
+
+TrackedFields.__name__ = TrackedFields.__qualname__ = "Fields"  # messages name the type as the designer knows it
+
+
+class FaceMemo:
+    """(game, component, side) -> for each set of fields its renders read, the face of each set of values."""
+
+    def __init__(self):
+        self.tables: dict[tuple, dict[tuple | None, dict[str, tuple[str, str]]]] = {}
+
+    def find(self, common: tuple, fields: Fields) -> tuple[str, str] | None:
+        """(face key, SVG or "") of an earlier render that read the same values, or None."""
+        for keys, faces in self.tables.get(common, {}).items():
+            found = faces.get(describe_values(fields, keys))
+            if found is not None:
+                return found
+        return None
+
+    def remember(self, common: tuple, tracked: TrackedFields, face_key: str, svg: str) -> None:
+        keys = ALL if tracked.seen is ALL else tuple(sorted(tracked.seen))
+        table = self.tables.setdefault(common, {}).setdefault(keys, {})
+        table[describe_values(tracked, keys)] = (face_key, svg)
+
+
+def describe_values(fields: Fields, keys: tuple | None) -> str:
+    index = fields._index
+    if keys is ALL:
+        return repr(fields._items)
+    return repr(tuple(index[key] if key in index else MISSING for key in keys))

@@ -1,0 +1,84 @@
+"""Turn SVG attribute values (numbers, lengths, colours, opacities) into floats for paint.py."""
+from __future__ import annotations
+
+import math
+import re
+
+from reportlab.lib import colors as named_colors
+
+from .svgpath import NotDrawable
+
+PT_PER_MM = 72 / 25.4
+UNITS = {"mm": PT_PER_MM, "cm": 10 * PT_PER_MM, "in": 72.0, "pt": 1.0, "pc": 12.0, "px": 0.75, "": 0.75}
+_LENGTH = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(mm|cm|in|pt|pc|px|)\s*$")
+_HEX = re.compile(r"^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+_RGB = re.compile(r"^rgb\(\s*([^,\s]+)\s*,?\s*([^,\s]+)\s*,?\s*([^,\s)]+)\s*\)$")
+
+
+def parse_length(text: str) -> float:
+    match = _LENGTH.match(text or "")
+    if not match:
+        raise NotDrawable(f"length {text!r}")
+    value = float(match.group(1)) * UNITS[match.group(2)]
+    if not math.isfinite(value):
+        raise NotDrawable("non-finite length")
+    return value
+
+
+def parse_number(text: str | None, default: float) -> float:
+    """A plain SVG number attribute (no unit); anything else is for svglib."""
+    if text is None:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise NotDrawable(f"number {text[:40]!r}") from None
+    if not math.isfinite(value) or "_" in text:
+        raise NotDrawable(f"number {text[:40]!r}")
+    return value
+
+
+def parse_fraction(text: str) -> float:
+    text = text.strip()
+    value = float(text[:-1]) / 100 if text.endswith("%") else parse_number(text, 1)
+    return min(max(value, 0.0), 1.0)
+
+
+def parse_colour(text: str) -> tuple[float, float, float] | None:
+    text = text.strip()
+    lowered = text.lower()
+    if lowered in ("none", "transparent"):
+        return None
+    match = _HEX.match(text)
+    if match:
+        digits = match.group(1)
+        if len(digits) == 3:
+            digits = "".join(c * 2 for c in digits)
+        return tuple(round(int(digits[i:i + 2], 16) / 255, 6) for i in (0, 2, 4))
+    match = _RGB.match(lowered)
+    if match:
+        channels = []
+        for value in match.groups():
+            level = float(value[:-1]) / 100 if value.endswith("%") else float(value) / 255
+            if not math.isfinite(level):
+                raise NotDrawable(f"colour {text!r}")
+            channels.append(round(min(max(level, 0.0), 1.0), 6))
+        return tuple(channels)
+    found = NAMED.get(lowered)
+    if found is None:
+        raise NotDrawable(f"colour {text!r}")
+    return found
+
+
+NAMED = {name.lower(): (round(c.red, 6), round(c.green, 6), round(c.blue, 6))
+         for name, c in named_colors.getAllNamedColors().items() if hasattr(c, "red")}
+
+
+def parse_font_size(text: str) -> float:
+    match = _LENGTH.match(text)
+    if not match or match.group(2) not in ("", "px"):
+        raise NotDrawable(f"font-size {text!r}")
+    value = float(match.group(1))
+    if not (math.isfinite(value) and value > 0):
+        raise NotDrawable("font-size")
+    return value

@@ -1,0 +1,67 @@
+"""TrackedFields notes every field a template reads; reading the card as a whole counts as reading all."""
+import pytest
+
+from pnpgen.faces.reuse import ALL, FaceMemo, TrackedFields
+from pnpgen.project.model import Fields
+
+CARD = Fields({"name": "剣", "number": 1, "effect": ""})
+
+
+@pytest.mark.parametrize("read, seen", [
+    (lambda f: f.name, {"name"}),
+    (lambda f: f["number"], {"number"}),
+    (lambda f: f.get("colour", "#000"), {"colour"}),
+    (lambda f: "effect" in f, {"effect"}),
+    (lambda f: list(f), "all"),
+    (lambda f: f.items(), set()),  # a view reads nothing until it is iterated
+    (lambda f: list(f.values()), "all"),
+    (lambda f: len(f), "all"),
+    (lambda f: repr(f), "all"),
+    (lambda f: f == CARD, "all"),
+])
+def test_what_a_template_reads_is_noted(read, seen):
+    tracked = TrackedFields(CARD)
+    read(tracked)
+    assert tracked.seen is ALL if seen == "all" else tracked.seen == seen
+
+
+def test_a_memo_hit_needs_the_same_values_of_every_field_read():
+    memo = FaceMemo()
+    tracked = TrackedFields(CARD)
+    _ = tracked.name, tracked.get("colour")
+    memo.remember(("g", "c", "back"), tracked, "face-1", "")
+    assert memo.find(("g", "c", "back"), CARD.merged({"number": 7})) == ("face-1", "")
+    assert memo.find(("g", "c", "back"), CARD.merged({"name": "盾"})) is None
+    assert memo.find(("g", "c", "back"), CARD.merged({"colour": "#800"})) is None
+    assert memo.find(("g", "c", "front"), CARD) is None
+
+
+def test_panels_sharing_a_component_id_do_not_share_faces(tmp_path):
+    """A tuck box renders its panels as variants of one component (same id, own size and template):
+    neither the memo nor the render key may hand one panel another's face."""
+    import dataclasses
+    import shutil
+    from pathlib import Path
+
+    from pnpgen.cache import Cache
+    from pnpgen.faces.render import Renderer
+    from pnpgen.pipeline import open_fontbook
+    from pnpgen.project.model import Size
+    from pnpgen.project.validate import load_project
+
+    root = tmp_path / "p"
+    shutil.copytree(Path(__file__).parents[1] / "fixtures" / "minimal", root)
+    (root / "templates" / "plain-a.svg.j2").write_text('<rect width="{{ W }}" height="{{ H }}" fill="#f00"/>')
+    (root / "templates" / "plain-b.svg.j2").write_text('<rect width="{{ W }}" height="{{ H }}" fill="#00f"/>')
+    project = load_project(root)
+    game = project.games[0]
+    deck = game.components[0]
+    card = deck.cards[0]
+    renderer = Renderer(project, open_fontbook(project), Cache(None))
+    a = dataclasses.replace(deck, front="plain-a.svg.j2", back=None)
+    b = dataclasses.replace(deck, front="plain-b.svg.j2", back=None)
+    wide = dataclasses.replace(a, size=Size(a.size.width * 2, a.size.height))
+    faces = [renderer.render(game, variant, card, "front") for variant in (a, b, wide)]
+    assert len({face.key for face in faces}) == 3
+    keys = {renderer.render_key(game, variant, card, "front", variant.front) for variant in (a, b, wide)}
+    assert len(keys) == 3
