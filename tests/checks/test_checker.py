@@ -1,9 +1,7 @@
 """Mutate a copy of the bundled data and assert the exact finding for every kind of check."""
 import json
-import shutil
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 import pnpgen
@@ -13,17 +11,6 @@ ROOT = Path(__file__).resolve().parents[2]
 TTU = "games/three-times-undress.yaml"
 OTOGI = "games/otogi-taisen.yaml"
 LWS = "games/last-wan-standing-quickdraw.yaml"
-
-
-@pytest.fixture()
-def project(tmp_path):
-    """A copy of the bundled project that a test may edit."""
-    target = tmp_path / "project"
-    target.mkdir()
-    for name in ("cards.yaml", "games", "templates", "documents", "rules"):
-        source = ROOT / name
-        (shutil.copytree if source.is_dir() else shutil.copy)(source, target / name)
-    return target
 
 
 def edit(project: Path, file: str, old: str, new: str) -> None:

@@ -8,12 +8,13 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-import traceback
+
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from pnpgen.cli import main
+from test_hostile import assert_no_traceback  # noqa: F401  (the hostile suites import it from here)
 
 CARDS = """games:
   - id: g
@@ -60,17 +61,6 @@ def build(root: Path, *args: str, out: Path | None = None):
     result, seconds = run("build", root, "-o", out, *args)
     assert seconds < SECONDS, f"took {seconds:.0f} s"
     return result, out
-
-
-def crash(result) -> str:
-    if result.exc_info and not isinstance(result.exception, SystemExit):
-        return "".join(traceback.format_exception(*result.exc_info))
-    return result.output
-
-
-def assert_no_traceback(result) -> None:
-    assert result.exception is None or isinstance(result.exception, SystemExit), crash(result)
-    assert "Traceback" not in result.output
 
 
 def assert_refused(result, out: Path, expected: str) -> None:
