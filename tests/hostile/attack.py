@@ -14,18 +14,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from pnpgen.cli import main
-from test_hostile import assert_no_traceback  # noqa: F401  (the hostile suites import it from here)
+from test_hostile import CARDS, WHERE, assert_no_traceback  # noqa: F401  (the hostile suites import them from here)
 
-CARDS = """games:
-  - id: g
-    title: G
-    components:
-      - id: deck
-        front: front.svg.j2
-        cards:
-          - {name: 剣}
-"""
-WHERE = "cards.yaml:8:13: deck card (name=剣)"  # where every template problem of CARDS is reported
 RULES = CARDS.replace("    title: G\n", "    title: G\n    rulebook: rules/r.md\n")
 PLAIN = '<rect width="{{ W }}" height="{{ H }}" fill="#fff"/>'
 SECONDS = 30  # every refusal comes well within this, even on a loaded machine
