@@ -3,7 +3,8 @@
 A pack file holds records, each [kind, key, length, payload, sha256 of all that]: R maps a render key
 (the digest of everything a face is rendered from) to the face's key (the SHA-256 of its SVG); A maps a
 face key to its FaceArt (JSON: PDF operators, font selectors, project-relative image names); S maps a
-face key to its SVG (faces only svglib draws; their key is checked against the text). Nothing in it can
+face key to its SVG (faces only svglib draws; their key is checked against the text); F maps a face key to
+its form (the face's PDF content, independent of the document it is placed in: see press/face_forms.py). Nothing in it can
 run when read, a record that fails its check is a miss, and the folder must be the user's own: a cache
 another user can write to could make every build print what that user wants.
 """
@@ -22,7 +23,7 @@ from .errors import PnpError
 MAGIC = b"pnpgen faces 1\n"
 HEADER = struct.Struct(">c32sI")  # kind, key, payload length
 CHECK = 32
-KINDS = (b"R", b"A", b"S")
+KINDS = (b"R", b"A", b"S", b"F")
 MAX_PACK = 256 << 20  # far above a 10,000-card deck (~15 MB): a bigger file is not ours, and is not read
 
 
@@ -123,6 +124,12 @@ class FacePack:
         data = self.get(b"S", face_key)
         return data.decode("utf-8") if data is not None else None
 
+    def form_bytes(self, face_key: str) -> bytes | None:
+        return self.get(b"F", face_key)
+
+    def store_form(self, face_key: str, payload: bytes) -> None:
+        self.put(b"F", face_key, payload)
+
     def has_face(self, face_key: str) -> bool:
         return (b"A", bytes.fromhex(face_key)) in self.records or (b"S", bytes.fromhex(face_key)) in self.records
 
@@ -153,7 +160,7 @@ class FacePack:
 
     def forget(self, face_key: str) -> None:
         self.checked.discard(face_key)
-        for kind in (b"A", b"S"):
+        for kind in (b"A", b"S", b"F"):
             if self.records.pop((kind, bytes.fromhex(face_key)), None) is not None:
                 self.added = True
 
