@@ -6,13 +6,17 @@ import os
 import secrets
 import shutil
 from pathlib import Path
-from typing import Sequence
+from typing import BinaryIO, Callable, Sequence
 
 from .errors import PnpError
 
 
-def write_atomically(path: Path, data: bytes, what: str = "file", durable: bool = True) -> None:
+def write_atomically(path: Path, data: bytes | Callable[[BinaryIO], None], what: str = "file",
+                     durable: bool = True) -> None:
     """Replace path with data once all of it is on disk; a failure leaves the old file and no temp file.
+
+    data may be a function that writes the file's bytes to the open file it is given (a PDF streamed as it
+    is made).
 
     durable=False skips the fsync, for caches whose readers treat a damaged entry as a miss.
     """
@@ -24,7 +28,7 @@ def write_atomically(path: Path, data: bytes, what: str = "file", durable: bool 
         temp = path.parent / f".{path.name}.{secrets.token_hex(8)}.tmp"
         handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(handle, "wb") as out:
-            out.write(data)
+            data(out) if callable(data) else out.write(data)
             if durable:
                 out.flush()
                 os.fsync(out.fileno())

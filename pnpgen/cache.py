@@ -110,6 +110,7 @@ class FacePack:
         self.added = False
         self.fresh: list[tuple[bytes, bytes]] = []  # records this process added, in order (for export_fresh)
         self.checked: set[str] = set()  # face keys whose FaceArt record this process checked or wrote
+        self.checked_forms: set[str] = set()  # and whose form record
         if path is not None:
             self.records = read_pack(path)
 
@@ -160,6 +161,7 @@ class FacePack:
 
     def forget(self, face_key: str) -> None:
         self.checked.discard(face_key)
+        self.checked_forms.discard(face_key)
         for kind in (b"A", b"S", b"F"):
             if self.records.pop((kind, bytes.fromhex(face_key)), None) is not None:
                 self.added = True
@@ -178,6 +180,8 @@ class FacePack:
             self.put(kind, key.hex(), payload)
             if kind == b"A":
                 self.checked.add(key.hex())
+            elif kind == b"F":
+                self.checked_forms.add(key.hex())
         return new
 
     def save(self) -> None:

@@ -27,8 +27,7 @@ from .project.model import Game, Project
 from .faces.render import Face, Renderer
 from .project.sheets import list_sheet_files
 from .project.validate import load_project
-from .press.merge_pdf import merge_pdfs, plan_merge
-from .press.write_pdf import pdf_bytes
+from .press.write_pdf import write_document
 
 
 @dataclass(frozen=True)
@@ -72,8 +71,6 @@ class Output:
     title: str = ""
     bleed: float | None = None
     typeset: Callable | None = None  # rulebooks: typeset(staging_path)
-    combined: bool = False  # the game's print-and-play PDF, merged from its components' PDFs
-    parts: list["Output"] = field(default_factory=list)  # of a print-and-play PDF: its components' outputs
 
 
 def build(path: str | Path = ".", options: Options | None = None,
@@ -124,23 +121,13 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
         components = [o for game in games if options.only != "rules"
                       for o in plan_components(project, game, options, out_dir, renderer, report, tick, assets)]
         stale_components = [o for o in components if is_stale(o)]
-        drawings = convert_faces(stale_components, converter)
+        forms = convert_faces(stale_components, converter)
         initial_font = fontbook.resolve(None) if stale_components else ""
-
-        def draw(output: Output) -> bytes:
-            return pdf_bytes(output.pages, drawings, title=output.title, initial_font=initial_font,
-                             bleed=output.bleed, subject=project.name)
-        made: dict[Path, bytes] = {}  # component PDFs, until their game's print-and-play PDF is merged from them
-        merged_from = {id(part) for o in stale_components if o.combined for part in o.parts}
-        for done, output in enumerate(sorted(stale_components, key=lambda o: o.combined), 1):
+        for done, output in enumerate(stale_components, 1):
             staging = staging_path(output.target)
-            if output.combined:
-                data = print_and_play(output, made, draw, project.name)
-            else:
-                data = draw(output)
-                if id(output) in merged_from:
-                    made[output.target] = data
-            write_atomically(staging, data, "PDF")
+            write_atomically(staging, functools.partial(
+                write_document, pages=output.pages, drawings=forms, title=output.title, initial_font=initial_font,
+                bleed=output.bleed, subject=project.name), "PDF")
             staged.append((staging, output.target))
             if progress:
                 progress("writing", done, len(stale_components), manifest.key(output.target))
@@ -186,18 +173,6 @@ def handle_leftovers(project: Project, options: Options, manifest: Manifest, rep
     return bool(found) and options.clean
 
 
-def print_and_play(output: Output, made: dict[Path, bytes], draw: Callable[[Output], bytes], subject: str) -> bytes:
-    """The game's print-and-play PDF: a page that is a page of a component PDF is copied from it, objects and
-    all; the sheets components share exist only here and are drawn, once, into one more part to copy."""
-    order, drawn = plan_merge([part.pages for part in output.parts], output.pages)
-    used = {index for index, _ in order}
-    parts = [made.pop(part.target, None) or draw(part) if index in used else None
-             for index, part in enumerate(output.parts)]
-    if drawn:
-        parts.append(draw(Output(output.target, "", drawn, output.faces, output.title, None)))
-    return merge_pdfs(parts, title=output.title, subject=subject, order=order)
-
-
 def counter(phase: str, total: int, progress) -> Callable[[str], None]:
     done = [0]
 
@@ -230,8 +205,7 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
         faces = {key: face for o in outputs for key, face in o.faces.items()}
         found = digest(__version__, "print-and-play", game.title, [o.digest for o in outputs],
                        options.share_sheets) if options.cache else ""
-        outputs.append(Output(out_dir / game.id / f"{game.id}-print-and-play.pdf", found, pages, faces, game.title, None,
-                              combined=True, parts=list(outputs)))
+        outputs.append(Output(out_dir / game.id / f"{game.id}-print-and-play.pdf", found, pages, faces, game.title, None))
     return outputs
 
 
@@ -281,7 +255,7 @@ def convert_faces(outputs: list[Output], converter: Converter) -> Mapping:
                     converter.store(key, face.svg, face.template)
                 except PnpError as err:
                     raise PnpError(f"{face.origin}: {err.problems[0].message}", face.location) from None
-    return converter.drawings()
+    return converter.forms()
 
 
 def select_games(project: Project, game_id: str | None) -> tuple[Game, ...]:

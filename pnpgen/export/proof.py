@@ -12,7 +12,7 @@ from .job import Job
 from .pieces import ComponentFaces, card_caption
 from ..faces.render import SAFE_MM
 from ..units import PAPER_SIZES_MM, mm
-from ..press.write_pdf import define_form, form_name
+from ..press.canvas_pdf import define_form, form_name
 
 SCALE = 0.5  # faces at half size; smaller only when one would not fit the page
 MARGIN, GAP, HEADER = mm(10), mm(4), mm(10)

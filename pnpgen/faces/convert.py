@@ -15,6 +15,7 @@ from ..errors import PnpError
 from .fonts import FontBook
 from .icons import safe_parser
 from .art import FaceArt, load_art
+from .form import FaceForm, encode_form, font_digest
 from .images import ImageChecker
 from .lint import lint
 from .paint import svg_to_art
@@ -41,6 +42,7 @@ class Converter:
         self.cache: dict[str, FaceArt | Drawing] = {}
         self.conversions = 0
         self.fonts: dict[tuple, str] = {}
+        self.unpacked: dict[str, FaceForm] = {}  # forms, when there is no pack to keep them in
 
     def convert(self, key: str, svg: str, template: str) -> FaceArt | Drawing:
         """The face ready to draw. With a pack, FaceArt is kept there as bytes and parsed on each call
@@ -62,6 +64,37 @@ class Converter:
     def drawings(self) -> "Drawings":
         return Drawings(self)
 
+    def forms(self) -> "Forms":
+        return Forms(self)
+
+    def form(self, key: str) -> FaceForm | Drawing:
+        """The face ready to place in any PDF: its form, kept in the pack; an svglib drawing as it is."""
+        if key in self.unpacked:
+            return self.unpacked[key]
+        data = self.pack.form_bytes(key) if self.pack else None
+        if data is not None:
+            try:
+                form = FaceForm.from_bytes(data, check=key not in self.pack.checked_forms)
+            except ValueError:
+                form = None
+            if form is not None:
+                self.pack.checked_forms.add(key)
+                form.resolved_fonts = [self.font_of(tuple(selector)) for selector in form.fonts]
+                if [font_digest(name) for name in form.resolved_fonts] == form.digests:  # else made with other fonts
+                    form.resolved_images = [self.images.resolve(href) for href in form.images]
+                    return form
+        drawing = self.convert(key, "", "")
+        return self.keep_form(key, drawing) if isinstance(drawing, FaceArt) else drawing
+
+    def keep_form(self, key: str, art: FaceArt) -> FaceForm:
+        form = encode_form(art)
+        if self.pack:
+            self.pack.store_form(key, form.to_bytes())
+            self.pack.checked_forms.add(key)
+        else:
+            self.unpacked[key] = form
+        return form
+
     def store(self, key: str, svg: str, template: str) -> None:
         """Convert the face into the pack unless it is there already, drawing nothing yet."""
         if self.pack is None or not self.pack.has_face(key):
@@ -80,6 +113,7 @@ class Converter:
         resolved = self.resolve(art)
         if self.pack:
             self.pack.store_art(key, art)
+            self.keep_form(key, resolved)  # here, so that a helper process makes half the forms
         return resolved
 
     def resolve(self, art: FaceArt) -> FaceArt:
@@ -113,6 +147,18 @@ class Drawings(Mapping):
 
     def __len__(self) -> int:
         raise TypeError("the faces of a build are looked up by key, not counted")
+
+
+class Forms(Drawings):
+    """face key -> the face's form (or svglib drawing), for the PDF writer; `arts` gives the faces as
+    drawings instead, for a document that has to be drawn through reportlab's canvas."""
+
+    def __getitem__(self, key: str) -> FaceForm | Drawing:
+        return self.converter.form(key)
+
+    @property
+    def arts(self) -> Drawings:
+        return Drawings(self.converter)
 
 
 def parse_svg(svg: str, template: str, root: Path):

@@ -34,7 +34,7 @@ def encode_art(canvas: Canvas, art: FaceArt, states: dict) -> list[str]:
     return code
 
 
-class FaceForm(pdfdoc.PDFObject):
+class CompressedForm(pdfdoc.PDFObject):
     """A face's Form XObject, compressed when defined: formatting it at save time is one join, not the
     generic dictionary walk (which took more time than drawing), and memory holds only the compressed bytes."""
 

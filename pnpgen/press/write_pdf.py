@@ -1,267 +1,184 @@
-"""Turn imposed pages and their faces' drawings into one PDF file, written atomically."""
+"""Turn imposed pages and their faces' forms into a PDF streamed to its file: one Form XObject per face.
+
+Each page is written as soon as it is laid out, each face's form the first time a page shows it, and the
+font subsets last, once the document's glyphs are known; memory holds object numbers, not the document.
+A face only svglib draws (an svglib drawing) sends the whole document through reportlab's canvas instead.
+"""
 from __future__ import annotations
 
-import hashlib
+import functools
 import io
-import zlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import BinaryIO, Mapping, Sequence
 
-from reportlab import rl_config
-from reportlab.pdfbase import pdfmetrics
 from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
 
 from ..atomic import write_atomically
 from ..faces.art import FaceArt
-from .face_forms import FaceForm, declare_form_resources, encode_art
-from .impose import Mark, Page, Placement, Rect
+from ..faces.form import FaceForm, encode_form, font_file
 from ..units import mm
+from .canvas_pdf import GREY, LABEL_SIZE, canvas_pdf_bytes, face_matrix, label_position, path_operators
+from .cid_fonts import cid_font_objects
+from .image_objects import image_objects
+from .impose import Page, Rect
+from .mark_ops import marks_operators
+from .pdf_file import EPOCH, PdfFile, form_name, stream, text_string
 
-if TYPE_CHECKING:  # svglib's drawings; reportlab.graphics is imported only by the builds that draw one
-    from reportlab.graphics.shapes import Drawing
 
-WHITE, BLACK, GREY = (1, 1, 1), (0, 0, 0), (0.5, 0.5, 0.5)
-LABEL_SIZE = 6  # pt
+class NeedsCanvas(Exception):
+    """A face is an svglib drawing: only reportlab's canvas draws it."""
 
 
-def write_pdf(pages: Sequence[Page], drawings: Mapping[str, Drawing], path: Path, *, title: str,
-              initial_font: str, bleed: float | None, author: str = "pnpgen", subject: str = "",
-              margin: float = mm(6)) -> None:
+def write_pdf(pages: Sequence[Page], drawings: Mapping, path: Path, *, title: str, initial_font: str,
+              bleed: float | None, author: str = "pnpgen", subject: str = "", margin: float = mm(6)) -> None:
     """Write the pages to path, replacing it only once the whole PDF is on disk.
 
-    bleed: the bleed every face drawing carries on each side; None reads it per placement from the
-    drawing's size (for PDFs that mix components with different bleeds).
-    """
-    data = pdf_bytes(pages, drawings, title=title, initial_font=initial_font, bleed=bleed, author=author,
-                     subject=subject, margin=margin)
-    write_atomically(Path(path), data, "PDF")
+    drawings maps each face key to its FaceForm, FaceArt or svglib drawing. bleed: the bleed every face
+    carries on each side; None reads it per placement from the face's width (PDFs mixing components)."""
+    write_atomically(Path(path), functools.partial(write_document, pages=pages, drawings=drawings, title=title,
+                                                   initial_font=initial_font, bleed=bleed, author=author,
+                                                   subject=subject, margin=margin), "PDF")
 
 
-def pdf_bytes(pages: Sequence[Page], drawings: Mapping[str, Drawing], *, title: str, initial_font: str,
-              bleed: float | None, author: str = "pnpgen", subject: str = "", margin: float = mm(6)) -> bytes:
-    """Return the PDF of the pages as bytes (what write_pdf writes; exports rasterise it in memory)."""
-    saved_a85 = rl_config.useA85
+def pdf_bytes(pages: Sequence[Page], drawings: Mapping, *, title: str, initial_font: str, bleed: float | None,
+              author: str = "pnpgen", subject: str = "", margin: float = mm(6)) -> bytes:
+    """The PDF write_pdf writes, as bytes (exports rasterise it in memory)."""
+    out = io.BytesIO()
+    write_document(out, pages, drawings, title=title, initial_font=initial_font, bleed=bleed, author=author,
+                   subject=subject, margin=margin)
+    return out.getvalue()
+
+
+def write_document(out: BinaryIO, pages: Sequence[Page], drawings: Mapping, *, title: str, initial_font: str,
+                   bleed: float | None, author: str = "pnpgen", subject: str = "", margin: float = mm(6)) -> None:
+    start = out.tell()
+    info = (b"<< /Author %s /CreationDate (%s) /Creator (pnpgen) /Keywords () /ModDate (%s) /Producer (pnpgen) "
+            b"/Subject %s /Title %s /Trapped /False >>" % (text_string(author), EPOCH.encode(), EPOCH.encode(),
+                                                          text_string(subject), text_string(title)))
     try:
-        rl_config.useA85 = 0  # ASCII85 only slows writing down and grows the file
-        canvas = Canvas(io.BytesIO(), invariant=1, pageCompression=1, initialFontName=initial_font)
-        canvas.setTitle(title)
-        canvas.setAuthor(author)
-        canvas.setSubject(subject)
-        canvas.setCreator("pnpgen")
-        draw_pages(canvas, pages, drawings, bleed, initial_font, margin)
-        return canvas.getpdfdata()  # the bytes once, not also copied into a buffer
-    finally:
-        rl_config.useA85 = saved_a85
+        Document(out, drawings, initial_font).write(pages, bleed, margin, info)
+    except NeedsCanvas:
+        out.seek(start)
+        out.truncate()
+        out.write(canvas_pdf_bytes(pages, getattr(drawings, "arts", drawings), title=title, initial_font=initial_font,
+                                   bleed=bleed, author=author, subject=subject, margin=margin))
 
 
-def form_name(face: str) -> str:
-    """Return the PDF name of a face's Form XObject, stable across runs."""
-    return "F" + hashlib.sha1(face.encode("utf-8")).hexdigest()[:16]
+class Document:
+    """One PDF being written: the forms, fonts and images it has so far, by object number."""
 
+    def __init__(self, out: BinaryIO, drawings: Mapping, label_font: str):
+        self.file = PdfFile(out)
+        self.drawings = drawings
+        self.forms: dict[str, tuple[int, float]] = {}  # face key -> (object number, face width)
+        self.fonts: dict[str, tuple[int, dict[int, str]]] = {}  # font name -> (Type0 number, glyph ID -> text)
+        self.images: dict[str, int] = {}
+        self.label_font = label_font
+        self.standard_font: int | None = None
 
-def draw_pages(canvas: Canvas, pages: Sequence[Page], drawings: Mapping[str, Drawing],
-               bleed: float | None, font: str, margin: float) -> None:
-    """Draw every page on the canvas: faces as shared forms, clipped, then marks and the label."""
-    widths: dict[str, float] = {}  # form name -> the face's width; a face is fetched only to define its form
-    for page in pages:
-        canvas.setPageSize((page.size.width, page.size.height))
-        canvas.setTrimBox(_box(page.trim_box))
-        canvas.setBleedBox(_box(page.bleed_box))
+    def write(self, pages: Sequence[Page], bleed: float | None, margin: float, info: bytes) -> None:
+        tree = self.file.reserve()
+        kids = [self.write_page(page, tree, bleed, margin) for page in pages]
+        self.write_fonts()
+        self.file.put(tree, b"<< /Type /Pages /Count %d /Kids [ %s ] >>" % (
+            len(kids), b" ".join(b"%d 0 R" % kid for kid in kids)))
+        catalog = self.file.add(b"<< /Type /Catalog /Pages %d 0 R /PageMode /UseNone >>" % tree)
+        self.file.finish(catalog, self.file.add(info))
+
+    def write_page(self, page: Page, tree: int, bleed: float | None, margin: float) -> int:
+        code, shown = [], {}
         for placement in page.placements:
-            name = form_name(placement.face)
-            if name not in widths:
-                drawing = drawings[placement.face]
-                define_form(canvas, name, drawing, font)
-                widths[name] = float(drawing.width)
-            face_bleed = bleed if bleed is not None else (widths[name] - placement.width) / 2
-            draw_placement(canvas, placement, name, face_bleed)
-        draw_crop_marks(canvas, [m.points for m in page.marks if m.kind == "crop"])
-        for mark in page.marks:
-            if mark.kind != "crop":
-                draw_mark(canvas, mark)
-        draw_label(canvas, page, font, margin)
-        canvas.showPage()
+            name = "FormXob." + form_name(placement.face)  # as reportlab names them
+            if placement.face not in self.forms:
+                self.forms[placement.face] = self.write_form(self.drawings[placement.face])
+            number, width = self.forms[placement.face]
+            shown[name] = number
+            face_bleed = bleed if bleed is not None else (width - placement.width) / 2
+            c = placement.clip
+            region = path_operators(placement.clip_path) if placement.clip_path else \
+                f"{fp_str(c.x0, c.y0, c.x1 - c.x0, c.y1 - c.y0)} re"
+            code.append(f"q {region} W n {fp_str(*face_matrix(placement, face_bleed))} cm /{name} Do Q")
+        if page.marks:
+            code.append(marks_operators(page.marks))
+        fonts = b""
+        where = label_position(page, self.label_font, margin)
+        if where is not None:
+            code.append(self.label_operators(page.label, *where))
+            fonts = b" /Font << /FL %d 0 R >>" % self.label_number()
+        content = self.file.add(stream(b"", "\n".join(code).encode("latin-1")))
+        objects = b" ".join(b"/%s %d 0 R" % (name.encode(), number) for name, number in sorted(shown.items()))
+        size = page.size
+        return self.file.add(
+            b"<< /Type /Page /Parent %d 0 R /MediaBox [ 0 0 %s ] /TrimBox [ %s ] /BleedBox [ %s ] /Resources << "
+            b"/ProcSet [ /PDF /Text /ImageB /ImageC /ImageI ] /XObject << %s >>%s >> /Contents %d 0 R >>"
+            % (tree, fp_str(size.width, size.height).encode(), box(page.trim_box), box(page.bleed_box), objects,
+               fonts, content))
 
+    def write_form(self, drawing) -> tuple[int, float]:
+        if isinstance(drawing, FaceArt):
+            drawing = encode_form(drawing)
+        if not isinstance(drawing, FaceForm):
+            raise NeedsCanvas
+        form = drawing
+        fonts = b" ".join(b"/F%d %d 0 R" % (i, self.use_font(name, pairs))
+                          for i, (name, pairs) in enumerate(zip(form.resolved_fonts, form.glyphs)))
+        states = b" ".join(b"/G%d << /%s %s >>" % (i, key.encode(), fp_str(value).encode())
+                           for i, (key, value) in enumerate(form.states))
+        images = b" ".join(b"/I%d %d 0 R" % (i, self.use_image(str(path))) for i, path in enumerate(form.resolved_images))
+        resources = (b"/ProcSet [ /PDF /Text /ImageB /ImageC /ImageI ]" + (b" /Font << %s >>" % fonts if fonts else b"")
+                     + (b" /ExtGState << %s >>" % states if states else b"")
+                     + (b" /XObject << %s >>" % images if images else b""))
+        head = b"/Type /XObject /Subtype /Form /FormType 1 /BBox [ 0 0 %s ] /Matrix [ 1 0 0 1 0 0 ] /Resources << %s >> " \
+               b"/Filter /FlateDecode" % (fp_str(form.width, form.height).encode(), resources)
+        number = self.file.add(stream(head, form.content, compress=False))
+        return number, float(form.width)
 
-def _box(rect: Rect) -> tuple[float, float, float, float]:
-    return (rect.x0, rect.y0, rect.x1, rect.y1)
+    def use_font(self, name: str, pairs) -> int:
+        entry = self.fonts.get(name)
+        if entry is None:
+            entry = self.fonts[name] = (self.file.reserve(), {})
+        used = entry[1]
+        for gid, text in pairs:
+            used.setdefault(gid, text)
+        return entry[0]
 
+    def use_image(self, path: str) -> int:
+        if path not in self.images:
+            objects = image_objects(path, self.file.reserve)
+            for number, body in objects:
+                self.file.put(number, body)
+            self.images[path] = objects[0][0]
+        return self.images[path]
 
-def define_form(canvas: Canvas, name: str, drawing: FaceArt | Drawing, font: str) -> None:
-    """Record the face once as a Form XObject whose box is the face's extent."""
-    if isinstance(drawing, FaceArt) and not drawing.images:
-        states: dict = {}
-        content = "\n".join(encode_art(canvas, drawing, states)).encode("latin-1")
-        canvas._doc.addForm(name, FaceForm(zlib.compress(content), drawing.width, drawing.height, states))
-        return
-    if isinstance(drawing, FaceArt):  # images: reportlab's drawImage embeds and shares them
-        canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
-        canvas._code.extend(encode_art(canvas, drawing, {}))
-        canvas.endForm()
-        declare_form_resources(canvas, name)
-        return
-    # The renderer starts every drawing with its default font (Helvetica), which would put a
-    # non-embedded font reference into the PDF; start with our own font instead.
-    own = "initialFontName" in drawing.__dict__
-    if not own:
-        drawing.initialFontName = font
-    try:
-        canvas.beginForm(name, 0, 0, float(drawing.width), float(drawing.height))
-        from ..faces.images import draw_drawing
+    def label_number(self) -> int:
+        if is_truetype(self.label_font):
+            return self.use_font(self.label_font, [])
+        if self.standard_font is None:  # one of PDF's standard fonts (as tests ask): nothing to embed
+            self.standard_font = self.file.add(b"<< /Type /Font /Subtype /Type1 /BaseFont /%s "
+                                               b"/Encoding /WinAnsiEncoding >>" % self.label_font.encode("ascii"))
+        return self.standard_font
 
-        draw_drawing(drawing, canvas, 0, 0)
-        canvas.endForm()
-        declare_form_resources(canvas, name)
-    finally:
-        if not own:
-            del drawing.initialFontName
-
-
-def place_drawing(canvas: Canvas, drawing: FaceArt | Drawing, x: float, y: float, font: str) -> None:
-    """Draw a face straight into the current page with its bottom-left corner at (x, y) (rulebook figures)."""
-    if isinstance(drawing, FaceArt):
-        canvas.addLiteral(f"q 1 0 0 1 {fp_str(x, y)} cm")
-        canvas._code.extend(encode_art(canvas, drawing, {}))
-        canvas.addLiteral("Q")
-        return
-    own = "initialFontName" in drawing.__dict__
-    if not own:  # renderPDF would start with Helvetica, a font that is not embedded
-        drawing.initialFontName = font
-    try:
-        from reportlab.graphics import renderPDF
-
-        renderPDF.draw(drawing, canvas, x, y)
-    finally:
-        if not own:
-            del drawing.initialFontName
-
-
-def draw_placement(canvas: Canvas, placement: Placement, name: str, bleed: float) -> None:
-    """Show a face's form with its trim at the placement, clipped to the placement's clip.
-
-    Written as literal operators (q, clip rectangle, translation, Do, Q): the same PDF as saveState,
-    clipPath, translate and restoreState would make, at a fraction of their cost per card; nothing
-    between q and Q changes the state reportlab tracks."""
-    c = placement.clip
-    region = path_operators(placement.clip_path) if placement.clip_path else \
-        f"{fp_str(c.x0, c.y0, c.x1 - c.x0, c.y1 - c.y0)} re"
-    canvas.addLiteral(f"q {region} W n {fp_str(*face_matrix(placement, bleed))} cm")
-    canvas.doForm(name)
-    canvas.addLiteral("Q")
-
-
-def face_matrix(placement: Placement, bleed: float) -> tuple[float, ...]:
-    """The matrix putting the form's origin at the placement's bleed corner, mirrored as flip says."""
-    x, y = placement.x - bleed, placement.y - bleed
-    width, height = placement.width + 2 * bleed, placement.height + 2 * bleed
-    if placement.flip == "y":
-        return (1, 0, 0, -1, x, y + height)
-    if placement.flip == "xy":
-        return (-1, 0, 0, -1, x + width, y + height)
-    return (1, 0, 0, 1, x, y)
-
-
-def path_operators(polygons) -> str:
-    """Closed polygons as PDF path operators (m, l, h)."""
-    parts = []
-    for polygon in polygons:
-        parts.append(f"{fp_str(*polygon[0])} m " + " ".join(f"{fp_str(*p)} l" for p in polygon[1:]) + " h")
-    return " ".join(parts)
-
-
-def cut_operators(points: tuple[float, ...]) -> str:
-    """Segments x0 y0 x1 y1 … as path operators, a segment that starts where the last ended continuing it."""
-    parts, last = [], None
-    for i in range(0, len(points), 4):
-        start, end = points[i:i + 2], points[i + 2:i + 4]
-        if start != last:
-            parts.append(f"{fp_str(*start)} m")
-        parts.append(f"{fp_str(*end)} l")
-        last = end
-    return " ".join(parts)
-
-
-def draw_crop_marks(canvas: Canvas, lines: list[tuple[float, ...]]) -> None:
-    """All crop marks of a page in two strokes: a white halo, then the black line, so they show on dark bleed."""
-    if not lines:
-        return
-    canvas.saveState()
-    for colour, width in ((WHITE, 1.2), (BLACK, 0.25)):
-        _stroke(canvas, colour, width)
-        canvas.lines(lines)
-    canvas.restoreState()
-
-
-def draw_mark(canvas: Canvas, mark: Mark) -> None:
-    """Draw one guide other than a crop mark; align marks get a white halo."""
-    p = mark.points
-    canvas.saveState()
-    if mark.kind == "cut":
-        _stroke(canvas, GREY, 0.3)
-        canvas.rect(p[0], p[1], p[2] - p[0], p[3] - p[1], stroke=1, fill=0)
-    elif mark.kind == "circle":
-        _stroke(canvas, GREY, 0.3)
-        canvas.ellipse(p[0] - p[2], p[1] - p[3], p[0] + p[2], p[1] + p[3], stroke=1, fill=0)
-    elif mark.kind == "align":
-        cx, cy, size = p
-        for colour, width in ((WHITE, 1.2), (BLACK, 0.25)):
-            _stroke(canvas, colour, width)
-            canvas.line(cx - size / 2, cy, cx + size / 2, cy)
-            canvas.line(cx, cy - size / 2, cx, cy + size / 2)
-            canvas.circle(cx, cy, size / 4, stroke=1, fill=0)
-    elif mark.kind == "cutline":  # every cut of a page's die-cut pieces, solid, as one stroke
-        _stroke(canvas, BLACK, 0.3)
-        canvas.addLiteral(cut_operators(p) + " S")
-    elif mark.kind == "fold":
-        _stroke(canvas, GREY, 0.3)
-        canvas.setDash(3, 2)
-        canvas.line(*p)
-    else:
-        raise ValueError(f"unknown mark kind '{mark.kind}'")
-    canvas.restoreState()
-
-
-def _stroke(canvas: Canvas, colour: tuple[float, float, float], width: float) -> None:
-    canvas.setStrokeColorRGB(*colour)
-    canvas.setLineWidth(width)
-
-
-def draw_label(canvas: Canvas, page: Page, font: str, margin: float) -> None:
-    """Write the page label at the left margin, below (or else above) everything printed, if it fits."""
-    if not page.label:
-        return
-    width = pdfmetrics.stringWidth(page.label, font, LABEL_SIZE)
-    face = pdfmetrics.getFont(font).face
-    ascent, descent = face.ascent * LABEL_SIZE / 1000, -face.descent * LABEL_SIZE / 1000
-    x0, x1 = margin, margin + width
-    if x1 > page.size.width - margin:
-        return
-    printed = [r for r in _printed(page) if r.x0 < x1 + 1 and r.x1 > x0 - 1]
-    baseline = margin + descent
-    if all(r.y0 >= baseline + ascent + 1 for r in printed):
-        return _show(canvas, page.label, font, x0, baseline)
-    baseline = page.size.height - margin - ascent
-    if all(r.y1 <= baseline - descent - 1 for r in printed):
-        _show(canvas, page.label, font, x0, baseline)
-
-
-def _show(canvas: Canvas, text: str, font: str, x: float, y: float) -> None:
-    canvas.setFillColorRGB(*GREY)
-    canvas.setFont(font, LABEL_SIZE)
-    canvas.drawString(x, y, text)
-
-
-def _printed(page: Page) -> list[Rect]:
-    """Return the bounding boxes of everything drawn on the page."""
-    boxes = [p.clip for p in page.placements]
-    for mark in page.marks:
-        p = mark.points
-        if mark.kind == "cutline" and p:
-            boxes.append(Rect(min(p[0::2]), min(p[1::2]), max(p[0::2]), max(p[1::2])))
-        elif mark.kind in ("crop", "cut", "fold"):
-            boxes.append(Rect(min(p[0], p[2]), min(p[1], p[3]), max(p[0], p[2]), max(p[1], p[3])))
+    def label_operators(self, label: str, x: float, y: float) -> str:
+        if is_truetype(self.label_font):
+            ids = font_file(self.label_font).glyph_ids(label)
+            self.use_font(self.label_font, [[gid, char if gid else ""] for gid, char in zip(ids, label)])
+            shown = "<" + "".join(f"{gid:04x}" for gid in ids) + ">"
         else:
-            rx, ry = (p[2], p[3]) if mark.kind == "circle" else (p[2] / 2, p[2] / 2)
-            boxes.append(Rect(p[0] - rx, p[1] - ry, p[0] + rx, p[1] + ry))
-    return boxes
+            escaped = label.encode("cp1252", "replace").decode("latin-1")
+            shown = "(" + escaped.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ")"
+        return f"q {fp_str(*GREY)} rg BT /FL {LABEL_SIZE} Tf {fp_str(x, y)} Td {shown} Tj ET Q"
+
+    def write_fonts(self) -> None:
+        for name, (number, used) in self.fonts.items():
+            for object_number, body in cid_font_objects(font_file(name), used, number, self.file.reserve):
+                self.file.put(object_number, body)
+
+
+def is_truetype(name: str) -> bool:
+    return isinstance(pdfmetrics.getFont(name), TTFont)
+
+
+def box(rect: Rect) -> bytes:
+    return fp_str(rect.x0, rect.y0, rect.x1, rect.y1).encode("ascii")

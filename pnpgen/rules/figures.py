@@ -24,7 +24,7 @@ from ..errors import PnpError
 from ..project.expand import expand_pieces
 from ..project.model import Card, Component, Game
 from ..faces.render import Renderer
-from ..press.write_pdf import place_drawing
+from ..press.canvas_pdf import place_drawing
 
 _REFERENCE = re.compile(r"^component:([a-z0-9-]+)(?:#(\d+)|\?([^/#]*))?(?:/(front|back))?$")
 MAX_WIDTH_MM = 400  # an A3 page is 297 mm wide; a picture wider than any page is a mistake

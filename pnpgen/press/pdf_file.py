@@ -1,0 +1,72 @@
+"""Turn PDF objects into a PDF file as they come: each is written at once, only its offset is kept."""
+from __future__ import annotations
+
+import hashlib
+import zlib
+from typing import BinaryIO
+
+HEADER = b"%PDF-1.4\n%\x93\x8c\x8b\x9e pnpgen\n"
+EPOCH = "D:20000101000000+00'00'"  # a fixed date: the same inputs make the same bytes
+
+
+class PdfFile:
+    """Objects are numbered by reserve() (so that others can refer to them before they exist) and written
+    by put(); finish() writes the cross-reference table and trailer. Memory holds one offset per object."""
+
+    def __init__(self, out: BinaryIO):
+        self.out = out
+        self.offsets: list[int] = [0]  # by object number; 0 until written
+        self.position = 0
+        self.hasher = hashlib.md5()  # noqa: S324 - the document ID, not security
+        self.emit(HEADER)
+
+    def emit(self, data: bytes) -> None:
+        self.out.write(data)
+        self.hasher.update(data)
+        self.position += len(data)
+
+    def reserve(self) -> int:
+        self.offsets.append(0)
+        return len(self.offsets) - 1
+
+    def put(self, number: int, body: bytes) -> int:
+        """Write object number with body (its text between `obj` and `endobj`)."""
+        if self.offsets[number]:
+            raise ValueError(f"object {number} written twice")
+        self.offsets[number] = self.position
+        self.emit(b"%d 0 obj\n" % number + body + b"\nendobj\n")
+        return number
+
+    def add(self, body: bytes) -> int:
+        return self.put(self.reserve(), body)
+
+    def finish(self, root: int, info: int) -> None:
+        missing = [n for n, offset in enumerate(self.offsets) if n and not offset]
+        if missing:
+            raise ValueError(f"objects {missing[:5]} reserved but never written")
+        start = self.position
+        size = len(self.offsets)
+        identity = self.hasher.hexdigest().encode("ascii")
+        table = [b"xref\n0 %d\n0000000000 65535 f \n" % size] + [b"%010d 00000 n \n" % o for o in self.offsets[1:]]
+        self.emit(b"".join(table))
+        self.emit(b"trailer\n<<\n/ID [<%s><%s>]\n/Info %d 0 R\n/Root %d 0 R\n/Size %d\n>>\nstartxref\n%d\n%%%%EOF\n"
+                  % (identity, identity, info, root, size, start))
+
+
+def stream(entries: bytes, data: bytes, compress: bool = True) -> bytes:
+    """A stream object's body: its dictionary entries (without << >>), then the data, deflated if asked."""
+    if compress:
+        data = zlib.compress(data)
+        entries += b" /Filter /FlateDecode"
+    return b"<< %s /Length %d >>\nstream\n" % (entries.strip(), len(data)) + data + b"\nendstream"
+
+
+def text_string(text: str) -> bytes:
+    """A PDF text string: UTF-16BE with its byte order mark, in hex (any text, nothing to escape)."""
+    return b"<FEFF" + text.encode("utf-16-be").hex().upper().encode("ascii") + b">"
+
+
+
+def form_name(face: str) -> str:
+    """The PDF name of a face's Form XObject, stable across runs."""
+    return "F" + hashlib.sha1(face.encode("utf-8")).hexdigest()[:16]  # noqa: S324 - a name, not security

@@ -1,0 +1,47 @@
+"""The streaming PDF writer: objects land where the cross-reference table says, and the bytes repeat."""
+import io
+import re
+
+import pytest
+from pypdf import PdfReader
+
+from pnpgen.press.pdf_file import PdfFile, stream, text_string
+
+
+def write_small(out) -> None:
+    pdf = PdfFile(out)
+    tree = pdf.reserve()  # referred to by the page before it is written
+    content = pdf.add(stream(b"", b"0 0 1 rg 10 10 50 50 re f"))
+    page = pdf.add(b"<< /Type /Page /Parent %d 0 R /MediaBox [ 0 0 100 100 ] /Contents %d 0 R >>" % (tree, content))
+    pdf.put(tree, b"<< /Type /Pages /Count 1 /Kids [ %d 0 R ] >>" % page)
+    catalog = pdf.add(b"<< /Type /Catalog /Pages %d 0 R >>" % tree)
+    pdf.finish(catalog, pdf.add(b"<< /Title %s >>" % text_string("見本")))
+
+
+def test_every_object_is_where_the_xref_says_and_readers_open_it():
+    out = io.BytesIO()
+    write_small(out)
+    data = out.getvalue()
+    start = data.rindex(b"\nxref\n") + 1
+    xref = data[start:]
+    offsets = [int(line[:10]) for line in xref.split(b"\n")[3:] if line.endswith(b" n ")]
+    for number, offset in enumerate(offsets, 1):
+        assert data[offset:].startswith(b"%d 0 obj\n" % number)
+    assert int(re.search(rb"startxref\n(\d+)", data).group(1)) == start
+    reader = PdfReader(io.BytesIO(data), strict=True)
+    assert len(reader.pages) == 1 and reader.metadata.title == "見本"
+
+
+def test_same_objects_same_bytes_with_an_id_from_the_content():
+    first, second = io.BytesIO(), io.BytesIO()
+    write_small(first)
+    write_small(second)
+    assert first.getvalue() == second.getvalue()
+    assert re.search(rb"/ID \[<([0-9a-f]{32})><\1>\]", first.getvalue())
+
+
+def test_an_object_reserved_but_never_written_is_an_error():
+    pdf = PdfFile(io.BytesIO())
+    pdf.reserve()
+    with pytest.raises(ValueError):
+        pdf.finish(1, 1)
