@@ -1,0 +1,98 @@
+"""A face's form: content naming glyphs by ID, the same bytes in every PDF, kept in the pack and read back
+only as drawing."""
+import io
+import re
+import zlib
+from pathlib import Path
+
+import pypdfium2
+import pytest
+from pypdf import PdfReader
+
+from pnpgen.cache import Cache
+from pnpgen.faces.convert import Converter
+from pnpgen.faces.fonts import FontBook, font_dirs
+from pnpgen.faces.form import FaceForm, encode_form, font_file
+from pnpgen.press.impose import Item, SheetSpec, impose
+from pnpgen.press.write_pdf import pdf_bytes
+from pnpgen.project.model import Size
+from pnpgen.units import mm
+
+FIXTURE = Path(__file__).parent.parent / "fixtures" / "minimal"
+SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="40mm" height="30mm" viewBox="0 0 40 30">'
+       '<rect width="40" height="30" fill="#fc0" opacity="0.5"/>'
+       '<text x="2" y="10" font-size="5">{text}</text><text x="2" y="20" font-size="4" font-weight="bold">太字 Bold</text></svg>')
+
+
+@pytest.fixture(scope="module")
+def fontbook():
+    return FontBook(font_dirs(FIXTURE))
+
+
+KEY = "ab" * 32  # face keys are SHA-256 digests
+
+
+def art_of(fontbook, text: str):
+    return Converter(fontbook, FIXTURE).convert(KEY, SVG.format(text=text), "t.svg.j2")
+
+
+def content_of(form: FaceForm) -> bytes:
+    return zlib.decompress(form.content)
+
+
+def test_text_is_shown_in_glyph_ids_of_the_font_file_with_the_text_they_stand_for(fontbook):
+    form = encode_form(art_of(fontbook, "札を引く"))
+    font = font_file(form.resolved_fonts[0])
+    ids = font.glyph_ids("札を引く")
+    assert b"<" + "".join(f"{g:04x}" for g in ids).encode() + b"> Tj" in content_of(form)
+    assert sorted(map(tuple, form.glyphs[0])) == sorted(set(zip(ids, "札を引く")))
+    assert form.states[0] == ["ca", 0.5] and b"/G0 gs" in content_of(form)
+
+
+def test_a_form_is_the_same_bytes_in_every_document_it_is_placed_in(fontbook):
+    """What makes a cached form reusable: no other face in the PDF changes its content stream."""
+    shared = encode_form(art_of(fontbook, "共通の札"))
+    other = encode_form(art_of(fontbook, "ほかの字ばかり使う札 XYZ"))
+    size = Size(mm(40), mm(30))
+    font = fontbook.resolve(None)
+    streams = []
+    for faces in ({"a": shared}, {"b": other, "a": shared}):
+        pages = impose([Item(key, None, size) for key in faces], SheetSpec(paper=Size(mm(100), mm(100)), crop_marks=False))
+        data = pdf_bytes(pages, faces, title="t", initial_font=font, bleed=0)
+        reader = PdfReader(io.BytesIO(data))
+        forms = [x.get_object() for page in reader.pages for x in page["/Resources"]["/XObject"].values()]
+        streams.append({x.get_data() for x in forms})
+        text = "".join(page.get_textpage().get_text_range() for page in pypdfium2.PdfDocument(data))
+        assert "共通の札" in text
+    assert content_of(shared) in streams[0] and content_of(shared) in streams[1]
+
+
+def test_the_pack_keeps_forms_and_a_tampered_one_is_a_miss(tmp_path, fontbook):
+    svg = SVG.format(text="記録")
+    first = Converter(fontbook, FIXTURE, Cache(tmp_path / "cache"))
+    first.convert(KEY, svg, "t.svg.j2")
+    made = first.form(KEY)
+    first.pack.save()
+    again = Converter(fontbook, FIXTURE, Cache(tmp_path / "cache"))
+    read = again.form(KEY)
+    assert read.content == made.content and again.conversions == 0
+    record = again.pack.form_bytes(KEY)
+    for tampered in (record.replace(b'"ca",0.5', b'"ca",5'), record.replace(b"ca", b"xx", 1),
+                     record[:-20] + zlib.compress(b"(smuggled) Tj")[:20], record[:len(record) // 2]):
+        with pytest.raises(ValueError):
+            FaceForm.from_bytes(tampered)
+    evil = FaceForm.from_bytes(record)
+    evil.content = zlib.compress(b"BT /F0 5 Tf (a string) Tj ET << /JS (x) >>")
+    with pytest.raises(ValueError):
+        FaceForm.from_bytes(evil.to_bytes())
+
+
+def test_a_form_made_with_another_font_file_is_made_again(tmp_path, fontbook):
+    converter = Converter(fontbook, FIXTURE, Cache(tmp_path / "cache"))
+    converter.convert(KEY, SVG.format(text="字"), "t.svg.j2")
+    stale = FaceForm.from_bytes(converter.pack.form_bytes(KEY))
+    stale.digests = ["0" * 32 for _ in stale.digests]
+    converter.pack.store_form(KEY, stale.to_bytes())
+    converter.pack.checked_forms.clear()
+    fresh = converter.form(KEY)
+    assert fresh.digests != stale.digests and re.fullmatch(r"[0-9a-f]{32}", fresh.digests[0])
