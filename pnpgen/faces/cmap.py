@@ -1,0 +1,67 @@
+"""Turn a font's cmap table into a character -> glyph ID dictionary (formats 12, 4, 6 and 0)."""
+from __future__ import annotations
+
+import struct
+
+from .sfnt import U32, read_be
+
+MAX_CODE_POINTS = 0x110000  # cmap entries read at most: all of Unicode, so a hostile cmap cannot blow memory
+UNICODE_CMAPS = {(0, 0): 2, (0, 1): 2, (0, 2): 2, (0, 3): 1, (0, 4): 0, (0, 6): 0, (3, 1): 1, (3, 10): 0, (3, 0): 3}
+CMAP_FORMATS = {12: 0, 4: 1, 6: 2, 0: 2}  # preferred first: format 12 covers all planes
+
+
+def read_cmap(cmap, glyphs: int) -> dict[str, int]:
+    """Character -> glyph ID from the best Unicode subtable of a cmap table; struct.error if it is cut short."""
+    count = struct.unpack_from(">H", cmap, 2)[0] if len(cmap) >= 4 else 0
+    choices = []
+    for record in range(min(count, (len(cmap) - 4) // 8)):
+        platform, encoding, offset = struct.unpack_from(">HHI", cmap, 4 + 8 * record)
+        if (platform, encoding) in UNICODE_CMAPS and offset + 2 <= len(cmap):
+            form = struct.unpack_from(">H", cmap, offset)[0]
+            if form in CMAP_FORMATS:
+                choices.append((CMAP_FORMATS[form], UNICODE_CMAPS[platform, encoding], offset, form))
+    mapping: dict[int, int] = {}
+    if choices:
+        _, _, offset, form = min(choices)
+        {12: read_format12, 4: read_format4, 6: read_array_format, 0: read_array_format}[form](cmap[offset:], mapping, glyphs)
+    # reportlab measures a no-break space as a space (and the other way round): do the same, so that the
+    # widths lines were broken with are the widths the PDF shows
+    if 0x20 in mapping or 0xA0 in mapping:
+        mapping[0xA0] = mapping[0x20] = mapping.get(0x20, mapping.get(0xA0))
+    return {chr(code): gid for code, gid in mapping.items() if 0 < gid < glyphs and code < MAX_CODE_POINTS}
+
+
+def read_format12(table, mapping: dict, glyphs: int) -> None:
+    budget = MAX_CODE_POINTS
+    numbers = iter(read_be(U32, table, 16, 3 * min(struct.unpack_from(">I", table, 12)[0], (len(table) - 16) // 12)))
+    for start, end, gid in zip(numbers, numbers, numbers):  # (first code, last code, first glyph) groups
+        size = min(end + 1 - start, glyphs - gid, budget)
+        if size == 1:  # most groups of a CJK font are single characters
+            mapping[start] = gid
+        elif size > 0:
+            mapping.update(zip(range(start, start + size), range(gid, gid + size)))
+        budget -= max(size, 0)
+
+
+def read_format4(table, mapping: dict, glyphs: int) -> None:
+    segments = struct.unpack_from(">H", table, 6)[0] // 2
+    ends, starts = read_be("H", table, 14, segments), read_be("H", table, 16 + 2 * segments, segments)
+    deltas, ranges = read_be("H", table, 16 + 4 * segments, segments), read_be("H", table, 16 + 6 * segments, segments)
+    budget = MAX_CODE_POINTS  # segments may overlap: bound the work, not just the table
+    for segment, (start, end, delta, ranged) in enumerate(zip(starts, ends, deltas, ranges)):
+        codes = range(start, min(end + 1, 0xFFFF, start + budget))
+        budget -= len(codes)
+        if not ranged:
+            mapping.update(zip(codes, [(code + delta) & 0xFFFF for code in codes]))
+        elif codes:
+            ids = read_be("H", table, 16 + 6 * segments + 2 * segment + ranged, len(codes))
+            mapping.update(zip(codes, [(gid + delta) & 0xFFFF if gid else 0 for gid in ids]))
+
+
+def read_array_format(table, mapping: dict, glyphs: int) -> None:
+    """Format 6 (a trimmed array) and format 0 (a byte array of the first 256 codes)."""
+    if struct.unpack_from(">H", table)[0] == 0:
+        mapping.update(zip(range(256), bytes(table[6:262])))
+        return
+    first, count = struct.unpack_from(">HH", table, 6)
+    mapping.update(zip(range(first, first + count), read_be("H", table, 10, count)))
