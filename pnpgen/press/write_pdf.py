@@ -73,7 +73,7 @@ class Document:
         self.file = PdfFile(out)
         self.drawings = drawings
         self.forms: dict[str, tuple[int, float]] = {}  # face key -> (object number, face width)
-        self.fonts: dict[str, tuple[int, dict[int, str]]] = {}  # font name -> (Type0 number, glyph ID -> text)
+        self.fonts: dict[str, tuple[int, dict[int, str], int]] = {}  # name -> (Type0 number, glyph ID -> text, count)
         self.images: dict[str, int] = {}
         self.label_font = label_font
         self.standard_font: int | None = None
@@ -138,11 +138,12 @@ class Document:
     def use_font(self, name: str, pairs) -> int:
         entry = self.fonts.get(name)
         if entry is None:
-            entry = self.fonts[name] = (self.file.reserve(), {})
-        used = entry[1]
+            entry = self.fonts[name] = (self.file.reserve(), {}, font_file(name).num_glyphs)
+        number, used, count = entry
         for gid, text in pairs:
-            used.setdefault(gid, text)
-        return entry[0]
+            if gid < count:  # a record is checked, but against no font: a glyph the file lacks is left out
+                used.setdefault(gid, text)
+        return number
 
     def use_image(self, path: str) -> int:
         if path not in self.images:
@@ -171,7 +172,7 @@ class Document:
         return f"q {fp_str(*GREY)} rg BT /FL {LABEL_SIZE} Tf {fp_str(x, y)} Td {shown} Tj ET Q"
 
     def write_fonts(self) -> None:
-        for name, (number, used) in self.fonts.items():
+        for name, (number, used, _) in self.fonts.items():
             for object_number, body in cid_font_objects(font_file(name), used, number, self.file.reserve):
                 self.file.put(object_number, body)
 

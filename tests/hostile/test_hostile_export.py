@@ -91,7 +91,7 @@ def embedded_font_digest(pdf: Path) -> str:
             font = font.get_object()
             if "/DescendantFonts" in font:  # a Type0 font: the embedded file is its CID font's
                 font = font["/DescendantFonts"][0].get_object()
-            if "Hostile-CFF" in str(font.get("/BaseFont")) and "/FontDescriptor" in font:
+            if "HostileCFF" in str(font.get("/BaseFont")).replace("-", "") and "/FontDescriptor" in font:
                 return hashlib.sha256(font["/FontDescriptor"].get_object()["/FontFile2"].get_data()).hexdigest()
         stack.extend(x.get_object()["/Resources"] for x in resources.get("/XObject", {}).values()
                      if "/Resources" in x.get_object())
