@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+from collections import OrderedDict
 import logging
 import re
 from collections.abc import Mapping
@@ -26,6 +27,7 @@ if TYPE_CHECKING:  # svglib's drawings; reportlab.graphics is imported only by t
     from reportlab.graphics.shapes import Drawing
 
 logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
+RECENT_FORMS = 2048  # a component's faces, for its game's print-and-play PDF; a few MB at most
 
 
 class Converter:
@@ -43,6 +45,7 @@ class Converter:
         self.conversions = 0
         self.fonts: dict[tuple, str] = {}
         self.unpacked: dict[str, FaceForm] = {}  # forms, when there is no pack to keep them in
+        self.recent: OrderedDict[str, FaceForm] = OrderedDict()  # the forms read last, at most RECENT_FORMS
 
     def convert(self, key: str, svg: str, template: str) -> FaceArt | Drawing:
         """The face ready to draw. With a pack, FaceArt is kept there as bytes and parsed on each call
@@ -71,6 +74,9 @@ class Converter:
         """The face ready to place in any PDF: its form, kept in the pack; an svglib drawing as it is."""
         if key in self.unpacked:
             return self.unpacked[key]
+        if key in self.recent:  # the print-and-play PDF places the faces its components' PDFs just did
+            self.recent.move_to_end(key)
+            return self.recent[key]
         data = self.pack.form_bytes(key) if self.pack else None
         if data is not None:
             try:
@@ -82,7 +88,7 @@ class Converter:
                 form.resolved_fonts = [self.font_of(tuple(selector)) for selector in form.fonts]
                 if [font_digest(name) for name in form.resolved_fonts] == form.digests:  # else made with other fonts
                     form.resolved_images = [self.images.resolve(href) for href in form.images]
-                    return form
+                    return self.remember(key, form)
         drawing = self.convert(key, "", "")
         return self.keep_form(key, drawing) if isinstance(drawing, FaceArt) else drawing
 
@@ -93,6 +99,12 @@ class Converter:
             self.pack.checked_forms.add(key)
         else:
             self.unpacked[key] = form
+        return self.remember(key, form)
+
+    def remember(self, key: str, form: FaceForm) -> FaceForm:
+        self.recent[key] = form
+        if len(self.recent) > RECENT_FORMS:
+            self.recent.popitem(last=False)
         return form
 
     def store(self, key: str, svg: str, template: str) -> None:
