@@ -83,8 +83,8 @@ def check_form(form: FaceForm) -> None:
     for pairs in form.glyphs:
         if not isinstance(pairs, list) or not all(
                 isinstance(p, list) and len(p) == 2 and type(p[0]) is int and 0 <= p[0] < 65536
-                and isinstance(p[1], str) for p in pairs):
-            raise ValueError("bad glyphs")
+                and isinstance(p[1], str) for p in pairs) or any(a[0] >= b[0] for a, b in zip(pairs, pairs[1:])):
+            raise ValueError("bad glyphs")  # each glyph once, in order (readers check the last against the font)
     if not all(isinstance(s, list) and len(s) == 2 and s[0] in ("ca", "CA") and is_number(s[1]) and 0 <= s[1] <= 1
                for s in form.states):
         raise ValueError("bad opacity")

@@ -73,7 +73,7 @@ class Document:
         self.file = PdfFile(out)
         self.drawings = drawings
         self.forms: dict[str, tuple[int, float]] = {}  # face key -> (object number, face width)
-        self.fonts: dict[str, tuple[int, dict[int, str], int]] = {}  # name -> (Type0 number, glyph ID -> text, count)
+        self.fonts: dict[str, tuple[int, dict[int, str]]] = {}  # font name -> (Type0 number, glyph ID -> text)
         self.images: dict[str, int] = {}
         self.label_font = label_font
         self.standard_font: int | None = None
@@ -136,14 +136,12 @@ class Document:
         return number, float(form.width)
 
     def use_font(self, name: str, pairs) -> int:
+        """The font's Type0 object number; its subset will hold the glyphs (ID, text) pairs name."""
         entry = self.fonts.get(name)
         if entry is None:
-            entry = self.fonts[name] = (self.file.reserve(), {}, font_file(name).num_glyphs)
-        number, used, count = entry
-        for gid, text in pairs:
-            if gid < count:  # a record is checked, but against no font: a glyph the file lacks is left out
-                used.setdefault(gid, text)
-        return number
+            entry = self.fonts[name] = (self.file.reserve(), {})
+        entry[1].update(pairs)
+        return entry[0]
 
     def use_image(self, path: str) -> int:
         if path not in self.images:
@@ -172,7 +170,7 @@ class Document:
         return f"q {fp_str(*GREY)} rg BT /FL {LABEL_SIZE} Tf {fp_str(x, y)} Td {shown} Tj ET Q"
 
     def write_fonts(self) -> None:
-        for name, (number, used, _) in self.fonts.items():
+        for name, (number, used) in self.fonts.items():
             for object_number, body in cid_font_objects(font_file(name), used, number, self.file.reserve):
                 self.file.put(object_number, body)
 
