@@ -89,12 +89,19 @@ def test_the_pack_keeps_forms_and_a_tampered_one_is_a_miss(tmp_path, fontbook):
         FaceForm.from_bytes(evil.to_bytes())
 
 
-def test_a_form_made_with_another_font_file_is_made_again(tmp_path, fontbook):
+@pytest.mark.parametrize("slip", ["digest", "glyph"])
+def test_a_form_made_with_another_font_file_is_made_again(tmp_path, fontbook, slip):
     converter = Converter(fontbook, FIXTURE, Cache(tmp_path / "cache"))
     converter.convert(KEY, SVG.format(text="字"), "t.svg.j2")
     stale = FaceForm.from_bytes(converter.pack.form_bytes(KEY))
-    stale.digests = ["0" * 32 for _ in stale.digests]
+    if slip == "digest":
+        stale.digests = ["0" * 32 for _ in stale.digests]
+    else:  # a glyph the font does not have
+        stale.glyphs[0][-1][0] = 65000
     converter.pack.store_form(KEY, stale.to_bytes())
     converter.pack.checked_forms.clear()
+    converter.recent.clear()
     fresh = converter.form(KEY)
-    assert fresh.digests != stale.digests and re.fullmatch(r"[0-9a-f]{32}", fresh.digests[0])
+    assert re.fullmatch(r"[0-9a-f]{32}", fresh.digests[0])
+    assert fresh.glyphs[0][-1][0] < font_file(fresh.resolved_fonts[0]).num_glyphs
+    assert fresh.to_bytes() == converter.pack.form_bytes(KEY) != stale.to_bytes()
