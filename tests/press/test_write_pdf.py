@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import io
 from pathlib import Path
 
 import pypdf
@@ -13,11 +14,12 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from pnpgen.errors import PnpError
+from pnpgen.faces.art import FaceArt
 from pnpgen.faces.fonts import BUNDLED_FONTS
 from pnpgen.press.impose import Item, SheetSpec, impose
 from pnpgen.project.model import Size
 from pnpgen.units import mm, to_mm
-from pnpgen.press.write_pdf import form_name, write_pdf
+from pnpgen.press.write_pdf import form_name, write_document, write_pdf
 
 FONT = "NotoSansJP-Regular"
 FONT_FILE = BUNDLED_FONTS / "NotoSansJP-Regular.ttf"
@@ -32,6 +34,27 @@ RED, BLUE, GREEN = "#b3262d", "#224488", "#00aa00"
 def font():
     if FONT not in pdfmetrics.getRegisteredFontNames():
         pdfmetrics.registerFont(TTFont(FONT, str(FONT_FILE)))
+
+
+@pytest.fixture(params=["forms", "canvas"], autouse=True)
+def writer(request, monkeypatch):
+    """Every test runs twice: with faces as FaceArt (the streaming writer's forms) and as svglib drawings
+    (which send the document through reportlab's canvas); both must make the same pages."""
+    if request.param == "forms":
+        monkeypatch.setitem(globals(), "face", art_face)
+    return request.param
+
+
+def art_face(text: str, colour: str, size: Size = POKER) -> FaceArt:
+    """face(), as the painter would give it: operators and a text part."""
+    width, height = size.width + 2 * BLEED, size.height + 2 * BLEED
+    colour = colors.HexColor(colour)
+    green = colors.HexColor(GREEN)
+    parts = [f"{colour.red} {colour.green} {colour.blue} rg 0 0 {width} {height} re f",
+             f"1 1 1 rg {BLEED + mm(4)} {BLEED + mm(4)} {size.width - mm(8)} {size.height - mm(8)} re f",
+             f"{green.red} {green.green} {green.blue} rg {BLEED} {BLEED} {mm(8)} {mm(8)} re f",
+             f"0 0 0 rg BT 1 0 0 1 {BLEED + mm(6)} {BLEED + size.height - mm(12)} Tm", ["T", 0, 12, text], "ET"]
+    return FaceArt(width, height, parts, [("Noto Sans JP", "normal", "normal")], [], [FONT], [])
 
 
 def face(text: str, colour: str, size: Size = POKER) -> Drawing:
@@ -191,3 +214,25 @@ def test_rendered_page_shows_bleed_marks_and_mirrored_backs(tmp_path):
 def darkest(image, x_mm: float, y_mm: float, page_h_mm: float, scale: float = 2) -> int:
     px, py = int(mm(x_mm) * scale), int((mm(page_h_mm) - mm(y_mm)) * scale)
     return min(min(image.getpixel((i, j))) for i in range(px - 2, px + 3) for j in range(py - 2, py + 3))
+
+
+def test_pages_are_written_as_they_come_not_held_until_the_end(writer):
+    """The streaming writer asks for each face when a page first shows it, and by then the pages before
+    are already in the file: what memory holds does not grow with the document."""
+    if writer != "forms":
+        pytest.skip("reportlab's canvas holds the whole document by design")
+    items = [Item(f"front-{i}", None, POKER) for i in range(40)]
+    written_when_asked = []
+    out = io.BytesIO()
+
+    class Faces(dict):
+        def __getitem__(self, key):
+            written_when_asked.append(out.tell())
+            return art_face(key, RED)
+
+    pages = impose(items, SheetSpec(paper=A4))
+    write_document(out, pages, Faces(), title="t", initial_font=FONT, bleed=BLEED)
+    assert len(written_when_asked) == 40 and len(pages) == 5
+    first_of_page = written_when_asked[::9]
+    assert all(a < b for a, b in zip(first_of_page, first_of_page[1:]))  # each page's bytes before the next's faces
+    assert written_when_asked[-1] > out.tell() * 0.6  # the last face is asked for near the end, not up front
