@@ -6,13 +6,14 @@ import os
 import secrets
 import shutil
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from .errors import PnpError
 
 
-def write_atomically(path: Path, data: bytes, what: str = "file", durable: bool = True) -> None:
-    """Replace path with data once all of it is on disk; a failure leaves the old file and no temp file.
+def write_atomically(path: Path, data: bytes | Iterable[bytes], what: str = "file", durable: bool = True) -> None:
+    """Replace path with data (bytes, or chunks of it) once all of it is on disk; a failure leaves the old
+    file and no temp file.
 
     durable=False skips the fsync, for caches whose readers treat a damaged entry as a miss.
     """
@@ -24,7 +25,8 @@ def write_atomically(path: Path, data: bytes, what: str = "file", durable: bool 
         temp = path.parent / f".{path.name}.{secrets.token_hex(8)}.tmp"
         handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(handle, "wb") as out:
-            out.write(data)
+            for chunk in [data] if isinstance(data, (bytes, bytearray, memoryview)) else data:
+                out.write(chunk)
             if durable:
                 out.flush()
                 os.fsync(out.fileno())
