@@ -18,6 +18,7 @@ from .art import FaceArt, load_art
 from .images import ImageChecker
 from .lint import lint
 from .paint import svg_to_art
+from .reuse import Bounded
 from .svg_lines import locate_in_template
 from .svgpath import NotDrawable
 
@@ -25,6 +26,7 @@ if TYPE_CHECKING:  # svglib's drawings; reportlab.graphics is imported only by t
     from reportlab.graphics.shapes import Drawing
 
 logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
+DRAWINGS = 256
 
 
 class Converter:
@@ -38,13 +40,14 @@ class Converter:
         self.root = root
         self.images = ImageChecker(root)
         self.pack: FacePack | None = cache.pack(root) if cache else None
-        self.cache: dict[str, FaceArt | Drawing] = {}
+        self.cache: dict[str, FaceArt | Drawing] = Bounded(DRAWINGS)
         self.conversions = 0
         self.fonts: dict[tuple, str] = {}
 
     def convert(self, key: str, svg: str, template: str) -> FaceArt | Drawing:
         """The face ready to draw. With a pack, FaceArt is kept there as bytes and parsed on each call
-        (cheap), so that a build of any size holds no face as objects; svglib drawings are kept here."""
+        (cheap), so that a build of any size holds no face as objects; svglib drawings are kept here (the
+        last DRAWINGS of them: a deck of more converts some twice rather than hold them all)."""
         drawing = self.cache.get(key)
         if drawing is not None:
             return drawing
@@ -56,7 +59,7 @@ class Converter:
         drawing = self.convert_svg(key, svg, template)
         self.conversions += 1
         if not (self.pack and isinstance(drawing, FaceArt)):
-            self.cache[key] = drawing
+            self.cache.keep(key, drawing)
         return drawing
 
     def drawings(self) -> "Drawings":
