@@ -69,6 +69,7 @@ class Renderer:
         self.store = store
         # Memos are bounded (reuse.Bounded), so that what a build holds does not grow with its deck.
         self.usable: dict[str, bool] = Bounded(MEMO)
+        self.names: dict[str, str] = Bounded(MEMO)  # a face key -> the one string pages name it by
         self.fitted: dict[tuple, Markup] = Bounded(MEMO)  # text() arguments -> the fitted SVG
         self.memo = FaceMemo()  # cards that agree on every field their template read share the face
         self.key_prefixes: dict[tuple, object] = {}  # what cards of one component and side share, hashed
@@ -102,6 +103,7 @@ class Renderer:
                         raise PnpError(f"{origin}: {err.problems[0].message}", card.location) from None
                     usable = self.usable.keep(face_key, self.pack.has_face(face_key))
                 svg = "" if usable else svg
+            face_key = self.names.get(face_key) or self.names.keep(face_key, face_key)  # one string for a shared face
             face = self.cache.keep(key, Face(face_key, svg, template, origin, card.location))
         return face
 

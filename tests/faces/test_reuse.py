@@ -111,3 +111,26 @@ def test_a_renderer_holds_no_more_than_its_memos_allow_however_many_cards(tmp_pa
     assert [face.key for face in again] == first and all(face.svg == "" for face in again)
     assert renderer.renders == 31  # 30 fronts; the back reads no field that differs
     assert max(len(renderer.cache), len(renderer.render_keys), len(renderer.usable), len(renderer.fitted)) <= 8
+
+
+def test_pages_name_a_face_many_cards_show_by_one_string(tmp_path):
+    """A deck's back is one face: its key is one string, not one copy a card (the pack reads it anew each time)."""
+    import shutil
+    from pathlib import Path
+
+    from pnpgen.cache import Cache
+    from pnpgen.faces.convert import Converter
+    from pnpgen.faces.render import Renderer
+    from pnpgen.pipeline import open_fontbook
+    from pnpgen.project.validate import load_project
+
+    root = tmp_path / "p"
+    shutil.copytree(Path(__file__).parents[1] / "fixtures" / "minimal", root)
+    project = load_project(root)
+    game, deck = project.games[0], project.games[0].components[0]
+    fontbook = open_fontbook(project)
+    cache = Cache(tmp_path / "cache")
+    renderer = Renderer(project, fontbook, cache, store=Converter(fontbook, root, cache).store)
+    renderer.cache.limit = 1  # every render after the first asks the pack
+    backs = [renderer.render(game, deck, card, "back").key for card in deck.cards * 3]
+    assert len(set(backs)) == 1 and len({id(key) for key in backs}) == 1
