@@ -117,7 +117,7 @@ class FacePack:
         found = open_pack(path) if path is not None else None
         if found is not None:
             self.segments.append(found)
-            for kind, key, position, record in read_records(found.fd, len(MAGIC), found.flushed):
+            for kind, key, position, record in read_records(found.file, len(MAGIC), found.flushed):
                 self.index[slot_of(kind, key.hex())] = entry_of(0, position, len(record))
 
     def face_key(self, render_key: str) -> str | None:
@@ -204,7 +204,7 @@ class FacePack:
         """Take the records a helper process of this build handed back in file (its FaceArt counts as
         checked; each record's check must hold); return how many faces were new here."""
         new = 0
-        for kind, key, _, record in read_records(file.fileno(), 0, os.fstat(file.fileno()).st_size):
+        for kind, key, _, record in read_records(file, 0, os.fstat(file.fileno()).st_size):
             if kind != b"R" and not self.has_face(key.hex()):
                 new += 1
             self.put(kind, key.hex(), record[HEADER.size:-CHECK])

@@ -32,14 +32,14 @@ class Segment:
 
     def __init__(self, file, flushed: int = 0, writer: int = 0):
         self.file, self.flushed, self.writer = file, flushed, writer
-        self.fd = file.fileno() if file is not None else -1
         self.pending = bytearray()
+        self.refused = False  # the disk refused a write: what follows stays in memory
 
     def read(self, position: int, size: int) -> bytes:
         if position >= self.flushed:
             start = position - self.flushed
             return bytes(self.pending[start:start + size])
-        return os.pread(self.fd, size, position)
+        return read_at(self.file, size, position)
 
     def append(self, record: bytes) -> int:
         position = self.flushed + len(self.pending)
@@ -51,18 +51,15 @@ class Segment:
     def flush(self) -> None:
         """Write the buffer out (only the process that appends; without a file, or when the disk refuses,
         the records stay in memory: the build goes on)."""
-        if self.file is None or self.writer != os.getpid() or not self.pending:
+        if self.file is None or self.refused or self.writer != os.getpid() or not self.pending:
             return
         try:
-            view, done = memoryview(self.pending), 0
-            while done < len(view):
-                done += os.pwrite(self.fd, view[done:], self.flushed + done)
+            write_at(self.file, self.pending, self.flushed)
         except OSError:
-            self.file = None
+            self.refused = True
             return
         self.flushed += len(self.pending)
         self.pending = bytearray()
-
 
 
 def temporary_file(pack: Path | None):
@@ -87,25 +84,25 @@ def open_pack(path: Path) -> Segment | None:
     file = os.fdopen(handle, "rb", buffering=0)
     info = os.fstat(handle)
     if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_PACK or (
-            hasattr(os, "getuid") and info.st_uid != os.getuid()) or os.pread(handle, len(MAGIC), 0) != MAGIC:
+            hasattr(os, "getuid") and info.st_uid != os.getuid()) or read_at(file, len(MAGIC), 0) != MAGIC:
         file.close()
         return None
     return Segment(file, info.st_size)
 
 
-def read_records(fd: int, start: int, end: int):
+def read_records(file, start: int, end: int):
     """(kind, key, position, record) for every record of the file from start whose check holds, up to the
     first that does not, read a chunk at a time."""
     window, base, position = b"", start, start
     while position + HEADER.size + CHECK <= end:
-        window, base = fill(fd, window, base, position, HEADER.size)
+        window, base = fill(file, window, base, position, HEADER.size)
         if len(window) < position - base + HEADER.size:
             return
         kind, key, length = HEADER.unpack_from(window, position - base)
         size = HEADER.size + length + CHECK
         if kind not in KINDS or position + size > end:
             return
-        window, base = fill(fd, window, base, position, size)
+        window, base = fill(file, window, base, position, size)
         record = window[position - base:position - base + size]
         if not holds(record, size):
             return
@@ -114,13 +111,33 @@ def read_records(fd: int, start: int, end: int):
         position += size
 
 
-def fill(fd: int, window: bytes, base: int, position: int, need: int) -> tuple[bytes, int]:
+def fill(file, window: bytes, base: int, position: int, need: int) -> tuple[bytes, int]:
     """The window (a chunk of the file starting at base) moved on so that it holds need bytes from position,
     as far as the file has them."""
     if position + need <= base + len(window):
         return window, base
     kept = window[position - base:]
-    return kept + os.pread(fd, max(need - len(kept), CHUNK), position + len(kept)), position
+    return kept + read_at(file, max(need - len(kept), CHUNK), position + len(kept)), position
+
+
+def read_at(file, size: int, position: int) -> bytes:
+    """Up to size bytes from position, leaving the file's offset alone where the system can (a forked
+    process shares it with its parent)."""
+    if hasattr(os, "pread"):
+        return os.pread(file.fileno(), size, position)
+    file.seek(position)
+    return file.read(size)
+
+
+def write_at(file, data: bytes, position: int) -> None:
+    if not hasattr(os, "pwrite"):
+        file.seek(position)
+        file.write(data)
+        file.flush()
+        return
+    view, done = memoryview(data), 0
+    while done < len(view):
+        done += os.pwrite(file.fileno(), view[done:], position + done)
 
 
 def check_record(record: bytes, kind: bytes, key: bytes) -> bytes | None:

@@ -210,7 +210,7 @@ def test_a_forked_process_never_writes_into_its_parents_file(tmp_path):
     pack.put(b"A", key(3), b"parent after")
     own.flush()
     assert [pack.art_bytes(key(n)) for n in (1, 2, 3)] == [b"parent before", None, b"parent after"]
-    assert os.fstat(own.fd).st_size == sum(HEADER.size + len(p) + CHECK for p in (b"parent before", b"parent after"))
+    assert os.fstat(own.file.fileno()).st_size == sum(HEADER.size + len(p) + CHECK for p in (b"parent before", b"parent after"))
 
 
 @pytest.mark.parametrize("when", ["before it is opened", "after it is indexed"])
@@ -274,3 +274,29 @@ def test_saving_keeps_what_the_build_used_and_no_more_than_twice_as_much(tmp_pat
     kept = pack_at(tmp_path)
     assert all(kept.has_face(key(10_000 + n)) for n in range(100)) and kept.has_face(key(2999))
     assert len(kept.index) == 2 * 101 + 1000
+
+
+def test_a_pack_works_where_the_system_reads_and_writes_only_at_the_file_offset(tmp_path, monkeypatch):
+    monkeypatch.delattr(os, "pread")
+    monkeypatch.delattr(os, "pwrite")
+    pack = pack_at(tmp_path)
+    for n in range(600):  # more than a write buffer: some records are read back from the file
+        pack.put(b"A", key(n), bytes([n % 256]) * 2000)
+    assert pack.art_bytes(key(3)) == bytes([3]) * 2000 and pack.art_bytes(key(599)) == bytes([599 % 256]) * 2000
+    pack.save()
+    assert pack_at(tmp_path).art_bytes(key(300)) == bytes([300 % 256]) * 2000
+
+
+def test_a_full_disk_keeps_the_records_in_memory_and_the_build_going(tmp_path, monkeypatch):
+    from pnpgen import packfile
+
+    pack = pack_at(tmp_path)
+    for n in range(600):
+        pack.put(b"A", key(n), bytes([n % 256]) * 2000)  # the first megabyte reaches the file
+
+    def refuse(*_args):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(packfile, "write_at", refuse)
+    for n in range(600, 1200):
+        pack.put(b"A", key(n), bytes([n % 256]) * 2000)
+    assert all(pack.art_bytes(key(n)) == bytes([n % 256]) * 2000 for n in (0, 599, 600, 1199))

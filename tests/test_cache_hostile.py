@@ -74,7 +74,7 @@ def test_records_with_good_checks_but_planted_payloads_are_misses(tmp_path):
                                              b'"fonts":[],"images":[]}',
                 b'{"format":1,"width":10,"height":10,"parts":[["I",0,1,1]],"fonts":[],"images":["/etc/passwd"]}']
     with path.open("rb") as file:
-        arts = [key.hex() for kind, key, _, _ in read_records(file.fileno(), len(MAGIC), path.stat().st_size)
+        arts = [key.hex() for kind, key, _, _ in read_records(file, len(MAGIC), path.stat().st_size)
                 if kind == b"A"]
     pack = FacePack(path)
     for number, key in enumerate(arts):
