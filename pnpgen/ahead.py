@@ -27,25 +27,33 @@ def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Convert
     firsts = list({id(component): (game, component, card) for game, component, card in reversed(cards)}.values())
     render_cards(renderer, firsts)
     rest = [entry for entry in cards if entry not in firsts]
-    helper = Background(functools.partial(render_cards, renderer, rest[1::2], renderer.renders, os.getpid()))
-    try:
-        render_cards(renderer, rest[0::2])
-    except BaseException:
-        helper.stop()
-        raise
-    renders, _, records = helper.wait().partition(b"\n")
-    renderer.renders += int(renders)
-    converter.conversions += renderer.pack.merge(records)  # a face both made (a shared back) counts once
+    handoff = renderer.pack.handoff()
+    if handoff is None:  # nowhere to hand records back through: this process renders them all
+        render_cards(renderer, rest)
+        return
+    with handoff:
+        helper = Background(functools.partial(render_cards, renderer, rest[1::2], renderer.renders, os.getpid(),
+                                              handoff))
+        try:
+            render_cards(renderer, rest[0::2])
+        except BaseException:
+            helper.stop()
+            raise
+        renderer.renders += int(helper.wait())
+        converter.conversions += renderer.pack.take(handoff)  # a face both made (a shared back) counts once
 
 
-def render_cards(renderer: Renderer, cards: list, start: int | None = None, parent: int = 0) -> bytes | None:
-    """Both faces of each card into the pack; given the render count before (for the helper process),
-    what was added, as bytes."""
+def render_cards(renderer: Renderer, cards: list, start: int | None = None, parent: int = 0,
+                 handoff=None) -> bytes | None:
+    """Both faces of each card into the pack; in the helper process (given the render count before and the
+    file to hand its records back through) how many it rendered."""
     if os.getpid() != parent and parent:  # in the helper: Ctrl-C is the main process's to handle, it stops us
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        renderer.pack.hand_to(handoff)
     for game, component, card in cards:
         for side in ("front", "back"):
             renderer.render(game, component, card, side)
     if start is None:
         return None
-    return f"{renderer.renders - start}\n".encode("ascii") + renderer.pack.export_fresh()
+    renderer.pack.finish()
+    return str(renderer.renders - start).encode("ascii")

@@ -6,16 +6,17 @@ import os
 import secrets
 import shutil
 from pathlib import Path
-from typing import BinaryIO, Callable, Sequence
+from typing import BinaryIO, Callable, Iterable, Sequence
 
 from .errors import PnpError
 
 
-def write_atomically(path: Path, data: bytes | Callable[[BinaryIO], None], what: str = "file",
+def write_atomically(path: Path, data: bytes | Iterable[bytes] | Callable[[BinaryIO], None], what: str = "file",
                      durable: bool = True) -> None:
-    """Replace path with data once all of it is on disk; a failure leaves the old file and no temp file.
+    """Replace path with data (bytes, or chunks of it) once all of it is on disk; a failure leaves the old
+    file and no temp file.
 
-    data may be a function that writes the file's bytes to the open file it is given (a PDF streamed as it
+    data may also be a function that writes the bytes to the open file it is given (a PDF streamed as it
     is made).
 
     durable=False skips the fsync, for caches whose readers treat a damaged entry as a miss.
@@ -28,7 +29,11 @@ def write_atomically(path: Path, data: bytes | Callable[[BinaryIO], None], what:
         temp = path.parent / f".{path.name}.{secrets.token_hex(8)}.tmp"
         handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(handle, "wb") as out:
-            data(out) if callable(data) else out.write(data)
+            if callable(data):
+                data(out)
+            else:
+                for chunk in [data] if isinstance(data, (bytes, bytearray, memoryview)) else data:
+                    out.write(chunk)
             if durable:
                 out.flush()
                 os.fsync(out.fileno())

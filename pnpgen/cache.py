@@ -7,24 +7,25 @@ face key to its SVG (faces only svglib draws; their key is checked against the t
 its form (the face's PDF content, independent of the document it is placed in: see press/face_forms.py). Nothing in it can
 run when read, a record that fails its check is a miss, and the folder must be the user's own: a cache
 another user can write to could make every build print what that user wants.
+
+A build does not load the pack: it indexes it (a few dozen bytes a record) and reads a record when it is
+asked for, checking it again; the records it adds go to an unnamed file of its own (packfile.py), a helper
+process hands its records back through one, and saving copies the records kept into the new pack. So a
+build's memory does not grow with the size of the deck.
 """
 from __future__ import annotations
 
 import hashlib
 import os
 import stat
-import struct
 from pathlib import Path
 
 from . import __version__
 from .atomic import write_atomically
 from .errors import PnpError
+from .packfile import (CHECK, HEADER, KINDS, MAGIC, Segment, check_record, encode_record, holds, open_pack, read_records,
+                       temporary_file)
 
-MAGIC = b"pnpgen faces 1\n"
-HEADER = struct.Struct(">c32sI")  # kind, key, payload length
-CHECK = 32
-KINDS = (b"R", b"A", b"S", b"F")
-MAX_PACK = 256 << 20  # far above a 10,000-card deck (~15 MB): a bigger file is not ours, and is not read
 
 
 def default_cache_dir() -> Path:
@@ -101,18 +102,24 @@ def claim_folder(folder: Path) -> bool:
 
 
 class FacePack:
-    """The records of one project, loaded at once and written back at once (only when something is new)."""
+    """The records of one project, indexed and read when asked: the pack file as it was, and what this
+    process adds appended to a file of its own; written back at once (only when something is new).
+
+    The index holds a few dozen bytes a record (a 128-bit key prefix and where the record lies), never a
+    payload; every record is checked again when read, so the files are trusted no more than the pack was."""
 
     def __init__(self, path: Path | None):
         self.path = path
-        self.records: dict[tuple[bytes, bytes], bytes] = {}
-        self.used: set[tuple[bytes, bytes]] = set()
+        self.index: dict[int, int] = {}  # slot_of(kind, key) -> where the record lies and its flags (entry_of)
+        self.segments: list[Segment] = []
         self.added = False
-        self.fresh: list[tuple[bytes, bytes]] = []  # records this process added, in order (for export_fresh)
-        self.checked: set[str] = set()  # face keys whose FaceArt record this process checked or wrote
-        self.checked_forms: set[str] = set()  # and whose form record
-        if path is not None:
-            self.records = read_pack(path)
+        self.checked = Checked(self.index, b"A")  # face keys whose FaceArt record this process checked or wrote
+        self.checked_forms = Checked(self.index, b"F")  # and whose form record
+        found = open_pack(path) if path is not None else None
+        if found is not None:
+            self.segments.append(found)
+            for kind, key, position, record in read_records(found.file, len(MAGIC), found.flushed):
+                self.index[slot_of(kind, key.hex())] = entry_of(0, position, len(record))
 
     def face_key(self, render_key: str) -> str | None:
         found = self.get(b"R", render_key)
@@ -132,13 +139,22 @@ class FacePack:
         self.put(b"F", face_key, payload)
 
     def has_face(self, face_key: str) -> bool:
-        return (b"A", bytes.fromhex(face_key)) in self.records or (b"S", bytes.fromhex(face_key)) in self.records
+        return slot_of(b"A", face_key) in self.index or slot_of(b"S", face_key) in self.index
 
     def get(self, kind: bytes, key: str) -> bytes | None:
-        entry = (kind, bytes.fromhex(key))
-        found = self.records.get(entry)
+        slot = slot_of(kind, key)
+        entry = self.index.get(slot)
+        found = self.read(slot, entry, kind, key) if entry is not None else None
         if found is not None:
-            self.used.add(entry)
+            self.index[slot] = entry | USED
+        return found
+
+    def read(self, slot: int, entry: int, kind: bytes, key: str) -> bytes | None:
+        """The record's payload if its check holds and it is the one asked for; else it is dropped: a miss."""
+        segment, position, size = split_entry(entry)
+        found = check_record(self.segments[segment].read(position, size), kind, bytes.fromhex(key))
+        if found is None:
+            del self.index[slot]
         return found
 
     def record_face(self, render_key: str, face_key: str) -> None:
@@ -152,32 +168,47 @@ class FacePack:
         self.put(b"S", face_key, svg.encode("utf-8"))
 
     def put(self, kind: bytes, key: str, payload: bytes) -> None:
-        entry = (kind, bytes.fromhex(key))
-        self.used.add(entry)
-        if self.records.get(entry) != payload:
-            self.records[entry] = payload
-            self.fresh.append(entry)
-            self.added = True
+        slot = slot_of(kind, key)
+        entry = self.index.get(slot)
+        if entry is not None and self.read(slot, entry, kind, key) == payload:
+            self.index[slot] = entry | USED
+            return
+        record = encode_record(kind, bytes.fromhex(key), payload)
+        number = self.own_segment()
+        self.index[slot] = entry_of(number, self.segments[number].append(record), len(record)) | USED
+        self.added = True
+
+    def own_segment(self) -> int:
+        """The number of the segment this process appends to: a forked process starts one of its own, for
+        its parent goes on appending to the one they shared."""
+        if not self.segments or self.segments[-1].writer != os.getpid():
+            self.segments.append(Segment(temporary_file(self.path), writer=os.getpid()))
+        return len(self.segments) - 1
 
     def forget(self, face_key: str) -> None:
-        self.checked.discard(face_key)
-        self.checked_forms.discard(face_key)
         for kind in (b"A", b"S", b"F"):
-            if self.records.pop((kind, bytes.fromhex(face_key)), None) is not None:
+            if self.index.pop(slot_of(kind, face_key), None) is not None:
                 self.added = True
 
-    def export_fresh(self) -> bytes:
-        """The records this process added, in the pack format (a helper process hands them back so)."""
-        return encode_pack((entry, self.records[entry]) for entry in dict.fromkeys(self.fresh) if entry in self.records)
+    def handoff(self):
+        """A file for a helper process to hand its records back through (opened before it is forked)."""
+        return temporary_file(self.path)
 
-    def merge(self, data: bytes) -> int:
-        """Take the records export_fresh gave (from a helper process of this build: trusted as checked);
-        return how many faces were new here."""
+    def hand_to(self, file) -> None:
+        """In a helper process: append the records it adds to file (see handoff), written out by finish()."""
+        self.segments.append(Segment(file, writer=os.getpid()))
+
+    def finish(self) -> None:
+        self.segments[-1].flush()
+
+    def take(self, file) -> int:
+        """Take the records a helper process of this build handed back in file (its FaceArt counts as
+        checked; each record's check must hold); return how many faces were new here."""
         new = 0
-        for (kind, key), payload in parse_pack(data).items():
+        for kind, key, _, record in read_records(file, 0, os.fstat(file.fileno()).st_size):
             if kind != b"R" and not self.has_face(key.hex()):
                 new += 1
-            self.put(kind, key.hex(), payload)
+            self.put(kind, key.hex(), record[HEADER.size:-CHECK])
             if kind == b"A":
                 self.checked.add(key.hex())
             elif kind == b"F":
@@ -189,57 +220,65 @@ class FacePack:
         pack stays within twice what it used (so edits do not grow it for ever)."""
         if self.path is None or not self.added:
             return
-        kept = [e for e in self.records if e in self.used]
-        room = 2 * len(kept) + 1000 - len(kept)
-        kept += [e for e in self.records if e not in self.used][:max(room, 0)]
-        data = encode_pack(((kind, key), self.records[(kind, key)]) for kind, key in kept)
+        used = [entry for entry in self.index.values() if entry & USED]
+        kept = used + [entry for entry in self.index.values() if not entry & USED][:len(used) + 1000]
         try:
-            write_atomically(self.path, data, "face cache", durable=False)
+            write_atomically(self.path, self.encode(kept), "face cache", durable=False)
         except Exception:  # a cache that cannot be written only makes the next build slower
             pass
         self.added = False
 
-
-def encode_pack(records) -> bytes:
-    chunks = [MAGIC]
-    for (kind, key), payload in records:
-        head = HEADER.pack(kind, key, len(payload))
-        chunks += [head, payload, hashlib.sha256(head + payload).digest()]
-    return b"".join(chunks)
-
-
-def read_pack(path: Path) -> dict[tuple[bytes, bytes], bytes]:
-    """Every record whose check holds, up to the first that does not; a missing or foreign file is empty."""
-    try:
-        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return {}
-    with os.fdopen(handle, "rb") as file:
-        info = os.fstat(file.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_PACK or (
-                hasattr(os, "getuid") and info.st_uid != os.getuid()):
-            return {}
-        return parse_pack(file.read())
+    def encode(self, entries: list[int]):
+        """The pack file, a record at a time (copied as it was written, if its check still holds)."""
+        yield MAGIC
+        for entry in entries:
+            segment, position, size = split_entry(entry)
+            record = self.segments[segment].read(position, size)
+            if holds(record, size):
+                yield record
 
 
-def parse_pack(data: bytes) -> dict[tuple[bytes, bytes], bytes]:
-    if not data.startswith(MAGIC):
-        return {}
-    records = {}
-    view = memoryview(data)
-    position = len(MAGIC)
-    while position + HEADER.size <= len(data):
-        kind, key, length = HEADER.unpack_from(data, position)
-        end = position + HEADER.size + length
-        if kind not in KINDS or end + CHECK > len(data):
-            break
-        if hashlib.sha256(view[position:end]).digest() != data[end:end + CHECK]:
-            break
-        payload = data[position + HEADER.size:end]
-        if kind != b"S" or hashlib.sha256(payload).digest() == key:
-            records[(kind, key)] = payload
-        position = end + CHECK
-    return records
+class Checked:
+    """A set of face keys kept as a flag on the entries of their records of one kind (a record forgotten is
+    unchecked)."""
+
+    def __init__(self, index: dict[int, int], kind: bytes):
+        self.index = index
+        self.kind = kind
+
+    def __contains__(self, face_key: str) -> bool:
+        return bool(self.index.get(slot_of(self.kind, face_key), 0) & CHECKED)
+
+    def add(self, face_key: str) -> None:
+        slot = slot_of(self.kind, face_key)
+        if slot in self.index:
+            self.index[slot] |= CHECKED
+
+    def clear(self) -> None:
+        for slot in [slot for slot in self.index if slot & 3 == KINDS.index(self.kind)]:
+            self.index[slot] &= ~CHECKED
+
+    def discard(self, face_key: str) -> None:
+        slot = slot_of(self.kind, face_key)
+        if slot in self.index:
+            self.index[slot] &= ~CHECKED
+
+
+USED, CHECKED, FLAGS = 1, 2, 10  # entry flags; FLAGS bits hold the flags and the segment number
+
+
+def slot_of(kind: bytes, key: str) -> int:
+    """The index key of a record: 128 bits of its key (hex) and its kind; the full key is checked when read."""
+    return int(key[:32], 16) << 2 | KINDS.index(kind)
+
+
+def entry_of(segment: int, position: int, size: int) -> int:
+    return ((position << 32 | size) << FLAGS) | segment << 2
+
+
+def split_entry(entry: int) -> tuple[int, int, int]:
+    """(segment number, position, size in bytes) of an index entry."""
+    return (entry >> 2) & 0xFF, entry >> (FLAGS + 32), (entry >> FLAGS) & 0xFFFFFFFF
 
 
 def digest(*parts: object) -> str:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
@@ -10,7 +11,7 @@ from typing import Callable, Mapping
 from . import __version__
 from .ahead import render_ahead
 from .atomic import refuse_links_out, replace_all, staging_path, write_atomically
-from .cache import Cache, default_cache_dir, digest
+from .cache import Cache, default_cache_dir, digest, feed_digest
 from .faces.inputs import input_digests
 from .checks.checker import check_project
 from .checks.findings import failures
@@ -19,7 +20,7 @@ from .errors import PnpError
 from .faces.fonts import FontBook, font_dirs
 from .press.impose import Page
 from .press.layout import lay_out, note_bare_edges, note_pinned_paper, note_reduced_bleed, refuse_conflicting_options
-from .press.share import Laid, note_shared_sheets, share_sheets
+from .press.share import laid_out, note_shared_sheets, share_sheets
 from .manifest import Manifest
 from .record import record_build
 from .parallel import Background
@@ -67,7 +68,7 @@ class Output:
     target: Path
     digest: str
     pages: list[Page] = field(default_factory=list)
-    faces: dict[str, Face] = field(default_factory=dict)
+    faces: dict[str, Face] = field(default_factory=dict)  # those still to convert (the rest are in the pack)
     title: str = ""
     bleed: float | None = None
     typeset: Callable | None = None  # rulebooks: typeset(staging_path)
@@ -190,7 +191,7 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
     for component in game.components:
         tick(f"{game.id}/{component.id}")
         pages, faces, items, spec = lay_out(game, component, options, renderer, report)
-        laid.append(Laid(component.id, tuple(items), spec, tuple(pages)))
+        laid.append(laid_out(component.id, items, spec, pages))
         title = f"{game.title} — {component.name}"
         # Digests only decide what to skip: without the cache nothing is skipped, so none is computed.
         found = pdf_digest(project, assets, title, pages, component.bleed) if options.cache else ""
@@ -211,8 +212,10 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
 
 def pdf_digest(project: Project, assets: str, title: str, pages: list[Page], bleed: float | None) -> str:
     """Pages name their faces by content hash (so a template edit changes only the PDFs whose faces it
-    changes); assets covers what the SVG only names (image and font files)."""
-    return digest(__version__, "pdf", project.name, assets, title, bleed, pages)
+    changes); assets covers what the SVG only names (image and font files). Fed a page at a time: a deck's
+    pages are never one string."""
+    return feed_digest(hashlib.sha256(), __version__, "pdf", project.name, assets, title, bleed, len(pages),
+                       *pages).hexdigest()
 
 
 def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -> list[Output]:

@@ -15,6 +15,12 @@ def test_writes_and_replaces(tmp_path: Path):
     assert [p.name for p in target.parent.iterdir()] == ["deck.pdf"]
 
 
+def test_chunks_are_written_one_after_the_other(tmp_path: Path):
+    target = tmp_path / "pack"
+    write_atomically(target, (bytes([n]) * 1000 for n in range(5)), durable=False)
+    assert target.read_bytes() == b"".join(bytes([n]) * 1000 for n in range(5))
+
+
 def test_an_interrupt_keeps_the_old_file_and_leaves_no_temp(tmp_path: Path, monkeypatch):
     target = tmp_path / "deck.pdf"
     write_atomically(target, b"good")

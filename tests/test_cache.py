@@ -1,11 +1,17 @@
 """The content-hash cache: a rebuild re-renders nothing, a tweak re-renders exactly the changed card."""
+import hashlib
+import os
 import shutil
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
 import pnpgen
 from pnpgen import Options
+from pnpgen.cache import FacePack
+from pnpgen.packfile import CHECK, HEADER
+from pnpgen.parallel import Background
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -162,3 +168,135 @@ def test_cards_that_agree_on_what_a_template_reads_share_its_face(project, tmp_p
     assert second.renders == 5 and second.faces == 5  # the shield now has a back of its own
     clean = pnpgen.build(project, Options(out_dir=tmp_path / "c", cache=False, check=False))
     assert clean.renders == 5 and pdf_bytes(tmp_path / "b") == pdf_bytes(tmp_path / "c")
+
+
+def key(n: int) -> str:
+    return hashlib.sha256(str(n).encode()).hexdigest()
+
+
+def pack_at(tmp_path: Path) -> FacePack:
+    return FacePack(tmp_path / "faces" / "p.pack")
+
+
+def test_a_pack_reads_back_what_it_saved_and_what_a_helper_handed_it(tmp_path):
+    pack = pack_at(tmp_path)
+    pack.put(b"A", key(1), b'{"own": 1}')
+    pack.record_face(key(2), key(1))
+    handoff = pack.handoff()
+
+    def helper():  # in a forked process, as ahead.render_ahead runs it
+        pack.hand_to(handoff)
+        assert pack.art_bytes(key(1)) == b'{"own": 1}'  # the parent's records, read in the child
+        pack.put(b"A", key(3), b'{"helper": 3}')
+        pack.store_svg(hashlib.sha256(b"<svg/>").hexdigest(), "<svg/>")
+        pack.finish()
+    Background(helper).wait()
+    assert pack.art_bytes(key(3)) is None  # not here until taken
+    assert pack.take(handoff) == 2 and key(3) in pack.checked
+    pack.save()
+    again = pack_at(tmp_path)
+    assert again.art_bytes(key(1)) == b'{"own": 1}' and again.face_key(key(2)) == key(1)
+    assert again.art_bytes(key(3)) == b'{"helper": 3}' and again.face_svg(hashlib.sha256(b"<svg/>").hexdigest()) == "<svg/>"
+    assert key(3) not in again.checked  # a new build checks a record again before it trusts it
+
+
+def test_a_forked_process_never_writes_into_its_parents_file(tmp_path):
+    """A rulebook is typeset in a forked process that may add faces: they go to a file of its own."""
+    pack = pack_at(tmp_path)
+    pack.put(b"A", key(1), b"parent before")
+    own = pack.segments[-1]
+    own.flush()
+    Background(lambda: pack.put(b"A", key(2), b"child " * 100_000) or pack.segments[-1].flush()).wait()
+    pack.put(b"A", key(3), b"parent after")
+    own.flush()
+    assert [pack.art_bytes(key(n)) for n in (1, 2, 3)] == [b"parent before", None, b"parent after"]
+    assert os.fstat(own.file.fileno()).st_size == sum(HEADER.size + len(p) + CHECK for p in (b"parent before", b"parent after"))
+
+
+@pytest.mark.parametrize("when", ["before it is opened", "after it is indexed"])
+def test_a_damaged_record_is_a_miss_and_the_rest_still_read(tmp_path, when):
+    pack = pack_at(tmp_path)
+    for n in range(3):
+        pack.put(b"A", key(n), f"payload {n}".encode())
+    pack.save()
+    path = tmp_path / "faces" / "p.pack"
+    data = bytearray(path.read_bytes())
+    data[data.index(b"payload 1")] ^= 0x20
+    if when == "after it is indexed":
+        pack = pack_at(tmp_path)
+    path.write_bytes(bytes(data))  # in place: the open file sees it
+    if when == "before it is opened":
+        pack = pack_at(tmp_path)
+    assert pack.art_bytes(key(0)) == b"payload 0"
+    assert pack.art_bytes(key(1)) is None and not pack.has_face(key(1))
+    # A record past a damaged one is not trusted when the pack is opened (its place could be wrong).
+    assert pack.art_bytes(key(2)) == (None if when == "before it is opened" else b"payload 2")
+
+
+def test_a_record_under_another_key_is_a_miss(tmp_path):
+    """The index keeps 128 bits of a key; the whole key is compared when the record is read."""
+    pack = pack_at(tmp_path)
+    pack.put(b"A", key(1), b"one")
+    twin = key(1)[:32] + key(2)[32:]
+    assert pack.art_bytes(twin) is None and pack.art_bytes(key(1)) is None  # dropped: the next put writes it anew
+    pack.put(b"A", key(1), b"one")
+    assert pack.art_bytes(key(1)) == b"one"
+
+
+def test_the_pack_holds_its_records_on_disk_not_in_memory(tmp_path):
+    pack = pack_at(tmp_path)
+    pack.put(b"A", key(0), b"x")
+    payload = bytes(range(256)) * 8  # 2 KB, about a face's FaceArt
+    tracemalloc.start()
+    try:
+        for n in range(1, 5001):
+            pack.put(b"A", key(n), payload)
+            pack.record_face(key(-n), key(n))
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held < 5000 * 400  # the index and one write buffer, not the 10 MB of payloads
+    assert pack.art_bytes(key(4321)) == payload and pack.face_key(key(-4321)) == key(4321)
+    pack.save()
+    assert pack_at(tmp_path).art_bytes(key(5000)) == payload
+
+
+def test_saving_keeps_what_the_build_used_and_no_more_than_twice_as_much(tmp_path):
+    pack = pack_at(tmp_path)
+    for n in range(3000):
+        pack.put(b"A", key(n), b"old")
+    pack.save()
+    pack = pack_at(tmp_path)
+    for n in range(100):
+        pack.put(b"A", key(10_000 + n), b"new")
+    assert pack.art_bytes(key(2999)) == b"old"
+    pack.save()
+    kept = pack_at(tmp_path)
+    assert all(kept.has_face(key(10_000 + n)) for n in range(100)) and kept.has_face(key(2999))
+    assert len(kept.index) == 2 * 101 + 1000
+
+
+def test_a_pack_works_where_the_system_reads_and_writes_only_at_the_file_offset(tmp_path, monkeypatch):
+    monkeypatch.delattr(os, "pread")
+    monkeypatch.delattr(os, "pwrite")
+    pack = pack_at(tmp_path)
+    for n in range(600):  # more than a write buffer: some records are read back from the file
+        pack.put(b"A", key(n), bytes([n % 256]) * 2000)
+    assert pack.art_bytes(key(3)) == bytes([3]) * 2000 and pack.art_bytes(key(599)) == bytes([599 % 256]) * 2000
+    pack.save()
+    assert pack_at(tmp_path).art_bytes(key(300)) == bytes([300 % 256]) * 2000
+
+
+def test_a_full_disk_keeps_the_records_in_memory_and_the_build_going(tmp_path, monkeypatch):
+    from pnpgen import packfile
+
+    pack = pack_at(tmp_path)
+    for n in range(600):
+        pack.put(b"A", key(n), bytes([n % 256]) * 2000)  # the first megabyte reaches the file
+
+    def refuse(*_args):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(packfile, "write_at", refuse)
+    for n in range(600, 1200):
+        pack.put(b"A", key(n), bytes([n % 256]) * 2000)
+    assert all(pack.art_bytes(key(n)) == bytes([n % 256]) * 2000 for n in (0, 599, 600, 1199))

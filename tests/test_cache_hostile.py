@@ -12,6 +12,7 @@ import pytest
 import pnpgen
 from pnpgen import Options
 from pnpgen.cache import Cache, FacePack
+from pnpgen.packfile import MAGIC, read_records
 from pnpgen.errors import PnpError
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -68,14 +69,16 @@ def test_records_with_good_checks_but_planted_payloads_are_misses(tmp_path):
     project = copy_fixture(tmp_path, "minimal")
     cache, marker = tmp_path / "cache", tmp_path / "marker"
     pnpgen.build(project, Options(out_dir=tmp_path / "first", cache_dir=cache))
-    pack = FacePack(Cache(cache).pack(project).path)
+    path = Cache(cache).pack(project).path
     payloads = [pickle.dumps(Plant(marker)), b'{"format":1,"width":10,"height":10,"parts":["(stolen) Tj"],'
                                              b'"fonts":[],"images":[]}',
                 b'{"format":1,"width":10,"height":10,"parts":[["I",0,1,1]],"fonts":[],"images":["/etc/passwd"]}']
-    arts = [key for key in pack.records if key[0] == b"A"]
+    with path.open("rb") as file:
+        arts = [key.hex() for kind, key, _, _ in read_records(file, len(MAGIC), path.stat().st_size)
+                if kind == b"A"]
+    pack = FacePack(path)
     for number, key in enumerate(arts):
-        pack.records[key] = payloads[number % len(payloads)]
-    pack.used, pack.added = set(pack.records), True
+        pack.put(b"A", key, payloads[number % len(payloads)])
     pack.save()
     again = pnpgen.build(project, Options(out_dir=tmp_path / "second", cache_dir=cache))
     assert not marker.exists()

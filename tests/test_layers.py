@@ -17,7 +17,7 @@ LAYERS = [
     {"press"},
     {"faces"},
     {"project"},
-    {"cache", "units", "atomic", "errors"},
+    {"cache", "packfile", "units", "atomic", "errors"},
 ]
 
 

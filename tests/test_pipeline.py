@@ -195,3 +195,24 @@ def test_pdf_metadata_names_the_game_and_project(tmp_path):
     assert info.title == "小さなゲーム — デッキ"
     assert info.subject == "minimal"  # project: name in cards.yaml
     assert info.creator == "pnpgen"
+
+
+def test_outputs_keep_only_the_faces_still_to_convert(tmp_path, monkeypatch):
+    """Faces converted into the pack as they are rendered are drawn by key: the plan holds none of them, and
+    a page's digest changes with what it shows."""
+    from pnpgen import pipeline
+
+    planned, real = [], pipeline.plan_components
+
+    def plan(*args):
+        outputs = real(*args)
+        planned.extend(outputs)
+        return outputs
+    monkeypatch.setattr(pipeline, "plan_components", plan)
+    build(FIXTURES / "numbered-backs", tmp_path / "out")
+    assert planned and all(output.faces == {} for output in planned)
+    deck = planned[0]
+    project = load_project(FIXTURES / "numbered-backs")
+    same = pipeline.pdf_digest(project, "assets", deck.title, deck.pages, deck.bleed)
+    swapped = pipeline.pdf_digest(project, "assets", deck.title, deck.pages[::-1], deck.bleed)
+    assert same == pipeline.pdf_digest(project, "assets", deck.title, list(deck.pages), deck.bleed) != swapped

@@ -20,6 +20,7 @@ from .form import FaceForm, encode_form, font_digest, font_file
 from .images import ImageChecker
 from .lint import lint
 from .paint import svg_to_art
+from .reuse import Bounded
 from .svg_lines import locate_in_template
 from .svgpath import NotDrawable
 
@@ -28,6 +29,7 @@ if TYPE_CHECKING:  # svglib's drawings; reportlab.graphics is imported only by t
 
 logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
 RECENT_FORMS = 2048  # a component's faces, for its game's print-and-play PDF; a few MB at most
+DRAWINGS = 256
 
 
 class Converter:
@@ -41,7 +43,7 @@ class Converter:
         self.root = root
         self.images = ImageChecker(root)
         self.pack: FacePack | None = cache.pack(root) if cache else None
-        self.cache: dict[str, FaceArt | Drawing] = {}
+        self.cache: dict[str, FaceArt | Drawing] = Bounded(DRAWINGS)
         self.conversions = 0
         self.fonts: dict[tuple, str] = {}
         self.unpacked: dict[str, FaceForm] = {}  # forms, when there is no pack to keep them in
@@ -49,7 +51,8 @@ class Converter:
 
     def convert(self, key: str, svg: str, template: str) -> FaceArt | Drawing:
         """The face ready to draw. With a pack, FaceArt is kept there as bytes and parsed on each call
-        (cheap), so that a build of any size holds no face as objects; svglib drawings are kept here."""
+        (cheap), so that a build of any size holds no face as objects; svglib drawings are kept here (the
+        last DRAWINGS of them: a deck of more converts some twice rather than hold them all)."""
         drawing = self.cache.get(key)
         if drawing is not None:
             return drawing
@@ -61,7 +64,7 @@ class Converter:
         drawing = self.convert_svg(key, svg, template)
         self.conversions += 1
         if not (self.pack and isinstance(drawing, FaceArt)):
-            self.cache[key] = drawing
+            self.cache.keep(key, drawing)
         return drawing
 
     def drawings(self) -> "Drawings":

@@ -37,7 +37,7 @@ class Piece:
     level: int
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=2048)  # fitting asks again for each size it tries; a deck's texts are not all kept
 def phrase_starts(text: str) -> frozenset[int]:
     """Offsets in text where a Japanese phrase begins (BudouX's model), besides 0."""
     if not _BREAKABLE.search(text):

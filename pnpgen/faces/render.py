@@ -21,7 +21,7 @@ from .describe import describe_card, distinguishing_fields, field_holding
 from .fonts import FontBook
 from .icons import IconSet
 from .images import ImageChecker
-from .reuse import FaceMemo, TrackedFields
+from .reuse import Bounded, FaceMemo, TrackedFields
 from ..project.model import Card, Component, Fields, Game, Project
 from ..project import bounds
 from ..project.bounds import ENDLESS, NO_MEMORY
@@ -31,6 +31,7 @@ from .text import TextDoesNotFit, fit_text
 
 SAFE_MM = 3.0
 MAX_TEXT = 10_000  # characters in one text box: fitting is slow beyond, and no card holds that much
+MEMO = 1024  # entries a memo of the renderer holds at most (faces, render keys, fitted texts)
 BUILTIN = Path(__file__).parent / "builtin"  # templates named pnpgen/… (a tuck box's panels)
 
 
@@ -46,6 +47,14 @@ class Face:
     location: Location | None = None
 
 
+def keep_unconverted(faces: dict[str, Face], sides) -> None:
+    """Note the faces that still carry their SVG (not yet converted into the pack): only those are looked at
+    again before writing, so only those are kept (a face in the pack is drawn by its key)."""
+    for face in sides:
+        if face is not None and face.svg:
+            faces.setdefault(face.key, face)
+
+
 class Renderer:
     def __init__(self, project: Project, fontbook: FontBook, cache: Cache | None = None, inputs: str = "",
                  stamp: Stamp | None = None, store: Callable[[str, str, str], None] | None = None):
@@ -58,11 +67,13 @@ class Renderer:
         self.pack = cache.pack(project.root) if cache else None
         self.images = ImageChecker(project.root)
         self.store = store
-        self.usable: dict[str, bool] = {}
-        self.fitted: dict[tuple, Markup] = {}  # text() arguments -> the fitted SVG (fitting is deterministic)
+        # Memos are bounded (reuse.Bounded), so that what a build holds does not grow with its deck.
+        self.usable: dict[str, bool] = Bounded(MEMO)
+        self.names: dict[str, str] = Bounded(MEMO)  # a face key -> the one string pages name it by
+        self.fitted: dict[tuple, Markup] = Bounded(MEMO)  # text() arguments -> the fitted SVG
         self.memo = FaceMemo()  # cards that agree on every field their template read share the face
         self.key_prefixes: dict[tuple, object] = {}  # what cards of one component and side share, hashed
-        self.render_keys: dict[tuple, tuple[Card, str]] = {}  # (common, id(card)) -> (the card, its render key)
+        self.render_keys: dict[tuple, tuple[Card, str]] = Bounded(MEMO)  # (common, id(card)) -> (the card, its key)
         self.inputs = inputs  # digest of templates, icons and fonts: part of every render key
         self.icons = IconSet(project.templates_dir)
         self.env = make_environment(project.templates_dir)
@@ -70,7 +81,7 @@ class Renderer:
         self.env.loader = jinja2.ChoiceLoader([self.env.loader, jinja2.PrefixLoader(
             {"pnpgen": jinja2.FileSystemLoader(str(BUILTIN))})])
         self.env.globals.update(text=self.text, icon=self.icon)
-        self.cache: dict[tuple, Face] = {}
+        self.cache: dict[tuple, Face] = Bounded(MEMO)
         self.renders = 0  # how many faces were actually rendered (the rest came from the cache)
         self.telling: dict[int, tuple[Component, list[str]]] = {}  # id(component) -> (it, distinguishing fields)
 
@@ -84,15 +95,16 @@ class Renderer:
             origin = f"{component.id} card {self.describe(component, card)}"
             face_key, svg = self.render_svg(game, component, card, side, template)
             if svg and self.store is not None and self.pack is not None:
-                if not self.is_usable(face_key):
+                usable = self.is_usable(face_key)
+                if not usable:
                     try:
                         self.store(face_key, svg, template)
                     except PnpError as err:
                         raise PnpError(f"{origin}: {err.problems[0].message}", card.location) from None
-                    self.usable[face_key] = self.pack.has_face(face_key)
-                svg = "" if self.usable[face_key] else svg
-            face = Face(face_key, svg, template, origin, card.location)
-            self.cache[key] = face
+                    usable = self.usable.keep(face_key, self.pack.has_face(face_key))
+                svg = "" if usable else svg
+            face_key = self.names.get(face_key) or self.names.keep(face_key, face_key)  # one string for a shared face
+            face = self.cache.keep(key, Face(face_key, svg, template, origin, card.location))
         return face
 
     def render_svg(self, game: Game, component: Component, card: Card, side: str, template: str) -> tuple[str, str]:
@@ -129,7 +141,7 @@ class Renderer:
             self.key_prefixes[common] = feed_digest(hashlib.sha256(), self.inputs, game.id, game.title, common[1],
                                                     self.stamp)
         key = feed_digest(self.key_prefixes[common].copy(), card.fields).hexdigest()
-        self.render_keys[(common, id(card))] = (card, key)  # the card is kept: its id stays its own
+        self.render_keys.keep((common, id(card)), (card, key))  # the card is kept: its id stays its own
         return key
 
     def is_cached(self, game: Game, component: Component, card: Card) -> bool:
@@ -144,9 +156,8 @@ class Renderer:
     def is_usable(self, face_key: str) -> bool:
         """The cache holds the face, and every image it names passes today's checks; otherwise the face is
         rendered again, and a fresh face's conversion gives the usual message about the image."""
-        if face_key not in self.usable:
-            self.usable[face_key] = self.check_cached(face_key)
-        return self.usable[face_key]
+        found = self.usable.get(face_key)
+        return self.usable.keep(face_key, self.check_cached(face_key)) if found is None else found
 
     def check_cached(self, face_key: str) -> bool:
         if face_key in self.pack.checked:  # checked, or converted, in this build: its images passed then
@@ -229,9 +240,7 @@ class Renderer:
             found = Markup(fit_text(str(content), float(x), float(y), float(w), float(h), fontbook=self.fontbook,
                                     icons=self.icons.fragments(), **options).to_svg())
             if key is not None:
-                if len(self.fitted) >= 4096:  # the same labels recur; unique texts must not pile up
-                    self.fitted.clear()
-                self.fitted[key] = found
+                self.fitted.keep(key, found)
         return found
 
     def icon(self, name: str, x, y, size) -> Markup:

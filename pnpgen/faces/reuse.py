@@ -64,11 +64,28 @@ class TrackedFields(Fields):
 TrackedFields.__name__ = TrackedFields.__qualname__ = "Fields"  # messages name the type as the designer knows it
 
 
-class FaceMemo:
-    """(game, component, side) -> for each set of fields its renders read, the face of each set of values."""
+class Bounded(dict):
+    """A memo that forgets everything once it holds `limit` entries, so that a deck of any size keeps no more:
+    what recurs is made again once after each clearing (making it is deterministic)."""
 
-    def __init__(self):
+    def __init__(self, limit: int):
+        super().__init__()
+        self.limit = limit
+
+    def keep(self, key, value):
+        if len(self) >= self.limit:
+            self.clear()
+        self[key] = value
+        return value
+
+
+class FaceMemo:
+    """(game, component, side) -> for each set of fields its renders read, the face of each set of values;
+    forgotten every `limit` faces (a face many cards share is rendered again once then)."""
+
+    def __init__(self, limit: int = 2048):
         self.tables: dict[tuple, dict[tuple | None, dict[str, tuple[str, str]]]] = {}
+        self.limit, self.size = limit, 0
 
     def find(self, common: tuple, fields: Fields) -> tuple[str, str] | None:
         """(face key, SVG or "") of an earlier render that read the same values, or None."""
@@ -79,6 +96,10 @@ class FaceMemo:
         return None
 
     def remember(self, common: tuple, tracked: TrackedFields, face_key: str, svg: str) -> None:
+        if self.size >= self.limit:
+            self.tables.clear()
+            self.size = 0
+        self.size += 1
         keys = ALL if tracked.seen is ALL else tuple(sorted(tracked.seen))
         table = self.tables.setdefault(common, {}).setdefault(keys, {})
         table[describe_values(tracked, keys)] = (face_key, svg)

@@ -5,7 +5,7 @@ import dataclasses
 
 from .. import units
 from ..errors import PnpError
-from ..faces.render import Face, Renderer
+from ..faces.render import Face, Renderer, keep_unconverted
 from ..project.expand import expand_pieces
 from ..project.model import Component, Game, Size
 from ..project.validate_pieces import BOX_FRONT
@@ -37,10 +37,8 @@ def lay_out_cutouts(game: Game, component: Component, spec: SheetSpec, renderer:
 
     def render(variant: Component, card, side: str) -> str | None:
         face = renderer.render(game, variant, card, side)
-        if face is None:
-            return None
-        faces.setdefault(face.key, face)
-        return face.key
+        keep_unconverted(faces, [face])
+        return face.key if face is not None else None
 
     if component.kind == "box":
         cutouts = [cut_box(game, component, spec, render, paper)]

@@ -1,6 +1,7 @@
 """Turn same-sized items (faces with a trim size) into pages of placements and marks: pure geometry."""
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Sequence
@@ -12,8 +13,7 @@ from .offset import offset_backs
 from ..project.model import Size
 from ..units import mm
 
-__all__ = ["SheetSpec", "Item", "Rect", "Placement", "Mark", "Page", "Sides", "Grid",
-           "impose", "plan_grid"]
+__all__ = ["SheetSpec", "Item", "Rect", "Placement", "Mark", "Page", "Sides", "Grid", "impose", "plan_grid"]
 
 LABEL_BAND = mm(4)  # kept free above the bottom margin of tile pages for the page label
 
@@ -33,7 +33,7 @@ class SheetSpec:
     tile_overlap: float = mm(10)  # for items larger than the paper
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one for each piece: no __dict__ each
 class Item:
     front: str  # face keys (opaque strings)
     back: str | None
@@ -41,7 +41,7 @@ class Item:
     label: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one for each piece: no __dict__ each
 class Placement:
     """A face on a page: (x, y) is the bottom-left of the trim; the face is drawn with its origin at
     (x - bleed, y - bleed); only the part inside clip shows."""
@@ -65,7 +65,7 @@ class Sides:
     top: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Page:
     size: Size
     side: str  # front | back
@@ -113,8 +113,7 @@ def impose(items: Sequence[Item], spec: SheetSpec) -> list[Page]:
         return _impose_gutterfold(items, spec)
     else:
         grid = plan_grid(size, spec)
-        fronts = [_fill_grid(items[i:i + grid.capacity], grid, spec)
-                  for i in range(0, len(items), grid.capacity)]
+        fronts = [_fill_grid(items[i:i + grid.capacity], grid, spec) for i in range(0, len(items), grid.capacity)]
     if spec.duplex == "none" or all(item.back is None for item in items):
         return [page for page, _ in fronts]
     pages = [page for front in fronts for page in (front[0], _back_page(*front, spec))]
@@ -196,13 +195,19 @@ def _mark_trims(trims: list[Rect], clips: list[Rect], limit: Rect, spec: SheetSp
 
 
 def _fill_grid(items: Sequence[Item], grid: Grid, spec: SheetSpec) -> tuple[Page, list[Item]]:
-    trims = _cells(grid, items[0].size, spec)[:len(items)]
+    slots, marks, bare = _grid_layout(len(items), grid, items[0].size, spec)
+    placements = [Placement(item.front, *slot) for item, slot in zip(items, slots)]
+    return _make_page(grid.paper, "front", placements, marks, bare=bare), list(items)
+
+
+@functools.lru_cache(maxsize=64)
+def _grid_layout(count: int, grid: Grid, size: Size, spec: SheetSpec) -> tuple[tuple, tuple[Mark, ...], frozenset]:
+    """The first count cells of a grid as (x, y, width, height, clip), its marks and bare sides: shared by every full sheet."""
+    trims = _cells(grid, size, spec)[:count]
     limit = _printable(grid.paper, spec.margin)
     clips = clip_trims(trims, limit, spec.bleed, _mark_reserve(spec))
-    placements = [Placement(item.front, t.x0, t.y0, t.width, t.height, clip)
-                  for item, t, clip in zip(items, trims, clips)]
     marks, bare = _mark_trims(trims, clips, limit, spec)
-    return _make_page(grid.paper, "front", placements, marks, bare=bare), list(items)
+    return tuple((t.x0, t.y0, t.width, t.height, clip) for t, clip in zip(trims, clips)), tuple(marks), frozenset(bare)
 
 
 def _make_page(paper: Size, side: str, placements: list[Placement], marks: list[Mark],
@@ -224,19 +229,23 @@ def _mirror_axes(paper: Size, duplex: str) -> dict:
 
 def _back_page(front: Page, items: list[Item], spec: SheetSpec) -> Page:
     axes = _mirror_axes(front.size, spec.duplex)
-    placements = []
-    for item, p in zip(items, front.placements):
-        if item.back is None:
-            continue
-        trim = mirror_rect(Rect(p.x, p.y, p.x + p.width, p.y + p.height), **axes)
-        clip = mirror_rect(p.clip, **axes)
-        placements.append(Placement(item.back, trim.x0, trim.y0, p.width, p.height, clip))
-    marks = [mirror_mark(m, **axes) for m in front.marks]
+    slots, marks = _mirror_layout(tuple((p.x, p.y, p.width, p.height, p.clip) for p in front.placements),
+                                  front.marks, *axes.items())
+    placements = [Placement(item.back, *slot) for item, slot in zip(items, slots) if item.back is not None]
     fallback = tuple(mirror_rect(r, **axes) for r in (front.trim_box, front.bleed_box))
     label = f"{front.label} back" if front.label else ""
     swap = {"left": "right", "right": "left"} if "width" in axes else {"top": "bottom", "bottom": "top"}
     bare = {swap.get(side, side) for side in front.bare_edges}
     return _make_page(front.size, "back", placements, marks, label, fallback, bare)
+
+
+@functools.lru_cache(maxsize=64)
+def _mirror_layout(slots: tuple, marks: tuple[Mark, ...], axis: tuple[str, float]) -> tuple[tuple, tuple[Mark, ...]]:
+    """A front page's slots (x, y, width, height, clip) and marks mirrored onto its back, shared like _grid_layout's."""
+    mirror = {axis[0]: axis[1]}
+    trims = [mirror_rect(Rect(x, y, x + w, y + h), **mirror) for x, y, w, h, _ in slots]
+    return (tuple((t.x0, t.y0, w, h, mirror_rect(clip, **mirror)) for t, (_, _, w, h, clip) in zip(trims, slots)),
+            tuple(mirror_mark(m, **mirror) for m in marks))
 
 
 def _plan_gutterfold(size: Size, spec: SheetSpec) -> tuple[Size, Grid, bool] | None:

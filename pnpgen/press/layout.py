@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .. import units
 from ..errors import PnpError
-from ..faces.render import Renderer
+from ..faces.render import Renderer, keep_unconverted
 from ..project.expand import expand_pieces
 from ..project.model import Component, Game, Size
 from .cutouts import is_cutout, lay_out_cutouts
@@ -45,21 +45,20 @@ def sheet_spec(component: Component, options) -> SheetSpec:
 
 
 def lay_out(game: Game, component: Component, options, renderer: Renderer, report):
-    """Render every piece's faces (each distinct card once) and impose them on pages: (pages, faces, items, spec)."""
+    """Render every piece's faces (each distinct card once) and impose them on pages: (pages, the faces still
+    to convert, items, spec)."""
     spec = sheet_spec(component, options)
     if is_cutout(component):
         pages, faces = lay_out_cutouts(game, component, spec, renderer, report, component_paper(component, options))
         return pages, faces, [], spec
     refuse_oversize(component, spec, options)
-    items, faces, by_card = [], {}, {}
+    items, faces, card, keys = [], {}, None, ()
     for piece in expand_pieces(component):
-        if id(piece.card) not in by_card:  # copies share their card's faces: render and hash once
-            by_card[id(piece.card)] = tuple(renderer.render(game, component, piece.card, side) for side in ("front", "back"))
-        front, back = by_card[id(piece.card)]
-        for face in (front, back):
-            if face is not None:
-                faces.setdefault(face.key, face)
-        items.append(Item(front.key, back.key if back else None, component.size, f"{component.id} #{piece.index}"))
+        if piece.card is not card:  # copies follow their card and share its faces: render and hash once
+            card, sides = piece.card, [renderer.render(game, component, piece.card, side) for side in ("front", "back")]
+            keep_unconverted(faces, sides)
+            keys = tuple(face.key if face is not None else None for face in sides)
+        items.append(Item(*keys, component.size, f"{component.id} #{piece.index}"))
         report.pieces += 1
     try:
         pages = impose(items, spec)

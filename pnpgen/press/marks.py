@@ -12,7 +12,7 @@ MARK_LENGTH = mm(5)
 WHITE_REACH = mm(3)  # how far every crop mark reaches past the printed bleed, into white paper
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rect:
     """An axis-aligned rectangle in points, PDF coordinates."""
 
@@ -30,7 +30,7 @@ class Rect:
         return self.y1 - self.y0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mark:
     """A printed guide. kind: crop (line x0,y0,x1,y1), cut (rect x0,y0,x1,y1), circle (cx,cy,rx,ry),
     align (cross-hair cx,cy,size), fold (dashed line x0,y0,x1,y1)."""

@@ -14,7 +14,8 @@ GAP = mm(2)  # between the printed extents (bleed and marks) of blocks stacked o
 
 @dataclass(frozen=True)
 class Laid:
-    """One component as laid out on its own: its id, pieces, sheet spec and pages (fronts, each then its back)."""
+    """One component as laid out on its own: its id, the pieces of its part-filled last sheet (laid_out), sheet
+    spec and pages (fronts, each then its back)."""
 
     name: str
     items: tuple[Item, ...]
@@ -30,6 +31,17 @@ class Block:
     back: Page | None
     counts: dict[str, int]
     duplex: str
+
+
+def laid_out(name: str, items: Sequence[Item], spec: SheetSpec, pages: Sequence[Page]) -> Laid:
+    """The component as share_sheets needs it: of its pieces only those on a part-filled last sheet (the only
+    ones ever imposed again), so that a deck's pieces are not all held until its PDFs are written."""
+    try:
+        capacity = plan_grid(items[0].size, spec).capacity if items and not spec.gutterfold else 0
+    except ValueError:  # tiles
+        capacity = 0
+    rest = len(items) % capacity if capacity else 0
+    return Laid(name, tuple(items[len(items) - rest:]) if rest else (), spec, tuple(pages))
 
 
 def share_sheets(laid: Sequence[Laid]) -> tuple[list[Page], list[tuple[int, dict[str, int]]]]:

@@ -99,7 +99,7 @@ def test_a_form_made_with_another_font_file_is_made_again(tmp_path, fontbook, sl
     else:  # a glyph the font does not have
         stale.glyphs[0][-1][0] = 65000
     converter.pack.store_form(KEY, stale.to_bytes())
-    converter.pack.checked_forms.clear()
+    converter.pack.checked_forms.clear()  # as in a fresh process
     converter.recent.clear()
     fresh = converter.form(KEY)
     assert re.fullmatch(r"[0-9a-f]{32}", fresh.digests[0])

@@ -1,7 +1,7 @@
 """TrackedFields notes every field a template reads; reading the card as a whole counts as reading all."""
 import pytest
 
-from pnpgen.faces.reuse import ALL, FaceMemo, TrackedFields
+from pnpgen.faces.reuse import ALL, Bounded, FaceMemo, TrackedFields
 from pnpgen.project.model import Fields
 
 CARD = Fields({"name": "剣", "number": 1, "effect": ""})
@@ -65,3 +65,72 @@ def test_panels_sharing_a_component_id_do_not_share_faces(tmp_path):
     assert len({face.key for face in faces}) == 3
     keys = {renderer.render_key(game, variant, card, "front", variant.front) for variant in (a, b, wide)}
     assert len(keys) == 3
+
+
+def test_a_bounded_memo_forgets_everything_at_its_limit():
+    memo = Bounded(3)
+    for n in range(3):
+        memo.keep(n, str(n))
+    assert memo.keep(3, "3") == "3" and dict(memo) == {3: "3"}
+
+
+def test_the_face_memo_forgets_at_its_limit_and_finds_again_what_recurs():
+    memo = FaceMemo(limit=2)
+    for n in range(3):
+        tracked = TrackedFields(CARD.merged({"number": n}))
+        _ = tracked.number
+        memo.remember(("g", "c", "front"), tracked, f"face-{n}", "")
+    assert memo.find(("g", "c", "front"), CARD.merged({"number": 0})) is None
+    assert memo.find(("g", "c", "front"), CARD.merged({"number": 2})) == ("face-2", "")
+
+
+def test_a_renderer_holds_no_more_than_its_memos_allow_however_many_cards(tmp_path, monkeypatch):
+    """A build renders every card twice (ahead, then laying out): the memos may forget, the faces stay the same."""
+    import dataclasses
+    import shutil
+    from pathlib import Path
+
+    from pnpgen.cache import Cache
+    from pnpgen.faces import render
+    from pnpgen.faces.convert import Converter
+    from pnpgen.faces.render import Renderer
+    from pnpgen.pipeline import open_fontbook
+    from pnpgen.project.validate import load_project
+
+    monkeypatch.setattr(render, "MEMO", 8)
+    root = tmp_path / "p"
+    shutil.copytree(Path(__file__).parents[1] / "fixtures" / "minimal", root)
+    project = load_project(root)
+    game, deck = project.games[0], project.games[0].components[0]
+    cards = [dataclasses.replace(deck.cards[0], fields=deck.cards[0].fields.merged({"name": f"札{n}"})) for n in range(30)]
+    fontbook = open_fontbook(project)
+    converter = Converter(fontbook, root, Cache(None))
+    renderer = Renderer(project, fontbook, Cache(None), store=converter.store)
+    first = [renderer.render(game, deck, card, side).key for card in cards for side in ("front", "back")]
+    again = [renderer.render(game, deck, card, side) for card in cards for side in ("front", "back")]
+    assert [face.key for face in again] == first and all(face.svg == "" for face in again)
+    assert renderer.renders == 31  # 30 fronts; the back reads no field that differs
+    assert max(len(renderer.cache), len(renderer.render_keys), len(renderer.usable), len(renderer.fitted)) <= 8
+
+
+def test_pages_name_a_face_many_cards_show_by_one_string(tmp_path):
+    """A deck's back is one face: its key is one string, not one copy a card (the pack reads it anew each time)."""
+    import shutil
+    from pathlib import Path
+
+    from pnpgen.cache import Cache
+    from pnpgen.faces.convert import Converter
+    from pnpgen.faces.render import Renderer
+    from pnpgen.pipeline import open_fontbook
+    from pnpgen.project.validate import load_project
+
+    root = tmp_path / "p"
+    shutil.copytree(Path(__file__).parents[1] / "fixtures" / "minimal", root)
+    project = load_project(root)
+    game, deck = project.games[0], project.games[0].components[0]
+    fontbook = open_fontbook(project)
+    cache = Cache(tmp_path / "cache")
+    renderer = Renderer(project, fontbook, cache, store=Converter(fontbook, root, cache).store)
+    renderer.cache.limit = 1  # every render after the first asks the pack
+    backs = [renderer.render(game, deck, card, "back").key for card in deck.cards * 3]
+    assert len(set(backs)) == 1 and len({id(key) for key in backs}) == 1

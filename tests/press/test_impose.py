@@ -360,3 +360,18 @@ def test_letter_poker_reports_that_the_top_and_bottom_edges_have_no_crop_marks()
     verticals = [m for m in page.marks if m.kind == "crop" and m.points[0] == m.points[2]]
     assert verticals == []  # none left 1 mm long inside the bleed
     assert len([m for m in page.marks if m.kind == "crop"]) == 8  # left and right of each horizontal cut
+
+
+def test_full_sheets_share_their_geometry_and_only_the_faces_differ():
+    """A deck's pages hold one Placement a piece; its numbers, clips and marks are the same objects on every
+    full sheet (fronts and backs), so memory does not grow with the deck beyond that."""
+    pages = impose(deck(9 * 40 + 4), SheetSpec(A4))
+    fronts, backs = pages[0:-2:2], pages[1:-2:2]
+    for side in (fronts, backs):
+        assert all(page.marks is side[0].marks for page in side) and len(side[0].marks) > 0
+        for slot in range(9):
+            first = side[0].placements[slot]
+            assert all(page.placements[slot].clip is first.clip and page.placements[slot].x is first.x for page in side)
+    assert [p.face for p in fronts[7].placements] == [f"front-{i}" for i in range(63, 72)]
+    assert pages[-2].marks is not fronts[0].marks and len(pages[-2].placements) == 4
+    assert not hasattr(fronts[0].placements[0], "__dict__")

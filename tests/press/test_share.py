@@ -11,7 +11,7 @@ from pypdf import PdfReader
 from pdfprobe import clipped_boxes, segments
 from pnpgen import Options, build
 from pnpgen.press.impose import Item, SheetSpec, impose
-from pnpgen.press.share import Laid, share_sheets
+from pnpgen.press.share import Laid, laid_out, share_sheets
 from pnpgen.project.model import Size
 from pnpgen.units import mm, to_mm
 
@@ -104,3 +104,15 @@ def test_backs_stay_behind_their_fronts_when_blocks_are_stacked():
         twin = by_face[p.face.replace("back", "card")]
         assert p.y == pytest.approx(twin.y) and p.x + p.width == pytest.approx(A4.width - twin.x)
     assert len(back.placements) == 4
+
+
+def test_a_component_keeps_only_the_pieces_of_its_part_filled_last_sheet():
+    """share_sheets imposes only those again: the rest of a deck's pieces are not held until writing."""
+    spec = SheetSpec(Size(mm(210), mm(297)))
+    decks = [[Item(f"{name}-{i}", "back", Size(mm(63), mm(88)), f"{name} #{i}") for i in range(count)]
+             for name, count in (("big", 9 * 30 + 2), ("small", 5), ("full", 18))]
+    whole = [Laid(items[0].label.split()[0], tuple(items), spec, tuple(impose(items, spec))) for items in decks]
+    kept = [laid_out(entry.name, entry.items, entry.spec, entry.pages) for entry in whole]
+    assert [len(entry.items) for entry in kept] == [2, 5, 0]
+    assert kept[0].items == whole[0].items[-2:] and kept[0].pages == whole[0].pages
+    assert share_sheets(kept) == share_sheets(whole) and share_sheets(whole)[1]  # big and small share a sheet
