@@ -22,6 +22,7 @@ from .press.layout import lay_out, note_bare_edges, note_pinned_paper, note_redu
 from .press.share import Laid, note_shared_sheets, share_sheets
 from .manifest import Manifest
 from .record import record_build
+from .uptodate import LastBuild, possible_outputs
 from .parallel import Background
 from .project.model import Game, Project
 from .faces.render import Face, Renderer
@@ -82,11 +83,15 @@ def build(path: str | Path = ".", options: Options | None = None,
 
     progress(phase, done, total, label) is called as components are rendered and files written.
     """
-    return build_project(load_project(Path(path)), options or Options(), progress)
+    options = options or Options()
+    last = LastBuild(Path(path), options)  # before loading: a file edited meanwhile spoils the digest, not the answer
+    if last.holds():
+        return last.answer(Report())
+    return build_project(load_project(Path(path)), options, progress, last)
 
 
-def build_project(project: Project, options: Options, progress=None) -> Report:
-    """build() for a project already loaded (watch reuses the model it compares)."""
+def build_project(project: Project, options: Options, progress=None, last: LastBuild | None = None) -> Report:
+    """build() for a project already loaded (watch reuses the model it compares); last: its record, to renew."""
     refuse_conflicting_options(options)
     games = select_games(project, options.game)
     if options.check:
@@ -160,8 +165,9 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
     for output in stale:
         manifest.record(output.target, output.digest, sizes[output.target])
         report.written.append(output.target)
+    renewed = last is not None and last.remember(project, manifest, components + rules, report, renderer.stamp.revision)
     removed = handle_leftovers(project, options, manifest, report)
-    if stale or removed:
+    if stale or removed or renewed:
         manifest.save()
     cache.save()
     record_build(project, out_dir, renderer.stamp.revision)  # what `diff --since last-build` compares with
@@ -172,18 +178,10 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
 def handle_leftovers(project: Project, options: Options, manifest: Manifest, report: Report) -> bool:
     """Report (or, with options.clean, delete) PDFs earlier builds wrote for components or games that are
     gone; only files the build manifest recorded are ever touched. Return whether any was deleted."""
-    possible = {f"{g.id}/{name}" for g in project.games
-                for name in [f"{c.id}.pdf" for c in g.components] + [f"{g.id}-print-and-play.pdf", "rulebook.pdf",
-                                                                     "rules-sheet.pdf"]}
-    found = manifest.leftovers(possible, None if options.game is None else {options.game})
-    for key in found:
-        if options.clean:
-            manifest.remove(key)
-            report.notes.append(f"removed {key}: left from an earlier build, no longer made by this project")
-        else:
-            report.notes.append(f"{key} is left from an earlier build: this project no longer makes it (its "
-                                "component or game is gone); `pnpgen build --clean` removes it")
-    return bool(found) and options.clean
+    notes, removed = manifest.tidy(possible_outputs(project), None if options.game is None else {options.game},
+                                   options.clean)
+    report.notes.extend(notes)
+    return removed
 
 
 def print_and_play(output: Output, made: dict[Path, bytes], draw: Callable[[Output], bytes], subject: str) -> bytes:
