@@ -23,7 +23,7 @@ from .press.share import Laid, note_shared_sheets, share_sheets
 from .manifest import Manifest
 from .record import record_build
 from .uptodate import LastBuild, possible_outputs
-from .parallel import Background
+from .parallel import Background, in_turn
 from .project.model import Game, Project
 from .faces.render import Face, Renderer
 from .project.sheets import list_sheet_files
@@ -118,11 +118,14 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
     # Every output is made in full beside its target first, then all replace their targets together:
     # a build that fails (or is interrupted) leaves the previous outputs as they were.
     try:
+        typesets = []
         for output in stale_rules:  # typeset on the other core while this one does the components
             staging = staging_path(output.target)
             staging.parent.mkdir(parents=True, exist_ok=True)
-            jobs.append(Background(functools.partial(output.typeset, staging)))
+            typesets.append(functools.partial(output.typeset, staging))
             staged.append((staging, output.target))
+        if typesets:  # all in one process, which loads the fonts and makes the half-width ones once
+            jobs.append(Background(in_turn(typesets)))
         if options.only != "rules":
             render_ahead(games, renderer, converter)
         tick = counter("rendering", sum(len(g.components) for g in games), progress)

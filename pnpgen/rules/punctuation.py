@@ -14,7 +14,8 @@ import io
 import re
 
 from fontTools import subset
-from fontTools.ttLib import TTFont as ToolsFont
+from fontTools.ttLib import TTFont as ToolsFont, newTable
+from fontTools.ttLib.tables._c_m_a_p import cmap_format_4
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import registerFontFamily
 from reportlab.pdfbase.ttfonts import TTFont
@@ -24,7 +25,8 @@ from ..faces.fonts import FontBook
 
 CLOSING = "、。，．）」』】〕〉》］｝〙〗"
 OPENING = "（「『【〔〈《［｛〘〖"
-_VERSION = b"pnpgen-half-punctuation-2"
+_VERSION = b"pnpgen-half-punctuation-3"
+UNKEPT = ("GSUB", "GPOS", "GDEF", "BASE", "JSTF", "STAT", "MATH", "vhea", "vmtx", "VORG", "cmap")  # no features kept
 _TOKEN = re.compile(r"<[^>]*>|&[^;\s]+;|.", re.S)
 _registered: dict[str, str] = {}  # face font name -> half font name
 
@@ -38,21 +40,32 @@ def half_font(fontbook: FontBook, weight: str) -> str:
     data = face.path.read_bytes()
     key = "half-" + hashlib.sha256(_VERSION + data).hexdigest()[:16]
     folder = fontbook.cache_dir or process_cache_dir()
-    path = find_derived(folder, key) or store_derived(folder, key, make_half_font(data))
+    glyphs = pdfmetrics.getFont(base).face.charToGlyph  # read as the face was registered
+    path = find_derived(folder, key) or store_derived(folder, key, make_half_font(data, glyphs))
     name = f"{base}-HalfPunct"
     pdfmetrics.registerFont(TTFont(name, str(path)))
     _registered[base] = name
     return name
 
 
-def make_half_font(data: bytes) -> bytes:
-    """Keep only the brackets and stops, each with a half-em advance (opening ones moved left)."""
-    font = ToolsFont(io.BytesIO(data), recalcTimestamp=False)  # the same bytes on every machine
+def make_half_font(data: bytes, glyphs: dict[int, int]) -> bytes:
+    """Keep only the brackets and stops, each with a half-em advance (opening ones moved left).
+
+    glyphs: the face's character -> glyph id map. Reading a CJK face's own map, glyph names and layout tables
+    is most of the work of subsetting it, and none of them is kept: the glyphs are named by number instead,
+    under a map of the few characters kept."""
+    font = ToolsFont(io.BytesIO(data), recalcTimestamp=False, lazy=True)  # the same bytes on every machine
+    font.setGlyphOrder([".notdef"] + [f"glyph{n:05d}" for n in range(1, font["maxp"].numGlyphs)])
+    for tag in UNKEPT:
+        if tag in font:
+            del font[tag]
+    kept = {ord(c): font.getGlyphName(glyphs[ord(c)]) for c in CLOSING + OPENING if glyphs.get(ord(c))}
+    font["cmap"] = small_cmap(kept)
     options = subset.Options()
     options.layout_features, options.name_IDs, options.notdef_outline = [], ["*"], True
     options.hinting = False
     subsetter = subset.Subsetter(options)
-    subsetter.populate(unicodes=[ord(c) for c in CLOSING + OPENING])
+    subsetter.populate(unicodes=list(kept))
     subsetter.subset(font)
     half = font["head"].unitsPerEm // 2
     cmap, glyf, hmtx = font.getBestCmap(), font["glyf"], font["hmtx"]
@@ -73,6 +86,16 @@ def make_half_font(data: bytes) -> bytes:
     buffer = io.BytesIO()
     font.save(buffer)
     return buffer.getvalue()
+
+
+def small_cmap(kept: dict[int, str]):
+    """A Unicode BMP character map of just these characters."""
+    table = newTable("cmap")
+    table.tableVersion = 0
+    mapping = cmap_format_4(4)
+    mapping.platformID, mapping.platEncID, mapping.language, mapping.cmap = 3, 1, 0, dict(kept)
+    table.tables = [mapping]
+    return table
 
 
 def register_half_family(regular: str, bold: str) -> None:
