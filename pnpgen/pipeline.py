@@ -12,15 +12,13 @@ from .ahead import render_ahead
 from .atomic import refuse_links_out, replace_all, staging_path, write_atomically
 from .cache import Cache, default_cache_dir, digest
 from .faces.inputs import input_digests
-from .checks.checker import check_project
-from .checks.findings import failures
 from .faces.convert import Converter
 from .errors import PnpError
-from .faces.fonts import FontBook, font_dirs
 from .press.impose import Page
 from .press.layout import lay_out, note_bare_edges, note_pinned_paper, note_reduced_bleed, refuse_conflicting_options
 from .press.share import Laid, note_shared_sheets, share_sheets
 from .manifest import Manifest
+from .prepare import counter, open_fontbook, refuse_failed_checks, select_games  # noqa: F401 (imported from here)
 from .record import record_build
 from .uptodate import LastBuild, possible_outputs
 from .parallel import Background, in_turn
@@ -124,10 +122,9 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
             staging.parent.mkdir(parents=True, exist_ok=True)
             typesets.append(functools.partial(output.typeset, staging))
             staged.append((staging, output.target))
-        if typesets:  # all in one process, which loads the fonts and makes the half-width ones once
-            jobs.append(Background(in_turn(typesets)))
-        if options.only != "rules":
-            render_ahead(games, renderer, converter)
+        def start_rules() -> None:  # all in one process, which reads the fonts and makes the half-width ones once
+            jobs.extend([Background(in_turn(typesets))] if typesets else [])
+        render_ahead(games if options.only != "rules" else (), renderer, converter, start_rules)
         tick = counter("rendering", sum(len(g.components) for g in games), progress)
         components = [o for game in games if options.only != "rules"
                       for o in plan_components(project, game, options, out_dir, renderer, report, tick, assets)]
@@ -199,16 +196,6 @@ def print_and_play(output: Output, made: dict[Path, bytes], draw: Callable[[Outp
     return merge_pdfs(parts, title=output.title, subject=subject, order=order)
 
 
-def counter(phase: str, total: int, progress) -> Callable[[str], None]:
-    done = [0]
-
-    def tick(label: str) -> None:
-        done[0] += 1
-        if progress:
-            progress(phase, done[0], total, label)
-    return tick
-
-
 def plan_components(project: Project, game: Game, options: Options, out_dir: Path, renderer: Renderer, report: Report,
                     tick: Callable[[str], None], assets: str) -> list[Output]:
     """One output per component and the game's print-and-play PDF, each with its pages and faces."""
@@ -244,8 +231,7 @@ def pdf_digest(project: Project, assets: str, title: str, pages: list[Page], ble
 
 def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -> list[Output]:
     """The rulebook and rules sheet of a game: their sources, the data and the templates decide their bytes."""
-    from .rules.pages import rulebook_pages
-    from .rules.typeset import build_rulebook, build_rules_sheet
+    from .rules.sizes import rulebook_pages
 
     data = digest(*(p.read_bytes() for p in game_files(project, game)), renderer.inputs)
     planned = []
@@ -253,13 +239,16 @@ def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -
         page, sheet = rulebook_pages(options.paper, options.rules_page, options.booklet)
         flip = "long" if options.duplex == "long" else "short"  # a booklet flips on the short edge unless asked
         extra = {"page": page, "booklet": options.booklet, "sheet": sheet, **({"flip": flip} if options.booklet else {})}
-        planned.append((build_rulebook, game.rulebook, "rulebook.pdf", extra))
+        planned.append((game.rulebook, "rulebook.pdf", extra))
     if game.rules_sheet:
-        planned.append((build_rules_sheet, game.rules_sheet, "rules-sheet.pdf",
+        planned.append((game.rules_sheet, "rules-sheet.pdf",
                         {"page": rulebook_pages(options.paper, options.rules_page, False)[0]}))
     outputs = []
-    for typeset, source, name, extra in planned:
-        def run(staging, typeset=typeset, source=source, extra=extra):
+    for source, name, extra in planned:
+        def run(staging, source=source, name=name, extra=extra):
+            from .rules.typeset import build_rulebook, build_rules_sheet  # loaded by the process that typesets
+
+            typeset = build_rulebook if name == "rulebook.pdf" else build_rules_sheet
             typeset(project, game, Path(source), staging, fontbook=fontbook, renderer=renderer, converter=converter, **extra)
         outputs.append(Output(out_dir / game.id / name, digest(__version__, name, game.id, Path(source).read_bytes(),
                                                                data, sorted(extra.items())), typeset=run))
@@ -283,35 +272,3 @@ def convert_faces(outputs: list[Output], converter: Converter) -> Mapping:
                 except PnpError as err:
                     raise PnpError(f"{face.origin}: {err.problems[0].message}", face.location) from None
     return converter.drawings()
-
-
-def select_games(project: Project, game_id: str | None) -> tuple[Game, ...]:
-    if game_id is None:
-        return project.games
-    game = project.game(game_id)
-    if game is None:
-        known = ", ".join(g.id for g in project.games)
-        raise PnpError(f"--game {game_id}: no such game in {project.source.name}; expected one of: {known}")
-    return (game,)
-
-
-def open_fontbook(project: Project, options=None) -> FontBook:
-    """The project's fonts; converted ones are kept in the user's cache folder, never in the project (whose
-    files anyone could have written), or for this process only when options turn the cache off."""
-    cached = options is None or options.cache
-    folder = Path(options.cache_dir or default_cache_dir()) if options is not None else default_cache_dir()
-    return FontBook(font_dirs(project.root), cache_dir=folder / "fonts" if cached else None,
-                    default_family=project.default_font, inside=project.root)
-
-
-def refuse_failed_checks(project: Project, games) -> None:
-    failed = failures(check_project(project, games))
-    if failed:
-        raise PnpError([f.as_problem() for f in failed] + [no_check_hint()])
-
-
-def no_check_hint():
-    from .errors import Problem
-
-    return Problem(None, "the build stopped because checks failed; fix the data or run `pnpgen check` for details "
-                         "(`pnpgen build --no-check` builds anyway)")

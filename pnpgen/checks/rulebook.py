@@ -56,7 +56,7 @@ def check_counts(game: Game, text: str, where: str, strict: bool = False, nouns=
 
 def check_expansion(project: Project, game: Game, source: Path, text: str, where: str) -> list[Finding]:
     """The rulebook's expressions must evaluate and its pictures must name pieces that exist."""
-    from ..rules.typeset import expand_markdown
+    from ..rules.expand import expand_markdown
     from ..rules.figures import resolve_reference
 
     try:

@@ -47,9 +47,6 @@ RULE_PAGES = {
     "a5": ((148.0, 210.0), (15, 17, 14), 9.0),
     "half-letter": ((139.7, 215.9), (15, 17, 14), 9.0),
 }
-# The rulebook page and the booklet page that go with each paper of a build (the same family of sizes).
-FULL_PAGE = {"a4": "a4", "a3": "a4", "a5": "a4", "letter": "letter", "tabloid": "letter"}
-HALF_PAGE = {"a4": "a5", "letter": "half-letter"}
 
 
 def make_page_spec(name: str, size: float | None = None) -> PageSpec:
@@ -59,16 +56,6 @@ def make_page_spec(name: str, size: float | None = None) -> PageSpec:
     (width, height), (top, bottom, side), body = RULE_PAGES[name]
     return PageSpec(name, units.mm(width), units.mm(height), units.mm(top), units.mm(bottom), units.mm(side),
                     size or body)
-
-
-def rulebook_pages(paper: str, page: str | None, booklet: bool) -> tuple[str, str]:
-    """(page, sheet) for a rulebook on a build's paper: its own size, or half of it for a booklet.
-
-    page: an explicit rulebook page (a4, a5, letter, half-letter), or None for the paper's own family."""
-    sheet = FULL_PAGE.get(paper, "a4")
-    if booklet:
-        return HALF_PAGE[sheet], sheet
-    return page or sheet, page or sheet
 
 
 class RulebookDoc(BaseDocTemplate):
@@ -239,6 +226,7 @@ def typeset(story: list, spec: PageSpec, look: Look, *, title: str, subject: str
     (the flip edge), imposed on `sheet` paper; note: a printing note at the foot of the first page."""
     buffer = io.BytesIO()
     doc = RulebookDoc(buffer, spec, look, title=title, subject=subject, head=head, numbered=numbered, note=note)
+    foresee_contents(story)
     saved = rl_config.useA85
     rl_config.useA85 = 0
     try:
@@ -249,3 +237,24 @@ def typeset(story: list, spec: PageSpec, look: Look, *, title: str, subject: str
     finally:
         rl_config.useA85 = saved
     return buffer.getvalue(), doc.page_count
+
+
+def foresee_contents(story: list) -> None:
+    """Fill the contents with their entries (page numbers yet unknown) before the first pass: it then lays the
+    contents out at their final size and finds the final page numbers, which the second pass prints and
+    confirms. Empty contents would take a third pass, to set the numbers that moved when they were filled."""
+    headings = list(find_headings(story))
+    levels: list[int] = []
+    for level in (heading.outline_level for heading in headings):  # as RulebookDoc.afterFlowable levels them
+        levels.append(min(level, levels[-1] + 1 if levels else 0))
+    entries = [(level, escape(h.plain), 0, h.key) for level, h in zip(levels, headings)]
+    for flowable in story:
+        if isinstance(flowable, TableOfContents) and not flowable._entries:
+            flowable._entries = list(entries)
+
+
+def find_headings(flowables: list):
+    for flowable in flowables:
+        if isinstance(flowable, Heading2):
+            yield flowable
+        yield from find_headings(getattr(flowable, "_content", None) or [])
