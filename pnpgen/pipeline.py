@@ -10,7 +10,7 @@ from typing import Callable, Mapping
 from . import __version__
 from .ahead import render_ahead
 from .atomic import refuse_links_out, replace_all, staging_path, write_atomically
-from .cache import Cache, default_cache_dir, digest
+from .cache import Cache, default_cache_dir, digest, shared_repr
 from .faces.inputs import input_digests
 from .faces.convert import Converter
 from .errors import PnpError
@@ -226,7 +226,7 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
 def pdf_digest(project: Project, assets: str, title: str, pages: list[Page], bleed: float | None) -> str:
     """Pages name their faces by content hash (so a template edit changes only the PDFs whose faces it
     changes); assets covers what the SVG only names (image and font files)."""
-    return digest(__version__, "pdf", project.name, assets, title, bleed, pages)
+    return digest(__version__, "pdf", project.name, assets, title, bleed, shared_repr(pages).encode("utf-8"))
 
 
 def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -> list[Output]:
