@@ -162,3 +162,19 @@ def test_cards_that_agree_on_what_a_template_reads_share_its_face(project, tmp_p
     assert second.renders == 5 and second.faces == 5  # the shield now has a back of its own
     clean = pnpgen.build(project, Options(out_dir=tmp_path / "c", cache=False, check=False))
     assert clean.renders == 5 and pdf_bytes(tmp_path / "b") == pdf_bytes(tmp_path / "c")
+
+
+def test_shared_repr_is_repr_of_pages_that_share_their_marks():
+    """pdf_digest hashes shared_repr(pages): the very text repr gives, whatever the pages share."""
+    from pnpgen.cache import shared_repr
+    from pnpgen.press.impose import Item, SheetSpec, impose
+    from pnpgen.project.model import Size
+    from pnpgen.units import mm
+
+    card = Size(mm(63), mm(88))
+    for spec in (SheetSpec(Size(mm(210), mm(297))), SheetSpec(Size(mm(210), mm(297)), gutterfold=True),
+                 SheetSpec(Size(mm(210), mm(297)), duplex="short", back_offset=(mm(1), mm(-0.5)))):
+        pages = impose([Item(f"front{n}", "back" if n % 3 else None, card, f"#{n}") for n in range(40)], spec)
+        assert pages[0].marks is pages[2].marks or spec.gutterfold or spec.back_offset != (0.0, 0.0)
+        assert shared_repr(pages) == repr(pages)
+    assert shared_repr([]) == "[]"
