@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..errors import Location, PnpError
 from ..project.model import Game, Project
+from ..rules.expand import show_path
 from .findings import FAIL, PASS, Finding
 from .numerals import parse_number  # noqa: F401  (the tests read numbers through here)
 from .tables import check_prose
@@ -86,10 +87,3 @@ def blank(text: str) -> str:
     for pattern in (_TEMPLATE, _FENCE, _URL):
         text = pattern.sub(spaces, text)
     return text
-
-
-def show_path(project: Project, source: Path) -> str:
-    try:
-        return str(Path(source).resolve().relative_to(project.root.resolve()))
-    except ValueError:
-        return str(source)
