@@ -62,7 +62,7 @@ class RulebookDoc(BaseDocTemplate):
     """Pages with a running head and a page number; headings become bookmarks, outline and contents entries."""
 
     def __init__(self, target, spec: PageSpec, look: Look, *, title: str, subject: str, head: str,
-                 numbered: bool = True, note: str = "", **kwargs):
+                 numbered: bool = True, note: str = "", page_limit: int | None = None, **kwargs):
         super().__init__(target, pagesize=(spec.width, spec.height), invariant=1, pageCompression=1,
                          title=title, author="pnpgen", creator="pnpgen", subject=subject, lang="ja",
                          initialFontName=look.regular, leftMargin=spec.frame_left, rightMargin=spec.frame_left,
@@ -73,6 +73,7 @@ class RulebookDoc(BaseDocTemplate):
         self.addPageTemplates([PageTemplate("page", [frame], onPage=self.decorate)])
         self.outline_levels: list[int] = []
         self.page_count = 0
+        self.page_limit = page_limit
 
     def beforeDocument(self):
         self.outline_levels = []
@@ -82,6 +83,8 @@ class RulebookDoc(BaseDocTemplate):
         """Running head (from page 2) and the page number at the foot."""
         spec, look = self.spec, self.look
         self.page_count = doc.page
+        if self.page_limit is not None and doc.page > self.page_limit:
+            raise PageLimit  # the caller wants no more pages: typesetting the rest would be thrown away
         canvas.saveState()
         small = look.size * 0.78
         if doc.page > 1 and self.head:
@@ -221,11 +224,14 @@ def make_booklet_canvas(flip: str, sheet: str = "a4"):
 
 
 def typeset(story: list, spec: PageSpec, look: Look, *, title: str, subject: str, head: str, numbered: bool = True,
-            booklet: str | None = None, sheet: str = "a4", note: str = "") -> tuple[bytes, int]:
+            booklet: str | None = None, sheet: str = "a4", note: str = "", page_limit: int | None = None
+            ) -> tuple[bytes, int]:
     """PDF bytes and the page count (before imposition) of the story; booklet: None, "short" or "long"
-    (the flip edge), imposed on `sheet` paper; note: a printing note at the foot of the first page."""
+    (the flip edge), imposed on `sheet` paper; note: a printing note at the foot of the first page.
+    page_limit: a story that needs more pages is given up at the first page beyond (no bytes, that page)."""
     buffer = io.BytesIO()
-    doc = RulebookDoc(buffer, spec, look, title=title, subject=subject, head=head, numbered=numbered, note=note)
+    doc = RulebookDoc(buffer, spec, look, title=title, subject=subject, head=head, numbered=numbered, note=note,
+                      page_limit=page_limit)
     foresee_contents(story)
     saved = rl_config.useA85
     rl_config.useA85 = 0
@@ -234,9 +240,15 @@ def typeset(story: list, spec: PageSpec, look: Look, *, title: str, subject: str
             doc.multiBuild(list(story), canvasmaker=make_booklet_canvas(booklet, sheet))
         else:
             doc.multiBuild(list(story))
+    except PageLimit:
+        return b"", doc.page_count
     finally:
         rl_config.useA85 = saved
     return buffer.getvalue(), doc.page_count
+
+
+class PageLimit(Exception):
+    """A story ran beyond the pages it may take."""
 
 
 def foresee_contents(story: list) -> None:

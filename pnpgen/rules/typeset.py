@@ -65,8 +65,8 @@ def build_rules_sheet(project: Project, game: Game, source: Path, out_path: Path
                                        title_scale=1.8, leading=1.6)
         first = find_first_section(blocks)
         story = setter.flowables(blocks[:first], "lead") + setter.flowables(blocks[first:])
-        data, pages = typeset(story, spec, look, title=find_title(blocks, game),
-                              subject=f"{game.title} — ルールシート", head="", numbered=False)
+        data, pages = typeset(story, spec, look, title=find_title(blocks, game), subject=f"{game.title} — ルールシート",
+                              head="", numbered=False, page_limit=None if size == SHEET_SIZES[-1] else 1)
         if pages == 1:
             write_atomically(Path(out_path), data, "PDF")
             return Path(out_path)
