@@ -15,6 +15,7 @@ build's memory does not grow with the size of the deck.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import stat
@@ -284,6 +285,23 @@ def split_entry(entry: int) -> tuple[int, int, int]:
 def digest(*parts: object) -> str:
     """SHA-256 of the parts, each length-prefixed: no two different lists of parts share a digest."""
     return feed_digest(hashlib.sha256(), *parts).hexdigest()
+
+
+def shared_repr(items: list) -> str:
+    """repr(items), a list of dataclass objects, written faster when they share tuple fields: a tuple that
+    recurs (the crop marks every full page of a component shares) is written once."""
+    seen: dict[int, tuple[tuple, str]] = {}
+
+    def field_repr(value) -> str:
+        if not isinstance(value, tuple):
+            return repr(value)
+        if id(value) not in seen:
+            seen[id(value)] = (value, repr(value))  # the tuple is kept: its id stays its own meanwhile
+        return seen[id(value)][1]
+
+    return "[" + ", ".join(type(item).__qualname__ + "(" + ", ".join(
+        f"{f.name}={field_repr(getattr(item, f.name))}" for f in dataclasses.fields(item) if f.repr) + ")"
+        for item in items) + "]"
 
 
 def feed_digest(hasher, *parts: object):

@@ -7,18 +7,22 @@ from pathlib import Path
 from .atomic import write_atomically
 
 NAME = ".pnpgen-manifest.json"
+LAST_BUILD = "/last-build"  # no output's key: keys are relative paths
 
 
 class Manifest:
-    """output path (relative to the output folder) -> the digest of its inputs and the size written."""
+    """output path (relative to the output folder) -> the digest of its inputs and the size written; and
+    what the last build read and made as a whole (uptodate.LastBuild)."""
 
     def __init__(self, out_dir: Path):
         self.out_dir = Path(out_dir)
         self.entries: dict[str, dict] = {}
+        self.last_build: dict = {}
         try:
             loaded = json.loads((self.out_dir / NAME).read_text(encoding="utf-8"))
             if isinstance(loaded, dict):
                 self.entries = {k: v for k, v in loaded.items() if isinstance(v, dict)}
+                self.last_build = self.entries.pop(LAST_BUILD, {})
         except (OSError, ValueError):
             pass
 
@@ -39,7 +43,8 @@ class Manifest:
         self.entries[self.key(target)] = {"digest": digest, "size": size}
 
     def save(self) -> None:
-        data = json.dumps(self.entries, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8")
+        saved = {**self.entries, **({LAST_BUILD: self.last_build} if self.last_build else {})}
+        data = json.dumps(saved, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8")
         write_atomically(self.out_dir / NAME, data, "build manifest")
 
     def leftovers(self, possible: set[str], games: set[str] | None) -> list[str]:
@@ -52,6 +57,19 @@ class Manifest:
             if (self.out_dir / key).is_file():
                 found.append(key)
         return found
+
+    def tidy(self, possible: set[str], games: set[str] | None, clean: bool) -> tuple[list[str], bool]:
+        """Notes on the files earlier builds wrote that this project no longer makes (see leftovers); with
+        clean they are deleted. Return the notes and whether any file was deleted."""
+        found, notes = self.leftovers(possible, games), []
+        for key in found:
+            if clean:
+                self.remove(key)
+                notes.append(f"removed {key}: left from an earlier build, no longer made by this project")
+            else:
+                notes.append(f"{key} is left from an earlier build: this project no longer makes it (its "
+                             "component or game is gone); `pnpgen build --clean` removes it")
+        return notes, bool(found) and clean
 
     def remove(self, key: str) -> None:
         """Delete a file this manifest recorded, and its folder once empty."""

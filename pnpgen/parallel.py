@@ -14,6 +14,14 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
 
+def in_turn(jobs: list[Callable[[], object]]) -> Callable[[], None]:
+    """One job that does these one after the other."""
+    def run() -> None:
+        for job in jobs:
+            job()
+    return run
+
+
 class Background:
     """job() running in a forked child; wait() returns what it returned (None or bytes) when it is done
     and raises what it raised."""

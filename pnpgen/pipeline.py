@@ -11,19 +11,18 @@ from typing import Callable, Mapping
 from . import __version__
 from .ahead import render_ahead
 from .atomic import refuse_links_out, replace_all, staging_path, write_atomically
-from .cache import Cache, default_cache_dir, digest, feed_digest
+from .cache import Cache, default_cache_dir, digest, feed_digest, shared_repr
 from .faces.inputs import input_digests
-from .checks.checker import check_project
-from .checks.findings import failures
 from .faces.convert import Converter
 from .errors import PnpError
-from .faces.fonts import FontBook, font_dirs
 from .press.impose import Page
 from .press.layout import lay_out, note_bare_edges, note_pinned_paper, note_reduced_bleed, refuse_conflicting_options
 from .press.share import laid_out, note_shared_sheets, share_sheets
 from .manifest import Manifest
+from .prepare import counter, open_fontbook, refuse_failed_checks, select_games  # noqa: F401 (imported from here)
 from .record import record_build
-from .parallel import Background
+from .uptodate import LastBuild, possible_outputs
+from .parallel import Background, in_turn
 from .project.model import Game, Project
 from .faces.render import Face, Renderer
 from .project.sheets import list_sheet_files
@@ -80,11 +79,15 @@ def build(path: str | Path = ".", options: Options | None = None,
 
     progress(phase, done, total, label) is called as components are rendered and files written.
     """
-    return build_project(load_project(Path(path)), options or Options(), progress)
+    options = options or Options()
+    last = LastBuild(Path(path), options)  # before loading: a file edited meanwhile spoils the digest, not the answer
+    if last.holds():
+        return last.answer(Report())
+    return build_project(load_project(Path(path)), options, progress, last)
 
 
-def build_project(project: Project, options: Options, progress=None) -> Report:
-    """build() for a project already loaded (watch reuses the model it compares)."""
+def build_project(project: Project, options: Options, progress=None, last: LastBuild | None = None) -> Report:
+    """build() for a project already loaded (watch reuses the model it compares); last: its record, to renew."""
     refuse_conflicting_options(options)
     games = select_games(project, options.game)
     if options.check:
@@ -111,13 +114,15 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
     # Every output is made in full beside its target first, then all replace their targets together:
     # a build that fails (or is interrupted) leaves the previous outputs as they were.
     try:
+        typesets = []
         for output in stale_rules:  # typeset on the other core while this one does the components
             staging = staging_path(output.target)
             staging.parent.mkdir(parents=True, exist_ok=True)
-            jobs.append(Background(functools.partial(output.typeset, staging)))
+            typesets.append(functools.partial(output.typeset, staging))
             staged.append((staging, output.target))
-        if options.only != "rules":
-            render_ahead(games, renderer, converter)
+        def start_rules() -> None:  # all in one process, which reads the fonts and makes the half-width ones once
+            jobs.extend([Background(in_turn(typesets))] if typesets else [])
+        render_ahead(games if options.only != "rules" else (), renderer, converter, start_rules)
         tick = counter("rendering", sum(len(g.components) for g in games), progress)
         components = [o for game in games if options.only != "rules"
                       for o in plan_components(project, game, options, out_dir, renderer, report, tick, assets)]
@@ -148,8 +153,9 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
     for output in stale:
         manifest.record(output.target, output.digest, sizes[output.target])
         report.written.append(output.target)
+    renewed = last is not None and last.remember(project, manifest, components + rules, report, renderer.stamp.revision)
     removed = handle_leftovers(project, options, manifest, report)
-    if stale or removed:
+    if stale or removed or renewed:
         manifest.save()
     cache.save()
     record_build(project, out_dir, renderer.stamp.revision)  # what `diff --since last-build` compares with
@@ -160,28 +166,12 @@ def build_project(project: Project, options: Options, progress=None) -> Report:
 def handle_leftovers(project: Project, options: Options, manifest: Manifest, report: Report) -> bool:
     """Report (or, with options.clean, delete) PDFs earlier builds wrote for components or games that are
     gone; only files the build manifest recorded are ever touched. Return whether any was deleted."""
-    possible = {f"{g.id}/{name}" for g in project.games
-                for name in [f"{c.id}.pdf" for c in g.components] + [f"{g.id}-print-and-play.pdf", "rulebook.pdf",
-                                                                     "rules-sheet.pdf"]}
-    found = manifest.leftovers(possible, None if options.game is None else {options.game})
-    for key in found:
-        if options.clean:
-            manifest.remove(key)
-            report.notes.append(f"removed {key}: left from an earlier build, no longer made by this project")
-        else:
-            report.notes.append(f"{key} is left from an earlier build: this project no longer makes it (its "
-                                "component or game is gone); `pnpgen build --clean` removes it")
-    return bool(found) and options.clean
+    notes, removed = manifest.tidy(possible_outputs(project), None if options.game is None else {options.game},
+                                   options.clean)
+    report.notes.extend(notes)
+    return removed
 
 
-def counter(phase: str, total: int, progress) -> Callable[[str], None]:
-    done = [0]
-
-    def tick(label: str) -> None:
-        done[0] += 1
-        if progress:
-            progress(phase, done[0], total, label)
-    return tick
 
 
 def plan_components(project: Project, game: Game, options: Options, out_dir: Path, renderer: Renderer, report: Report,
@@ -212,16 +202,17 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
 
 def pdf_digest(project: Project, assets: str, title: str, pages: list[Page], bleed: float | None) -> str:
     """Pages name their faces by content hash (so a template edit changes only the PDFs whose faces it
-    changes); assets covers what the SVG only names (image and font files). Fed a page at a time: a deck's
-    pages are never one string."""
-    return feed_digest(hashlib.sha256(), __version__, "pdf", project.name, assets, title, bleed, len(pages),
-                       *pages).hexdigest()
+    changes); assets covers what the SVG only names (image and font files). Fed some pages at a time: a
+    deck's pages are never one string."""
+    hasher = feed_digest(hashlib.sha256(), __version__, "pdf", project.name, assets, title, bleed, len(pages))
+    for start in range(0, len(pages), 64):
+        hasher.update(shared_repr(pages[start:start + 64]).encode("utf-8"))
+    return hasher.hexdigest()
 
 
 def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -> list[Output]:
     """The rulebook and rules sheet of a game: their sources, the data and the templates decide their bytes."""
-    from .rules.pages import rulebook_pages
-    from .rules.typeset import build_rulebook, build_rules_sheet
+    from .rules.sizes import rulebook_pages
 
     data = digest(*(p.read_bytes() for p in game_files(project, game)), renderer.inputs)
     planned = []
@@ -229,13 +220,16 @@ def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -
         page, sheet = rulebook_pages(options.paper, options.rules_page, options.booklet)
         flip = "long" if options.duplex == "long" else "short"  # a booklet flips on the short edge unless asked
         extra = {"page": page, "booklet": options.booklet, "sheet": sheet, **({"flip": flip} if options.booklet else {})}
-        planned.append((build_rulebook, game.rulebook, "rulebook.pdf", extra))
+        planned.append((game.rulebook, "rulebook.pdf", extra))
     if game.rules_sheet:
-        planned.append((build_rules_sheet, game.rules_sheet, "rules-sheet.pdf",
+        planned.append((game.rules_sheet, "rules-sheet.pdf",
                         {"page": rulebook_pages(options.paper, options.rules_page, False)[0]}))
     outputs = []
-    for typeset, source, name, extra in planned:
-        def run(staging, typeset=typeset, source=source, extra=extra):
+    for source, name, extra in planned:
+        def run(staging, source=source, name=name, extra=extra):
+            from .rules.typeset import build_rulebook, build_rules_sheet  # loaded by the process that typesets
+
+            typeset = build_rulebook if name == "rulebook.pdf" else build_rules_sheet
             typeset(project, game, Path(source), staging, fontbook=fontbook, renderer=renderer, converter=converter, **extra)
         outputs.append(Output(out_dir / game.id / name, digest(__version__, name, game.id, Path(source).read_bytes(),
                                                                data, sorted(extra.items())), typeset=run))
@@ -259,35 +253,3 @@ def convert_faces(outputs: list[Output], converter: Converter) -> Mapping:
                 except PnpError as err:
                     raise PnpError(f"{face.origin}: {err.problems[0].message}", face.location) from None
     return converter.forms()
-
-
-def select_games(project: Project, game_id: str | None) -> tuple[Game, ...]:
-    if game_id is None:
-        return project.games
-    game = project.game(game_id)
-    if game is None:
-        known = ", ".join(g.id for g in project.games)
-        raise PnpError(f"--game {game_id}: no such game in {project.source.name}; expected one of: {known}")
-    return (game,)
-
-
-def open_fontbook(project: Project, options=None) -> FontBook:
-    """The project's fonts; converted ones are kept in the user's cache folder, never in the project (whose
-    files anyone could have written), or for this process only when options turn the cache off."""
-    cached = options is None or options.cache
-    folder = Path(options.cache_dir or default_cache_dir()) if options is not None else default_cache_dir()
-    return FontBook(font_dirs(project.root), cache_dir=folder / "fonts" if cached else None,
-                    default_family=project.default_font, inside=project.root)
-
-
-def refuse_failed_checks(project: Project, games) -> None:
-    failed = failures(check_project(project, games))
-    if failed:
-        raise PnpError([f.as_problem() for f in failed] + [no_check_hint()])
-
-
-def no_check_hint():
-    from .errors import Problem
-
-    return Problem(None, "the build stopped because checks failed; fix the data or run `pnpgen check` for details "
-                         "(`pnpgen build --no-check` builds anyway)")

@@ -10,6 +10,7 @@ import hashlib
 import json
 import shutil
 from pathlib import Path, PurePosixPath
+from typing import Iterable
 
 from .atomic import write_atomically
 from .errors import PnpError
@@ -40,10 +41,15 @@ def read_index(out_dir: Path) -> dict:
 
 def record_build(project: Project, out_dir: Path, revision: str) -> None:
     """Remember every source file of the project as this build saw it (unchanged files are not hashed again)."""
-    root, folder = project.root, Path(out_dir) / FOLDER
+    record_sources(project.root, project.files, out_dir, revision)
+
+
+def record_sources(root: Path, data: Iterable[Path], out_dir: Path, revision: str) -> None:
+    """record_build for a project at root that loaded the data files `data`."""
+    folder = Path(out_dir) / FOLDER
     before = read_index(out_dir).get("files", {})
     files = {}
-    for path in source_files(root, project.files):
+    for path in source_files(root, data):
         name = path.relative_to(root).as_posix()
         stat = path.stat()
         known = before.get(name)

@@ -300,3 +300,19 @@ def test_a_full_disk_keeps_the_records_in_memory_and_the_build_going(tmp_path, m
     for n in range(600, 1200):
         pack.put(b"A", key(n), bytes([n % 256]) * 2000)
     assert all(pack.art_bytes(key(n)) == bytes([n % 256]) * 2000 for n in (0, 599, 600, 1199))
+
+
+def test_shared_repr_is_repr_of_pages_that_share_their_marks():
+    """pdf_digest hashes shared_repr(pages): the very text repr gives, whatever the pages share."""
+    from pnpgen.cache import shared_repr
+    from pnpgen.press.impose import Item, SheetSpec, impose
+    from pnpgen.project.model import Size
+    from pnpgen.units import mm
+
+    card = Size(mm(63), mm(88))
+    for spec in (SheetSpec(Size(mm(210), mm(297))), SheetSpec(Size(mm(210), mm(297)), gutterfold=True),
+                 SheetSpec(Size(mm(210), mm(297)), duplex="short", back_offset=(mm(1), mm(-0.5)))):
+        pages = impose([Item(f"front{n}", "back" if n % 3 else None, card, f"#{n}") for n in range(40)], spec)
+        assert pages[0].marks is pages[2].marks or spec.gutterfold or spec.back_offset != (0.0, 0.0)
+        assert shared_repr(pages) == repr(pages)
+    assert shared_repr([]) == "[]"

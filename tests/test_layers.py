@@ -11,7 +11,7 @@ LAYERS = [
     {"cli", "entry", "__main__", "reference"},
     {"live"},
     {"export", "diff"},
-    {"pipeline", "manifest", "parallel", "record", "ahead"},
+    {"pipeline", "manifest", "parallel", "record", "ahead", "uptodate", "prepare"},
     {"checks"},
     {"rules"},
     {"press"},

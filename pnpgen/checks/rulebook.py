@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..errors import Location, PnpError
 from ..project.model import Game, Project
+from ..rules.expand import show_path
 from .findings import FAIL, PASS, Finding
 from .numerals import parse_number  # noqa: F401  (the tests read numbers through here)
 from .tables import check_prose
@@ -56,7 +57,7 @@ def check_counts(game: Game, text: str, where: str, strict: bool = False, nouns=
 
 def check_expansion(project: Project, game: Game, source: Path, text: str, where: str) -> list[Finding]:
     """The rulebook's expressions must evaluate and its pictures must name pieces that exist."""
-    from ..rules.typeset import expand_markdown
+    from ..rules.expand import expand_markdown
     from ..rules.figures import resolve_reference
 
     try:
@@ -86,10 +87,3 @@ def blank(text: str) -> str:
     for pattern in (_TEMPLATE, _FENCE, _URL):
         text = pattern.sub(spaces, text)
     return text
-
-
-def show_path(project: Project, source: Path) -> str:
-    try:
-        return str(Path(source).resolve().relative_to(project.root.resolve()))
-    except ValueError:
-        return str(source)

@@ -11,11 +11,8 @@ import tempfile
 import threading
 from pathlib import Path
 
-from fontTools.pens.cu2quPen import Cu2QuPen
-from fontTools.pens.ttGlyphPen import TTGlyphPen
 from fontTools.ttLib import newTable
 from fontTools.ttLib import TTFont as ToolsFont
-from fontTools.varLib import instancer
 
 from ..atomic import write_atomically
 from ..errors import Location, PnpError
@@ -86,6 +83,8 @@ def find_derived(folder: Path, key: str) -> Path | None:
 def instance_font(font: ToolsFont, face: Face) -> ToolsFont:
     """Pin every axis (wght at the face's weight, others at default) and name the result."""
     limits = {a.axisTag: (face.weight if a.axisTag == "wght" else a.defaultValue) for a in font["fvar"].axes}
+    from fontTools.varLib import instancer  # slow to import, and only variable fonts need it
+
     font = instancer.instantiateVariableFont(font, limits)
     style = WEIGHT_NAMES.get(face.weight, str(face.weight)) + (" Italic" if face.italic else "")
     names = font["name"]
@@ -100,6 +99,9 @@ def instance_font(font: ToolsFont, face: Face) -> ToolsFont:
 
 def convert_to_glyf(font: ToolsFont) -> None:
     """Replace CFF/CFF2 outlines by quadratic glyf outlines, as reportlab can only embed TrueType."""
+    from fontTools.pens.cu2quPen import Cu2QuPen  # only CFF fonts need these
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+
     order = font.getGlyphOrder()
     glyph_set = font.getGlyphSet()
     glyphs = {}

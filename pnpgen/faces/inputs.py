@@ -28,11 +28,18 @@ def templates_digest(project: Project) -> str:
 def assets_digest(project: Project) -> str:
     """What a face's SVG only names: images (and whether they are links, and to where) and fonts."""
     hasher = hashlib.sha256(folder_digest(project.root / "images").encode("ascii"))
-    for folder in font_dirs(project.root):
+    hasher.update(fonts_digest(project.root).encode("ascii"))
+    hasher.update(project.default_font.encode("utf-8"))
+    return hasher.hexdigest()
+
+
+def fonts_digest(root: Path) -> str:
+    """The font files a project can use, bundled ones included."""
+    hasher = hashlib.sha256()
+    for folder in font_dirs(root):
         for path in sorted(p for p in folder.iterdir() if p.is_file()):
             stat = path.stat()  # fonts are large: their identity is name, size and modification time
             hasher.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode("utf-8"))
-    hasher.update(project.default_font.encode("utf-8"))
     return hasher.hexdigest()
 
 

@@ -43,7 +43,7 @@ class Face:
     key: str
     svg: str
     template: str
-    origin: str = ""  # "deck card (name=剣)", for messages about this face
+    origin: "str | Origin" = ""  # "deck card (name=剣)", for messages about this face
     location: Location | None = None
 
 
@@ -53,6 +53,17 @@ def keep_unconverted(faces: dict[str, Face], sides) -> None:
     for face in sides:
         if face is not None and face.svg:
             faces.setdefault(face.key, face)
+
+
+class Origin:
+    """The card a face was rendered for, said ("deck card (name=剣)") only when a message needs it: telling a
+    card from the others of its component reads them all."""
+
+    def __init__(self, renderer: "Renderer", component: Component, card: Card):
+        self.renderer, self.component, self.card = renderer, component, card
+
+    def __str__(self) -> str:
+        return f"{self.component.id} card {self.renderer.describe(self.component, self.card)}"
 
 
 class Renderer:
@@ -92,7 +103,7 @@ class Renderer:
         key = (game.id, common_of(component, side, template), card.fields)
         face = self.cache.get(key)
         if face is None:
-            origin = f"{component.id} card {self.describe(component, card)}"
+            origin = Origin(self, component, card)
             face_key, svg = self.render_svg(game, component, card, side, template)
             if svg and self.store is not None and self.pack is not None:
                 usable = self.is_usable(face_key)
@@ -187,7 +198,7 @@ class Renderer:
             "side": side,
             "build": self.stamp.context(),
         }
-        where = f"{component.id} card {self.describe(component, card)}"
+        where = Origin(self, component, card)  # said only in a message
         try:
             return bounds.render(self.env.get_template(template), context)
         except TextDoesNotFit as err:

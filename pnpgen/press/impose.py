@@ -4,11 +4,12 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from .bleed import clip_trims, outer_bleed
-from .marks import (EPS, WHITE_REACH, Mark, Rect, align_windows, bound, crop_trims, intersect, mirror_mark,
+from .marks import (EPS, WHITE_REACH, Mark, Rect, align_windows, crop_trims, intersect, mirror_mark,
                     mirror_rect, outline_trims, shift_mark, shift_rect)
+from .geometry import page_boxes, turn_over
 from .offset import offset_backs
 from ..project.model import Size
 from ..units import mm
@@ -195,28 +196,30 @@ def _mark_trims(trims: list[Rect], clips: list[Rect], limit: Rect, spec: SheetSp
 
 
 def _fill_grid(items: Sequence[Item], grid: Grid, spec: SheetSpec) -> tuple[Page, list[Item]]:
-    slots, marks, bare = _grid_layout(len(items), grid, items[0].size, spec)
-    placements = [Placement(item.front, *slot) for item, slot in zip(items, slots)]
-    return _make_page(grid.paper, "front", placements, marks, bare=bare), list(items)
+    trims, clips, marks, bare, boxes = _grid_geometry(grid, items[0].size, spec, len(items))
+    placements = [Placement(item.front, t.x0, t.y0, t.width, t.height, clip)
+                  for item, t, clip in zip(items, trims, clips)]
+    return _make_page(grid.paper, "front", placements, marks, bare=bare, boxes=boxes), list(items)
 
 
 @functools.lru_cache(maxsize=64)
-def _grid_layout(count: int, grid: Grid, size: Size, spec: SheetSpec) -> tuple[tuple, tuple[Mark, ...], frozenset]:
-    """The first count cells of a grid as (x, y, width, height, clip), its marks and bare sides: shared by every full sheet."""
+def _grid_geometry(grid: Grid, size: Size, spec: SheetSpec, count: int) -> tuple:
+    """(trims, clips, marks, bare sides, (trim box, bleed box)) of a grid page of `count` items: every full page
+    of a component has the same, so it is worked out once."""
     trims = _cells(grid, size, spec)[:count]
     limit = _printable(grid.paper, spec.margin)
     clips = clip_trims(trims, limit, spec.bleed, _mark_reserve(spec))
     marks, bare = _mark_trims(trims, clips, limit, spec)
-    return tuple((t.x0, t.y0, t.width, t.height, clip) for t, clip in zip(trims, clips)), tuple(marks), frozenset(bare)
+    return tuple(trims), tuple(clips), tuple(marks), frozenset(bare), page_boxes([(t.x0, t.y0, t.width, t.height, c)
+                                                                               for t, c in zip(trims, clips)])
 
 
-def _make_page(paper: Size, side: str, placements: list[Placement], marks: list[Mark],
-               label: str = "", fallback: tuple[Rect, Rect] | None = None, bare: set[str] = frozenset()) -> Page:
-    trims = [intersect(Rect(p.x, p.y, p.x + p.width, p.y + p.height), p.clip) for p in placements]
-    trim_box = bound(t for t in trims if t is not None)
-    bleed_box = bound(p.clip for p in placements)
-    if trim_box is None or bleed_box is None:
-        trim_box, bleed_box = fallback or (Rect(0, 0, paper.width, paper.height),) * 2
+def _make_page(paper: Size, side: str, placements: list[Placement], marks: Sequence[Mark],
+               label: str = "", fallback: tuple[Rect, Rect] | None = None, bare: Iterable[str] = frozenset(),
+               boxes: tuple[Rect, Rect] | None = None) -> Page:
+    """boxes: the page's (trim box, bleed box) when already known (see geometry.page_boxes)."""
+    boxes = boxes or page_boxes([(p.x, p.y, p.width, p.height, p.clip) for p in placements])
+    trim_box, bleed_box = boxes or fallback or (Rect(0, 0, paper.width, paper.height),) * 2
     return Page(paper, side, tuple(placements), tuple(marks), trim_box, bleed_box, label, tuple(sorted(bare)))
 
 
@@ -229,14 +232,13 @@ def _mirror_axes(paper: Size, duplex: str) -> dict:
 
 def _back_page(front: Page, items: list[Item], spec: SheetSpec) -> Page:
     axes = _mirror_axes(front.size, spec.duplex)
-    slots, marks = _mirror_layout(tuple((p.x, p.y, p.width, p.height, p.clip) for p in front.placements),
-                                  front.marks, *axes.items())
-    placements = [Placement(item.back, *slot) for item, slot in zip(items, slots) if item.back is not None]
+    slots, marks, bare, boxes = turn_over(tuple((p.x, p.y, p.width, p.height, p.clip) for p in front.placements),
+                                          front.marks, front.bare_edges, tuple(i.back is not None for i in items),
+                                          tuple(axes.items()))
+    placements = [Placement(item.back, *slot) for item, slot in zip([i for i in items if i.back is not None], slots)]
     fallback = tuple(mirror_rect(r, **axes) for r in (front.trim_box, front.bleed_box))
-    label = f"{front.label} back" if front.label else ""
-    swap = {"left": "right", "right": "left"} if "width" in axes else {"top": "bottom", "bottom": "top"}
-    bare = {swap.get(side, side) for side in front.bare_edges}
-    return _make_page(front.size, "back", placements, marks, label, fallback, bare)
+    return _make_page(front.size, "back", placements, marks, f"{front.label} back" if front.label else "", fallback,
+                      bare, boxes)
 
 
 @functools.lru_cache(maxsize=64)

@@ -11,6 +11,8 @@ from ..errors import Collector, Location, PnpError
 from .files import MAX_FILE_BYTES, refuse_large, special_kind
 
 SURROGATE = re.compile("[\ud800-\udfff]")
+SURROGATE_MESSAGE = "the text holds a lone surrogate escape (such as \\ud800), which is no character; expected real characters"
+STR = "tag:yaml.org,2002:str"
 BINARY_SIGNATURES = (b"\x89PNG", b"\xff\xd8\xff", b"%PDF", b"GIF8", b"PK\x03\x04")
 MAX_DEPTH = 100  # far deeper than any project; recursion (ours and PyYAML's) stays bounded
 MAX_NODES = 200_000
@@ -172,6 +174,11 @@ class _Builder:
         return self.build_scalar(node)
 
     def build_scalar(self, node: yaml.ScalarNode):
+        if node.tag == STR:  # most values: text as written, which the constructor would only copy
+            if SURROGATE.search(node.value):
+                self.problems.add(locate(node, self.shown), SURROGATE_MESSAGE)
+                return None
+            return node.value
         if node.tag.startswith("tag:yaml.org,2002:") and node.tag.rsplit(":", 1)[-1] in (
             "str", "int", "float", "bool", "null", "timestamp",
         ):
@@ -190,8 +197,7 @@ class _Builder:
                 self.problems.add(locate(node, self.shown), f"'{node.value}' is not a finite number; expected an ordinary number")
                 return None
             if isinstance(value, str) and SURROGATE.search(value):
-                self.problems.add(locate(node, self.shown), "the text holds a lone surrogate escape (such as \\ud800), "
-                                                            "which is no character; expected real characters")
+                self.problems.add(locate(node, self.shown), SURROGATE_MESSAGE)
                 return None
             return value.isoformat() if hasattr(value, "isoformat") else value
         self.problems.add(locate(node, self.shown), f"the tag {show_tag(node.tag)} is not allowed; expected plain YAML values")

@@ -18,7 +18,8 @@ class Fields(Mapping[str, Value]):
     __slots__ = ("_items", "_index")
 
     def __init__(self, items: Mapping[str, Value] | tuple = ()):
-        pairs = tuple(items.items()) if isinstance(items, Mapping) else tuple(items)
+        # a dict first: isinstance() against the Mapping ABC is slow, and a project makes thousands of these
+        pairs = tuple(items.items()) if isinstance(items, (dict, Fields)) or isinstance(items, Mapping) else tuple(items)
         self._items: tuple[tuple[str, Value], ...] = pairs
         self._index = dict(pairs)
 

@@ -22,7 +22,7 @@ KINDS = ("card", "chip", "map", "sheet", "box", "standee")
 
 def load_project(path: Path) -> Project:
     """Load cards.yaml (a folder holding it, or the file itself) and every file it includes."""
-    source = path / "cards.yaml" if path.is_dir() else path
+    source = find_source(path)
     root = source.parent.resolve()
     if not source.exists():
         raise PnpError("no project here; expected a folder holding cards.yaml or a path to a YAML file", Location(str(source)))
@@ -43,6 +43,11 @@ def load_project(path: Path) -> Project:
     files += list_sheet_files(games, root)
     return Project(root=root, source=source.resolve(), name=name, games=games, default_font=font, files=tuple(files),
                    card_thickness=thickness)
+
+
+def find_source(path: Path) -> Path:
+    """The project's top YAML file: cards.yaml in a folder, or the file named."""
+    return path / "cards.yaml" if path.is_dir() else path
 
 
 def read_tree(path, root, problems, files, games_raw, stack, top=False, project_out=None, included_at=None):

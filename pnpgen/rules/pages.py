@@ -47,9 +47,6 @@ RULE_PAGES = {
     "a5": ((148.0, 210.0), (15, 17, 14), 9.0),
     "half-letter": ((139.7, 215.9), (15, 17, 14), 9.0),
 }
-# The rulebook page and the booklet page that go with each paper of a build (the same family of sizes).
-FULL_PAGE = {"a4": "a4", "a3": "a4", "a5": "a4", "letter": "letter", "tabloid": "letter"}
-HALF_PAGE = {"a4": "a5", "letter": "half-letter"}
 
 
 def make_page_spec(name: str, size: float | None = None) -> PageSpec:
@@ -61,21 +58,11 @@ def make_page_spec(name: str, size: float | None = None) -> PageSpec:
                     size or body)
 
 
-def rulebook_pages(paper: str, page: str | None, booklet: bool) -> tuple[str, str]:
-    """(page, sheet) for a rulebook on a build's paper: its own size, or half of it for a booklet.
-
-    page: an explicit rulebook page (a4, a5, letter, half-letter), or None for the paper's own family."""
-    sheet = FULL_PAGE.get(paper, "a4")
-    if booklet:
-        return HALF_PAGE[sheet], sheet
-    return page or sheet, page or sheet
-
-
 class RulebookDoc(BaseDocTemplate):
     """Pages with a running head and a page number; headings become bookmarks, outline and contents entries."""
 
     def __init__(self, target, spec: PageSpec, look: Look, *, title: str, subject: str, head: str,
-                 numbered: bool = True, note: str = "", **kwargs):
+                 numbered: bool = True, note: str = "", page_limit: int | None = None, **kwargs):
         super().__init__(target, pagesize=(spec.width, spec.height), invariant=1, pageCompression=1,
                          title=title, author="pnpgen", creator="pnpgen", subject=subject, lang="ja",
                          initialFontName=look.regular, leftMargin=spec.frame_left, rightMargin=spec.frame_left,
@@ -86,6 +73,7 @@ class RulebookDoc(BaseDocTemplate):
         self.addPageTemplates([PageTemplate("page", [frame], onPage=self.decorate)])
         self.outline_levels: list[int] = []
         self.page_count = 0
+        self.page_limit = page_limit
 
     def beforeDocument(self):
         self.outline_levels = []
@@ -95,6 +83,8 @@ class RulebookDoc(BaseDocTemplate):
         """Running head (from page 2) and the page number at the foot."""
         spec, look = self.spec, self.look
         self.page_count = doc.page
+        if self.page_limit is not None and doc.page > self.page_limit:
+            raise PageLimit  # the caller wants no more pages: typesetting the rest would be thrown away
         canvas.saveState()
         small = look.size * 0.78
         if doc.page > 1 and self.head:
@@ -234,11 +224,15 @@ def make_booklet_canvas(flip: str, sheet: str = "a4"):
 
 
 def typeset(story: list, spec: PageSpec, look: Look, *, title: str, subject: str, head: str, numbered: bool = True,
-            booklet: str | None = None, sheet: str = "a4", note: str = "") -> tuple[bytes, int]:
+            booklet: str | None = None, sheet: str = "a4", note: str = "", page_limit: int | None = None
+            ) -> tuple[bytes, int]:
     """PDF bytes and the page count (before imposition) of the story; booklet: None, "short" or "long"
-    (the flip edge), imposed on `sheet` paper; note: a printing note at the foot of the first page."""
+    (the flip edge), imposed on `sheet` paper; note: a printing note at the foot of the first page.
+    page_limit: a story that needs more pages is given up at the first page beyond (no bytes, that page)."""
     buffer = io.BytesIO()
-    doc = RulebookDoc(buffer, spec, look, title=title, subject=subject, head=head, numbered=numbered, note=note)
+    doc = RulebookDoc(buffer, spec, look, title=title, subject=subject, head=head, numbered=numbered, note=note,
+                      page_limit=page_limit)
+    foresee_contents(story)
     saved = rl_config.useA85
     rl_config.useA85 = 0
     try:
@@ -246,6 +240,33 @@ def typeset(story: list, spec: PageSpec, look: Look, *, title: str, subject: str
             doc.multiBuild(list(story), canvasmaker=make_booklet_canvas(booklet, sheet))
         else:
             doc.multiBuild(list(story))
+    except PageLimit:
+        return b"", doc.page_count
     finally:
         rl_config.useA85 = saved
     return buffer.getvalue(), doc.page_count
+
+
+class PageLimit(Exception):
+    """A story ran beyond the pages it may take."""
+
+
+def foresee_contents(story: list) -> None:
+    """Fill the contents with their entries (page numbers yet unknown) before the first pass: it then lays the
+    contents out at their final size and finds the final page numbers, which the second pass prints and
+    confirms. Empty contents would take a third pass, to set the numbers that moved when they were filled."""
+    headings = list(find_headings(story))
+    levels: list[int] = []
+    for level in (heading.outline_level for heading in headings):  # as RulebookDoc.afterFlowable levels them
+        levels.append(min(level, levels[-1] + 1 if levels else 0))
+    entries = [(level, escape(h.plain), 0, h.key) for level, h in zip(levels, headings)]
+    for flowable in story:
+        if isinstance(flowable, TableOfContents) and not flowable._entries:
+            flowable._entries = list(entries)
+
+
+def find_headings(flowables: list):
+    for flowable in flowables:
+        if isinstance(flowable, Heading2):
+            yield flowable
+        yield from find_headings(getattr(flowable, "_content", None) or [])

@@ -67,15 +67,45 @@ class KinsokuParagraph(Paragraph):
         if not self.frags:
             return ParaLines(kind=0, fontSize=style.fontSize, fontName=style.fontName, textColor=style.textColor,
                              lines=[], ascent=style.fontSize, descent=-0.2 * style.fontSize)
-        units = []
-        for frag in self.frags:
-            text = frag.text.decode("utf8") if isinstance(frag.text, bytes) else frag.text
-            text = text.replace(STAND_IN, IDEOGRAPHIC_SPACE)
-            units.extend([cjkU(char, frag, "utf8") for char in text] if text else [cjkU(text, frag, "utf8")])
+        if getattr(self, "_units_of", None) is not self.frags:  # every pass of a document wraps it again
+            self._units_of, self._units, self._plans = self.frags, make_units(self.frags), {}
+        plan = self._plans.get(tuple(maxWidths))
+        if plan is None:
+            plan = self._plans[tuple(maxWidths)] = break_units(self._units, maxWidths)
         auto = getattr(self, "autoLeading", getattr(style, "autoLeading", ""))
         lines = []
-        for start, end, width, hard in break_units(units, maxWidths):
+        for start, end, width, hard in plan:  # fresh lines each time: splitting a paragraph edits its lines
             max_width = maxWidths[min(len(lines), len(maxWidths) - 1)]
-            lines.append(makeCJKParaLine(units[start:end], max_width, width, max_width - width, hard,
-                                         auto not in ("", "off")))
+            lines.append(makeCJKParaLine(join_runs(self._units[start:end]), max_width, width, max_width - width,
+                                         hard, auto not in ("", "off")))
         return ParaLines(kind=1, lines=lines)
+
+
+class Run(str):
+    """Glyphs of one frag side by side, as makeCJKParaLine reads them: their text and the frag."""
+
+    def __new__(cls, text: str, frag):
+        run = super().__new__(cls, text)
+        run.frag = frag
+        return run
+
+
+def join_runs(units: list) -> list[Run]:
+    """The units with each run of one frag made one: makeCJKParaLine then makes the same line, comparing
+    frags and measuring fonts once a run instead of once a character."""
+    runs, start = [], 0
+    for index in range(1, len(units) + 1):
+        if index == len(units) or units[index].frag is not units[start].frag:
+            runs.append(Run("".join(units[start:index]), units[start].frag))
+            start = index
+    return runs
+
+
+def make_units(frags: list) -> list:
+    """One reportlab cjkU glyph (with its frag and width) per character of the frags."""
+    units = []
+    for frag in frags:
+        text = frag.text.decode("utf8") if isinstance(frag.text, bytes) else frag.text
+        text = text.replace(STAND_IN, IDEOGRAPHIC_SPACE)
+        units.extend([cjkU(char, frag, "utf8") for char in text] if text else [cjkU(text, frag, "utf8")])
+    return units

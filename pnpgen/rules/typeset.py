@@ -7,12 +7,8 @@ bundled Noto Sans JP (rules_flowables, rules_paragraph) and paged (rules_pages).
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import replace
 from pathlib import Path
-
-import jinja2
-from jinja2.sandbox import SecurityError
 
 from ..atomic import write_atomically
 from ..faces.convert import Converter
@@ -20,16 +16,14 @@ from ..errors import Location, PnpError
 from ..faces.fonts import FontBook
 from ..project.model import Game, Project
 from ..faces.render import Renderer
-from .context import make_context
+from .expand import expand_markdown, show_path  # noqa: F401  (expand_markdown: the tests reach it here)
 from .flowables import Look, Typesetter
 from .markdown import Heading, Image, Theme, parse_markdown
-from .pages import HALF_PAGE, make_contents, make_page_spec, typeset
+from .pages import make_contents, make_page_spec, typeset
 from .paragraph import KinsokuParagraph
 from .punctuation import half_font
-from ..project import bounds
-from ..project.bounds import ENDLESS, NO_MEMORY
+from .sizes import HALF_PAGE
 from ..project.files import MAX_FILE_BYTES, refuse_large
-from ..project.sandbox import make_environment
 
 DEFAULT_ACCENT = "#8c3b2a"
 BOOKLET_NOTES = {
@@ -71,8 +65,8 @@ def build_rules_sheet(project: Project, game: Game, source: Path, out_path: Path
                                        title_scale=1.8, leading=1.6)
         first = find_first_section(blocks)
         story = setter.flowables(blocks[:first], "lead") + setter.flowables(blocks[first:])
-        data, pages = typeset(story, spec, look, title=find_title(blocks, game),
-                              subject=f"{game.title} — ルールシート", head="", numbered=False)
+        data, pages = typeset(story, spec, look, title=find_title(blocks, game), subject=f"{game.title} — ルールシート",
+                              head="", numbered=False, page_limit=None if size == SHEET_SIZES[-1] else 1)
         if pages == 1:
             write_atomically(Path(out_path), data, "PDF")
             return Path(out_path)
@@ -130,34 +124,6 @@ def read_source(project: Project, source: Path) -> str:
                        Location(show_path(project, source))) from None
 
 
-def expand_markdown(project: Project, game: Game, source: Path, text: str) -> str:
-    """The Markdown with its {{ … }} expressions evaluated against the game's data (sandboxed, strict)."""
-    env = make_environment(project.templates_dir)
-    where = show_path(project, source)
-    try:
-        return bounds.render(env.from_string(text), make_context(game))
-    except jinja2.TemplateSyntaxError as err:
-        raise PnpError(f"template syntax error: {err.message}", Location(where, err.lineno or 0, 1)) from None
-    except (PnpError, RecursionError, MemoryError) as err:
-        message = err.problems[0].message if isinstance(err, PnpError) else ENDLESS if isinstance(
-            err, RecursionError) else NO_MEMORY
-        raise PnpError(message, Location(where, template_line(), 1)) from None
-    except (jinja2.TemplateError, SecurityError, TypeError, ValueError, LookupError, ArithmeticError) as err:
-        message = str(err)
-        raise PnpError(f"{message}; expected an expression over game, players, components, count(), each(), "
-                       "values(), table() …", Location(where, template_line(), 1)) from None
-
-
-def template_line() -> int:
-    """The line of the rulebook template being rendered when the current exception was raised."""
-    tb, line = sys.exc_info()[2], 0
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == "<template>":
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    return line
-
-
 def locate(project: Project, source: Path, text: str, err: PnpError, needle: str | None) -> PnpError:
     """Attach the rulebook's file:line to an error: the line holding `needle`, or the line the message names."""
     message = err.problems[0].message
@@ -168,10 +134,3 @@ def locate(project: Project, source: Path, text: str, err: PnpError, needle: str
     if match:
         line, message = line or int(match.group(1)), match.group(2)
     return PnpError(message, Location(show_path(project, source), line, 1 if line else 0))
-
-
-def show_path(project: Project, source: Path) -> str:
-    try:
-        return str(Path(source).resolve().relative_to(project.root.resolve()))
-    except ValueError:
-        return str(source)

@@ -503,3 +503,29 @@ def test_rulebook_lines_break_at_phrase_boundaries_like_card_text(kit):
     assert lines == ["ロンした時、この", "カードを公開しても", "よい。その場合、", "点数は２倍になる。"]
     assert lines == break_lines(text, 10, lambda s: float(len(s)))  # the same planner as card text
     assert all(line.extraSpace >= 0 for line in paragraph.blPara.lines)  # ragged right, never stretched
+
+
+def test_a_paragraph_wrapped_again_breaks_as_a_fresh_one(kit):
+    """KinsokuParagraph keeps its glyphs and its breaks per measure across wraps and passes: wrapping at
+    another width and back gives the lines a fresh paragraph gives, and splitting still works."""
+    from reportlab.lib.styles import ParagraphStyle
+
+    from pnpgen.rules.paragraph import KinsokuParagraph
+
+    style = ParagraphStyle("t", fontName=kit[1].resolve(None), fontSize=10, leading=14, wordWrap="CJK")
+    text = "山札からカードを<b>２枚</b>引く。その後「手札」を１枚捨てる。" * 6
+
+    def texts(paragraph):
+        return ["".join(w.text for w in line.words) for line in paragraph.blPara.lines]
+    reused = KinsokuParagraph(text, style)
+    for width in (120, 200, 120):
+        reused.wrap(width, 1000)
+        fresh = KinsokuParagraph(text, style)
+        fresh.wrap(width, 1000)
+        assert texts(reused) == texts(fresh) and reused.height == fresh.height
+    first, rest = reused.split(120, 14 * 3)
+    rest.wrap(120, 1000)
+    whole = KinsokuParagraph(text, style)
+    whole.wrap(120, 1000)
+    assert len(first.blPara.lines) == 3
+    assert "".join(texts(first) + texts(rest)).replace(" ", "") == "".join(texts(whole))

@@ -1,0 +1,53 @@
+"""Turn a loaded project and a build's options into what a build starts from: its games, checked; its fonts;
+a progress counter."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from .cache import default_cache_dir
+from .checks.checker import check_project
+from .checks.findings import failures
+from .errors import PnpError, Problem
+from .faces.fonts import FontBook, font_dirs
+from .project.model import Game, Project
+
+
+def select_games(project: Project, game_id: str | None) -> tuple[Game, ...]:
+    if game_id is None:
+        return project.games
+    game = project.game(game_id)
+    if game is None:
+        known = ", ".join(g.id for g in project.games)
+        raise PnpError(f"--game {game_id}: no such game in {project.source.name}; expected one of: {known}")
+    return (game,)
+
+
+def open_fontbook(project: Project, options=None) -> FontBook:
+    """The project's fonts; converted ones are kept in the user's cache folder, never in the project (whose
+    files anyone could have written), or for this process only when options turn the cache off."""
+    cached = options is None or options.cache
+    folder = Path(options.cache_dir or default_cache_dir()) if options is not None else default_cache_dir()
+    return FontBook(font_dirs(project.root), cache_dir=folder / "fonts" if cached else None,
+                    default_family=project.default_font, inside=project.root)
+
+
+def refuse_failed_checks(project: Project, games) -> None:
+    failed = failures(check_project(project, games))
+    if failed:
+        raise PnpError([f.as_problem() for f in failed] + [no_check_hint()])
+
+
+def no_check_hint():
+    return Problem(None, "the build stopped because checks failed; fix the data or run `pnpgen check` for details "
+                         "(`pnpgen build --no-check` builds anyway)")
+
+
+def counter(phase: str, total: int, progress) -> Callable[[str], None]:
+    done = [0]
+
+    def tick(label: str) -> None:
+        done[0] += 1
+        if progress:
+            progress(phase, done[0], total, label)
+    return tick

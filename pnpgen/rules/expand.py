@@ -1,0 +1,53 @@
+"""Turn a rulebook's Markdown, a sandboxed Jinja template, and a game's data into the Markdown to typeset.
+
+Kept apart from typesetting so that the checker, which reads the expanded rules too, loads no typesetter.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import jinja2
+from jinja2.sandbox import SecurityError
+
+from ..errors import Location, PnpError
+from ..project import bounds
+from ..project.bounds import ENDLESS, NO_MEMORY
+from ..project.model import Game, Project
+from ..project.sandbox import make_environment
+from .context import make_context
+
+
+def expand_markdown(project: Project, game: Game, source: Path, text: str) -> str:
+    """The Markdown with its {{ … }} expressions evaluated against the game's data (sandboxed, strict)."""
+    env = make_environment(project.templates_dir)
+    where = show_path(project, source)
+    try:
+        return bounds.render(env.from_string(text), make_context(game))
+    except jinja2.TemplateSyntaxError as err:
+        raise PnpError(f"template syntax error: {err.message}", Location(where, err.lineno or 0, 1)) from None
+    except (PnpError, RecursionError, MemoryError) as err:
+        message = err.problems[0].message if isinstance(err, PnpError) else ENDLESS if isinstance(
+            err, RecursionError) else NO_MEMORY
+        raise PnpError(message, Location(where, template_line(), 1)) from None
+    except (jinja2.TemplateError, SecurityError, TypeError, ValueError, LookupError, ArithmeticError) as err:
+        message = str(err)
+        raise PnpError(f"{message}; expected an expression over game, players, components, count(), each(), "
+                       "values(), table() …", Location(where, template_line(), 1)) from None
+
+
+def template_line() -> int:
+    """The line of the rulebook template being rendered when the current exception was raised."""
+    tb, line = sys.exc_info()[2], 0
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == "<template>":
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def show_path(project: Project, source: Path) -> str:
+    try:
+        return str(Path(source).resolve().relative_to(project.root.resolve()))
+    except ValueError:
+        return str(source)

@@ -1,0 +1,149 @@
+"""Turn a project's source files and a build's options into one digest: a build whose digest and outputs are
+the last build's is answered from the manifest at once, with nothing loaded, checked, laid out or written.
+
+The digest covers what a build reads (the YAML and spreadsheets it loaded, rulebook sources, templates, images,
+fonts, rules/ and documents/), the options that shape the PDFs, pnpgen's version and, when a template prints it,
+the revision stamp. The files are listed from the last build's record, so the digest is taken before the project
+is loaded: a file edited while a build runs leaves a digest that no longer matches, never a stale answer.
+"""
+from __future__ import annotations
+
+import hashlib
+import stat
+from dataclasses import fields
+from pathlib import Path, PurePosixPath
+
+from . import __version__
+from .atomic import refuse_links_out
+from .faces.inputs import folder_digest, fonts_digest
+from .manifest import Manifest
+from .project.files import MAX_FILE_BYTES
+from .project.model import Project
+from .project.revision import mentions_build, project_revision
+from .project.validate import find_source
+from .record import record_sources
+
+FOLDERS = ("templates", "images", "rules", "documents")  # fonts/ by fonts_digest: name, size and time
+UNSHAPING = {"out_dir", "cache", "cache_dir", "clean"}  # where files go and what is reused: not the PDFs' bytes
+MAX_DATA = 8 * MAX_FILE_BYTES  # spreadsheets may be larger than YAML; beyond, size and time stand for content
+
+
+class LastBuild:
+    """The manifest's record of the last build into an output folder, and whether it still holds."""
+
+    def __init__(self, path: Path, options):
+        self.options = options
+        self.record: dict = {}
+        self.digest = ""
+        try:
+            source = find_source(Path(path))
+            self.root = source.parent.resolve()
+            self.out_dir = Path(options.out_dir) if options.out_dir else self.root / "output"
+            self.listed = [source.resolve().relative_to(self.root).as_posix()]
+        except (OSError, ValueError, RuntimeError):  # no project there: loading it says so
+            return
+        if not options.cache or not source.is_file():
+            return
+        self.manifest = Manifest(self.out_dir)
+        self.record = read_record(self.manifest.last_build)
+        self.listed = self.record.get("files", self.listed)
+        self.digest = sources_digest(self.root, options, self.listed)
+
+    def holds(self) -> bool:
+        """The project and options are the last build's, and every file it made is still as it wrote it."""
+        made = self.record.get("outputs")
+        if not self.digest or self.record.get("inputs") != self.digest or not made:
+            return False
+        refuse_links_out(self.root, self.out_dir, *dict.fromkeys(self.out_dir / key.split("/")[0] for key in made))
+        return all(self.manifest.is_current(self.out_dir / key, digest) for key, digest in made.items())
+
+    def answer(self, report):
+        """report filled in as the last build filled it: nothing written, every output unchanged."""
+        record = self.record
+        report.unchanged = [self.out_dir / key for key in record["outputs"]]
+        report.pieces, report.notes = record["pieces"], list(record["notes"])
+        games = None if self.options.game is None else {self.options.game}
+        notes, removed = self.manifest.tidy(set(record["possible"]), games, self.options.clean)
+        report.notes.extend(notes)
+        if removed:
+            self.manifest.save()
+        record_sources(self.root, [self.root / name for name in record["data"]], self.out_dir, record["revision"])
+        return report
+
+    def remember(self, project: Project, manifest: Manifest, outputs: list, report, revision: str) -> bool:
+        """Record this build in manifest (saved by the caller when this returns True). Its digest is kept only
+        when it was taken over the files the project turned out to read."""
+        data = [relative(path, project.root) for path in project.files]
+        files = list(dict.fromkeys(data + rulebook_sources(project)))
+        record = {"inputs": self.digest if files == self.listed else "", "files": files, "data": data,
+                  "outputs": {manifest.key(o.target): o.digest for o in outputs}, "notes": list(report.notes),
+                  "pieces": report.pieces, "possible": sorted(possible_outputs(project)), "revision": revision}
+        if not self.digest or record == manifest.last_build:
+            return False
+        manifest.last_build = record
+        return True
+
+
+def sources_digest(root: Path, options, files: list[str]) -> str:
+    """Everything a build of the project with these options reads, in one digest (see the module)."""
+    hasher = hashlib.sha256(f"pnpgen {__version__} whole build\0".encode("utf-8"))
+    for option in fields(options):
+        if option.name not in UNSHAPING:
+            hasher.update(f"{option.name}={getattr(options, option.name)!r}\0".encode("utf-8"))
+    for name in FOLDERS:
+        hasher.update(folder_digest(root / name).encode("ascii"))
+    hasher.update(fonts_digest(root).encode("ascii"))
+    for name in files:
+        hasher.update(name.encode("utf-8") + b"\0" + file_digest(root / name) + b"\0")
+    if mentions_build(root / "templates"):
+        hasher.update(project_revision(root, [root / name for name in files]).encode("utf-8"))
+    return hasher.hexdigest()
+
+
+def file_digest(path: Path) -> bytes:
+    """A data file's content; a link also by where it leads, anything else (a folder, a pipe, a huge file)
+    by its kind and size, so that loading it reports what is wrong."""
+    try:
+        link = str(path.resolve()).encode("utf-8", "surrogateescape") if path.is_symlink() else b""
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_DATA:
+            return f"{link!r} {info.st_mode} {info.st_size} {info.st_mtime_ns}".encode("utf-8")
+        return link + hashlib.sha256(path.read_bytes()).digest()
+    except (OSError, RuntimeError):
+        return b"missing"
+
+
+def read_record(record) -> dict:
+    """The record if it is whole and well-formed (the output folder, like the project, may have been made by
+    anyone), else {}."""
+    shapes = {"inputs": str, "files": list, "data": list, "outputs": dict, "notes": list, "pieces": int,
+              "possible": list, "revision": str}
+    if not isinstance(record, dict) or any(not isinstance(record.get(k), kind) for k, kind in shapes.items()):
+        return {}
+    names = [*record["files"], *record["data"], *record["outputs"], *record["possible"]]
+    if not all(isinstance(item, str) and is_plain(item) for item in names) \
+            or not all(isinstance(item, str) for item in [*record["notes"], *record["outputs"].values()]):
+        return {}
+    return record
+
+
+def is_plain(name: str) -> bool:
+    """A relative path that stays where it is put."""
+    path = PurePosixPath(name)
+    return bool(name) and not path.is_absolute() and ".." not in path.parts and "\\" not in name
+
+
+def relative(path, root: Path) -> str:
+    return Path(path).resolve().relative_to(root).as_posix()
+
+
+def rulebook_sources(project: Project) -> list[str]:
+    return [relative(source, project.root) for game in project.games
+            for source in (game.rulebook, game.rules_sheet) if source]
+
+
+def possible_outputs(project: Project) -> set[str]:
+    """Every file a build of the project can make, relative to the output folder."""
+    return {f"{g.id}/{name}" for g in project.games
+            for name in [f"{c.id}.pdf" for c in g.components] + [f"{g.id}-print-and-play.pdf", "rulebook.pdf",
+                                                                 "rules-sheet.pdf"]}
