@@ -241,15 +241,6 @@ def _back_page(front: Page, items: list[Item], spec: SheetSpec) -> Page:
                       bare, boxes)
 
 
-@functools.lru_cache(maxsize=64)
-def _mirror_layout(slots: tuple, marks: tuple[Mark, ...], axis: tuple[str, float]) -> tuple[tuple, tuple[Mark, ...]]:
-    """A front page's slots (x, y, width, height, clip) and marks mirrored onto its back, shared like _grid_layout's."""
-    mirror = {axis[0]: axis[1]}
-    trims = [mirror_rect(Rect(x, y, x + w, y + h), **mirror) for x, y, w, h, _ in slots]
-    return (tuple((t.x0, t.y0, w, h, mirror_rect(clip, **mirror)) for t, (_, _, w, h, clip) in zip(trims, slots)),
-            tuple(mirror_mark(m, **mirror) for m in marks))
-
-
 def _plan_gutterfold(size: Size, spec: SheetSpec) -> tuple[Size, Grid, bool] | None:
     """Return (page size, grid on the front half, fold is vertical) holding the most pairs."""
     land, port = _landscape(spec.paper), Size(*sorted((spec.paper.width, spec.paper.height)))
