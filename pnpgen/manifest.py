@@ -2,12 +2,17 @@
 from __future__ import annotations
 
 import json
+import re
+import stat
 from pathlib import Path
 
 from .atomic import write_atomically
 
 NAME = ".pnpgen-manifest.json"
 LAST_BUILD = "/last-build"  # no output's key: keys are relative paths
+# What a build writes: a PDF in a game's folder. The manifest lies in the output folder, which a downloaded
+# project may ship: a key like ../../x must never reach `--clean`'s unlink.
+OUTPUT_KEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*/[A-Za-z0-9_][A-Za-z0-9_.-]*\.pdf")
 
 
 class Manifest:
@@ -21,8 +26,8 @@ class Manifest:
         try:
             loaded = json.loads((self.out_dir / NAME).read_text(encoding="utf-8"))
             if isinstance(loaded, dict):
-                self.entries = {k: v for k, v in loaded.items() if isinstance(v, dict)}
-                self.last_build = self.entries.pop(LAST_BUILD, {})
+                self.last_build = loaded.get(LAST_BUILD) if isinstance(loaded.get(LAST_BUILD), dict) else {}
+                self.entries = {k: v for k, v in loaded.items() if isinstance(v, dict) and OUTPUT_KEY.fullmatch(k)}
         except (OSError, ValueError):
             pass
 
@@ -54,8 +59,11 @@ class Manifest:
         for key in sorted(self.entries):
             if key in possible or (games is not None and key.split("/", 1)[0] not in games):
                 continue
-            if (self.out_dir / key).is_file():
-                found.append(key)
+            try:
+                if stat.S_ISREG((self.out_dir / key).lstat().st_mode):  # never a link to elsewhere
+                    found.append(key)
+            except OSError:
+                pass
         return found
 
     def tidy(self, possible: set[str], games: set[str] | None, clean: bool) -> tuple[list[str], bool]:
