@@ -16,7 +16,7 @@ from ..errors import PnpError
 from .fonts import FontBook
 from .icons import safe_parser
 from .art import FaceArt, load_art
-from .form import FaceForm, encode_form, font_digest, font_file
+from .form import FaceForm, encode_form, font_digest, font_file, glyph_ids
 from .images import ImageChecker
 from .lint import lint
 from .paint import svg_to_art
@@ -90,8 +90,8 @@ class Converter:
                 self.pack.checked_forms.add(key)
                 form.resolved_fonts = [self.font_of(tuple(selector)) for selector in form.fonts]
                 if [font_digest(name) for name in form.resolved_fonts] == form.digests and all(
-                        pair[0] < font_file(name).num_glyphs for name, pairs in zip(form.resolved_fonts, form.glyphs)
-                        for pair in pairs[-1:]):  # else made with other fonts (pairs are sorted: the last is the largest)
+                        max(glyph_ids(shown), default=0) < font_file(name).num_glyphs
+                        for name, shown in zip(form.resolved_fonts, form.glyphs)):  # else made with other fonts
                     form.resolved_images = [self.images.resolve(href) for href in form.images]
                     return self.remember(key, form)
         drawing = self.convert(key, "", "")

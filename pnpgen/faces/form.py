@@ -32,7 +32,8 @@ ALLOWED = bytes(sorted(set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxy
 @dataclass
 class FaceForm:
     """content: deflated operators in the face's box; fonts[i] is /Fi (an SVG selector), digests[i] its
-    file's digest, glyphs[i] the glyph ID -> text pairs it shows; states[i] is /Gi (["ca" or "CA", alpha]);
+    file's digest, glyphs[i] the glyphs it shows as [their IDs in ascending order, 4 hex digits each; the text
+    each stands for, one character each ("\\0" for a missing one)]; states[i] is /Gi (["ca" or "CA", alpha]);
     images[i] is /Ii (an href relative to the project). resolved_* are filled by whoever reads the record."""
 
     width: float
@@ -71,6 +72,12 @@ class FaceForm:
         return form
 
 
+def glyph_ids(shown: list) -> tuple[int, ...]:
+    """The glyph IDs of one font's entry in FaceForm.glyphs."""
+    data = bytes.fromhex(shown[0])
+    return struct.unpack(f">{len(data) // 2}H", data)
+
+
 def check_form(form: FaceForm) -> None:
     """Refuse a record that is anything but drawing: ValueError."""
     if not (is_number(form.width) and is_number(form.height)):
@@ -80,11 +87,11 @@ def check_form(form: FaceForm) -> None:
         raise ValueError("bad record")
     if not all(isinstance(f, list) and len(f) == 3 and all(isinstance(v, str) for v in f) for f in form.fonts):
         raise ValueError("bad font")
-    for pairs in form.glyphs:
-        if not isinstance(pairs, list) or not all(
-                isinstance(p, list) and len(p) == 2 and type(p[0]) is int and 0 <= p[0] < 65536
-                and isinstance(p[1], str) for p in pairs) or any(a[0] >= b[0] for a, b in zip(pairs, pairs[1:])):
-            raise ValueError("bad glyphs")  # each glyph once, in order (readers check the last against the font)
+    for shown in form.glyphs:
+        if not (isinstance(shown, list) and len(shown) == 2 and isinstance(shown[0], str) and isinstance(shown[1], str)
+                and len(shown[0]) == 4 * len(shown[1])):
+            raise ValueError("bad glyphs")
+        bytes.fromhex(shown[0])  # ValueError unless hex
     if not all(isinstance(s, list) and len(s) == 2 and s[0] in ("ca", "CA") and is_number(s[1]) and 0 <= s[1] <= 1
                for s in form.states):
         raise ValueError("bad opacity")
@@ -114,7 +121,7 @@ def encode_form(art: FaceArt) -> FaceForm:
             ids = font.glyph_ids(text)
             shown = glyphs[index]
             for gid, char in zip(ids, text):
-                shown.setdefault(gid, char if gid else "")
+                shown.setdefault(gid, char if gid else "\0")
             code.append(f"/F{index} {fp_str(part[2])} Tf <{struct.pack(f'>{len(ids)}H', *ids).hex()}> Tj")
         elif part[0] == "I":
             code.append(f"q {fp_str(part[2], 0, 0, part[3], 0, 0)} cm /I{part[1]} Do Q")
@@ -124,7 +131,8 @@ def encode_form(art: FaceArt) -> FaceForm:
     content = zlib.compress("\n".join(code).encode("latin-1"))
     return FaceForm(art.width, art.height, content, [list(f) for f in art.fonts],
                     [font_digest(name) for name in art.resolved_fonts],
-                    [sorted([gid, text] for gid, text in shown.items()) for shown in glyphs],
+                    [[struct.pack(f">{len(shown)}H", *sorted(shown)).hex(), "".join(shown[g] for g in sorted(shown))]
+                     for shown in glyphs],
                     [list(state) for state in states], list(art.images), list(art.resolved_fonts),
                     list(art.resolved_images))
 

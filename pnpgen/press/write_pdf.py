@@ -17,12 +17,12 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from ..atomic import write_atomically
 from ..faces.art import FaceArt
-from ..faces.form import FaceForm, encode_form, font_file
+from ..faces.form import FaceForm, encode_form, font_file, glyph_ids
 from ..units import mm
 from .canvas_pdf import GREY, LABEL_SIZE, canvas_pdf_bytes, face_matrix, label_position, path_operators
 from .cid_fonts import cid_font_objects
 from .image_objects import image_objects
-from .impose import Page, Rect
+from .impose import Page, Placement, Rect
 from .mark_ops import marks_operators
 from .pdf_file import EPOCH, PdfFile, form_name, stream, text_string
 
@@ -77,6 +77,7 @@ class Document:
         self.images: dict[str, int] = {}
         self.label_font = label_font
         self.standard_font: int | None = None
+        self.marks: dict[int, tuple] = {}  # id(a page's marks) -> (the marks, kept so the id stays theirs; operators)
 
     def write(self, pages: Sequence[Page], bleed: float | None, margin: float, info: bytes) -> None:
         tree = self.file.reserve()
@@ -96,12 +97,13 @@ class Document:
             number, width = self.forms[placement.face]
             shown[name] = number
             face_bleed = bleed if bleed is not None else (width - placement.width) / 2
-            c = placement.clip
-            region = path_operators(placement.clip_path) if placement.clip_path else \
-                f"{fp_str(c.x0, c.y0, c.x1 - c.x0, c.y1 - c.y0)} re"
-            code.append(f"q {region} W n {fp_str(*face_matrix(placement, face_bleed))} cm /{name} Do Q")
+            p = placement
+            code.append(f"{placing(p.x, p.y, p.width, p.height, p.clip, p.clip_path, p.flip, face_bleed)} /{name} Do Q")
         if page.marks:
-            code.append(marks_operators(page.marks))
+            known = self.marks.get(id(page.marks))  # full sheets of a component share their marks
+            if known is None or known[0] is not page.marks:
+                known = self.marks[id(page.marks)] = (page.marks, marks_operators(page.marks))
+            code.append(known[1])
         fonts = b""
         where = label_position(page, self.label_font, margin)
         if where is not None:
@@ -122,8 +124,8 @@ class Document:
         if not isinstance(drawing, FaceForm):
             raise NeedsCanvas
         form = drawing
-        fonts = b" ".join(b"/F%d %d 0 R" % (i, self.use_font(name, pairs))
-                          for i, (name, pairs) in enumerate(zip(form.resolved_fonts, form.glyphs)))
+        fonts = b" ".join(b"/F%d %d 0 R" % (i, self.use_font(name, zip(glyph_ids(shown), shown[1])))
+                          for i, (name, shown) in enumerate(zip(form.resolved_fonts, form.glyphs)))
         states = b" ".join(b"/G%d << /%s %s >>" % (i, key.encode(), fp_str(value).encode())
                            for i, (key, value) in enumerate(form.states))
         images = b" ".join(b"/I%d %d 0 R" % (i, self.use_image(str(path))) for i, path in enumerate(form.resolved_images))
@@ -140,7 +142,10 @@ class Document:
         entry = self.fonts.get(name)
         if entry is None:
             entry = self.fonts[name] = (self.file.reserve(), {})
-        entry[1].update(pairs)
+        used = entry[1]
+        used.update(pairs)
+        if 0 in used:  # .notdef, a character the font lacks: it stands for no text
+            used[0] = ""
         return entry[0]
 
     def use_image(self, path: str) -> int:
@@ -162,7 +167,7 @@ class Document:
     def label_operators(self, label: str, x: float, y: float) -> str:
         if is_truetype(self.label_font):
             ids = font_file(self.label_font).glyph_ids(label)
-            self.use_font(self.label_font, [[gid, char if gid else ""] for gid, char in zip(ids, label)])
+            self.use_font(self.label_font, zip(ids, label))
             shown = "<" + "".join(f"{gid:04x}" for gid in ids) + ">"
         else:
             escaped = label.encode("cp1252", "replace").decode("latin-1")
@@ -173,6 +178,16 @@ class Document:
         for name, (number, used) in self.fonts.items():
             for object_number, body in cid_font_objects(font_file(name), used, number, self.file.reserve):
                 self.file.put(object_number, body)
+
+
+@functools.lru_cache(maxsize=4096)
+def placing(x: float, y: float, width: float, height: float, clip: Rect, clip_path: tuple, flip: str,
+            bleed: float) -> str:
+    """The operators that clip to a placement and move a face's form there, up to its Do: the same for the
+    same slot on every full sheet, whichever face it holds."""
+    region = path_operators(clip_path) if clip_path else f"{fp_str(clip.x0, clip.y0, clip.x1 - clip.x0, clip.y1 - clip.y0)} re"
+    matrix = face_matrix(Placement("", x, y, width, height, clip, clip_path=clip_path, flip=flip), bleed)
+    return f"q {region} W n {fp_str(*matrix)} cm"
 
 
 def is_truetype(name: str) -> bool:
