@@ -83,6 +83,7 @@ class Renderer:
         self.memo = FaceMemo()  # cards that agree on every field their template read share the face
         self.key_prefixes: dict[tuple, object] = {}  # what cards of one component and side share, hashed
         self.render_keys: dict[tuple, tuple[Card, str]] = Bounded(MEMO)  # (common, id(card)) -> (the card, its key)
+        self.fields_text: tuple = (None, b"")  # the last card's fields and their repr, encoded
         self.settled = Settled()  # each card's face keys, looked up once a build (rendering ahead, laying out)
         self.inputs = inputs  # digest of templates, icons and fonts: part of every render key
         self.icons = IconSet(project.templates_dir)
@@ -160,7 +161,9 @@ class Renderer:
         if common not in self.key_prefixes:
             self.key_prefixes[common] = feed_digest(hashlib.sha256(), self.inputs, game.id, game.title, common[1],
                                                     self.stamp)
-        key = feed_digest(self.key_prefixes[common].copy(), card.fields).hexdigest()
+        if self.fields_text[0] is not card.fields:  # both sides of a card read its fields: written out once
+            self.fields_text = (card.fields, repr(card.fields).encode("utf-8"))
+        key = feed_digest(self.key_prefixes[common].copy(), self.fields_text[1]).hexdigest()  # as fed the fields
         self.render_keys.keep((common, id(card)), (card, key))  # the card is kept: its id stays its own
         return key
 
