@@ -24,7 +24,7 @@ from pathlib import Path
 from . import __version__
 from .atomic import write_atomically
 from .errors import PnpError
-from .packfile import (CHECK, CHUNK, HEADER, KINDS, MAGIC, Segment, check_record, encode_record, holds, open_pack,
+from .packfile import (CHECK, HEADER, KINDS, MAGIC, Segment, check_record, encode_record, holds, open_pack,
                        read_records, temporary_file)
 
 
@@ -236,10 +236,10 @@ class FacePack:
             segment, position, size = split_entry(entry)
             start, window = windows.get(segment, (0, b""))
             if not start <= position <= position + size <= start + len(window):
-                start, window = windows[segment] = position, self.segments[segment].read(position, max(size, CHUNK))
+                start, window = windows[segment] = position, self.segments[segment].read(position, max(size, SPAN))
             record = window[position - start:position - start + size]
             out += record if holds(record, size) else b""
-            if len(out) >= CHUNK:
+            if len(out) >= SPAN:
                 yield bytes(out)
                 out.clear()
         yield bytes(out)
@@ -271,6 +271,7 @@ class Checked:
             self.index[slot] &= ~CHECKED
 
 
+SPAN = 1 << 16  # saving reads and writes records this much at a time: few system calls, little memory
 USED, CHECKED, FLAGS = 1, 2, 10  # entry flags; FLAGS bits hold the flags and the segment number
 
 
