@@ -9,7 +9,6 @@ from typing import Callable
 from .faces.convert import Converter
 from .faces.render import Renderer
 from .parallel import Background, can_fork
-from .project.expand import expand_pieces
 from .project.model import Game
 
 PARALLEL_CARDS = 200  # fewer distinct cards than this are not worth a second process
@@ -23,11 +22,11 @@ def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Convert
 
     fork_others() starts other work in processes of its own (the rulebooks) once one card of each component
     is rendered: its templates are then compiled and its fonts read, and the processes forked share them."""
-    cards = [(game, component, card) for game in games for component in game.components if component.kind != "box"
-             for card in {id(p.card): p.card for p in expand_pieces(component)}.values()
-             if not renderer.is_cached(game, component, card)]
+    cards = [(game, component, card, index) for game in games for component in game.components
+             if component.kind != "box" for index, card in distinct_cards(component)
+             if not renderer.is_cached(game, component, card, index)]
     # One card of each component first (in their order): its templates are compiled once, before the fork, for both.
-    firsts = list({id(component): (game, component, card) for game, component, card in reversed(cards)}.values())[::-1]
+    firsts = list({id(entry[1]): entry for entry in reversed(cards)}.values())[::-1]
     render_cards(renderer, firsts)
     fork_others()
     if len(cards) < PARALLEL_CARDS or not can_fork():
@@ -45,21 +44,35 @@ def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Convert
         except BaseException:
             helper.stop()
             raise
-        renderer.renders += int(helper.wait())
+        count, _, keys = helper.wait().partition(b"\n")
+        renderer.renders += int(count)
         converter.conversions += renderer.pack.take(handoff)  # a face both made (a shared back) counts once
+        # The faces the helper settled on (those now in the pack) are noted, so that laying out looks none up again.
+        renderer.settled.take([(component, index) for _, component, _, index in rest[1::2]], keys,
+                              renderer.pack.has_face)
+
+
+def distinct_cards(component) -> list:
+    """(index in component.cards, card) of each card the component prints, once each."""
+    found: dict[int, tuple] = {}
+    for index, card in enumerate(component.cards):
+        if card.copies > 0:
+            found.setdefault(id(card), (index, card))
+    return list(found.values())
 
 
 def render_cards(renderer: Renderer, cards: list, start: int | None = None, parent: int = 0,
                  handoff=None) -> bytes | None:
     """Both faces of each card into the pack; in the helper process (given the render count before and the
-    file to hand its records back through) how many it rendered."""
+    file to hand its records back through) how many it rendered and the face keys of its cards (Settled.export)."""
     if os.getpid() != parent and parent:  # in the helper: Ctrl-C is the main process's to handle, it stops us
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         renderer.pack.hand_to(handoff)
-    for game, component, card in cards:
+    for game, component, card, index in cards:
         for side in ("front", "back"):
-            renderer.render(game, component, card, side)
+            renderer.render(game, component, card, side, index)
     if start is None:
         return None
     renderer.pack.finish()
-    return str(renderer.renders - start).encode("ascii")
+    keys = renderer.settled.export([(component, index) for _, component, _, index in cards])
+    return str(renderer.renders - start).encode("ascii") + b"\n" + keys

@@ -24,9 +24,8 @@ from pathlib import Path
 from . import __version__
 from .atomic import write_atomically
 from .errors import PnpError
-from .packfile import (CHECK, HEADER, KINDS, MAGIC, Segment, check_record, encode_record, holds, open_pack, read_records,
-                       temporary_file)
-
+from .packfile import (CHECK, HEADER, KINDS, MAGIC, Segment, check_record, encode_record, holds, open_pack,
+                       read_records, temporary_file)
 
 
 def default_cache_dir() -> Path:
@@ -230,13 +229,20 @@ class FacePack:
         self.added = False
 
     def encode(self, entries: list[int]):
-        """The pack file, a record at a time (copied as it was written, if its check still holds)."""
-        yield MAGIC
+        """The pack file: its records copied as written (if their checks still hold), read and written a chunk
+        at a time (records are mostly kept in the order they lie in)."""
+        out, windows = bytearray(MAGIC), {}  # segment number -> (where the chunk read last starts, the chunk)
         for entry in entries:
             segment, position, size = split_entry(entry)
-            record = self.segments[segment].read(position, size)
-            if holds(record, size):
-                yield record
+            start, window = windows.get(segment, (0, b""))
+            if not start <= position <= position + size <= start + len(window):
+                start, window = windows[segment] = position, self.segments[segment].read(position, max(size, SPAN))
+            record = window[position - start:position - start + size]
+            out += record if holds(record, size) else b""
+            if len(out) >= SPAN:
+                yield bytes(out)
+                out.clear()
+        yield bytes(out)
 
 
 class Checked:
@@ -265,6 +271,7 @@ class Checked:
             self.index[slot] &= ~CHECKED
 
 
+SPAN = 1 << 16  # saving reads and writes records this much at a time: few system calls, little memory
 USED, CHECKED, FLAGS = 1, 2, 10  # entry flags; FLAGS bits hold the flags and the segment number
 
 

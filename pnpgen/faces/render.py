@@ -1,10 +1,7 @@
 """Turn a piece and a template into the SVG text of one face, with text measured and fitted."""
 from __future__ import annotations
 
-import difflib
 import hashlib
-import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -21,12 +18,13 @@ from .describe import describe_card, distinguishing_fields, field_holding
 from .fonts import FontBook
 from .icons import IconSet
 from .images import ImageChecker
-from .reuse import Bounded, FaceMemo, TrackedFields
+from .reuse import Bounded, FaceMemo, Settled, TrackedFields
 from ..project.model import Card, Component, Fields, Game, Project
 from ..project import bounds
 from ..project.bounds import ENDLESS, NO_MEMORY
 from ..project.revision import Stamp, project_stamp
 from ..project.sandbox import make_environment
+from .template_errors import explain_undefined, template_line, template_location
 from .text import TextDoesNotFit, fit_text
 
 SAFE_MM = 3.0
@@ -85,6 +83,8 @@ class Renderer:
         self.memo = FaceMemo()  # cards that agree on every field their template read share the face
         self.key_prefixes: dict[tuple, object] = {}  # what cards of one component and side share, hashed
         self.render_keys: dict[tuple, tuple[Card, str]] = Bounded(MEMO)  # (common, id(card)) -> (the card, its key)
+        self.fields_text: tuple = (None, b"")  # the last card's fields and their repr, encoded
+        self.settled = Settled()  # each card's face keys, looked up once a build (rendering ahead, laying out)
         self.inputs = inputs  # digest of templates, icons and fonts: part of every render key
         self.icons = IconSet(project.templates_dir)
         self.env = make_environment(project.templates_dir)
@@ -96,10 +96,15 @@ class Renderer:
         self.renders = 0  # how many faces were actually rendered (the rest came from the cache)
         self.telling: dict[int, tuple[Component, list[str]]] = {}  # id(component) -> (it, distinguishing fields)
 
-    def render(self, game: Game, component: Component, card: Card, side: str) -> Face | None:
+    def render(self, game: Game, component: Component, card: Card, side: str, index: int | None = None) -> Face | None:
+        """The card's face on one side; index (the card's place in component.cards), when given, finds a face
+        this build already settled for it, and notes the face it settles on."""
         template = component.front if side == "front" else component.back
         if not template:
             return None
+        known = self.settled.find(component, index, side) if index is not None else None
+        if known is not None:
+            return Face(self.name(known), "", template, Origin(self, component, card), card.location)
         key = (game.id, common_of(component, side, template), card.fields)
         face = self.cache.get(key)
         if face is None:
@@ -114,9 +119,14 @@ class Renderer:
                         raise PnpError(f"{origin}: {err.problems[0].message}", card.location) from None
                     usable = self.usable.keep(face_key, self.pack.has_face(face_key))
                 svg = "" if usable else svg
-            face_key = self.names.get(face_key) or self.names.keep(face_key, face_key)  # one string for a shared face
-            face = self.cache.keep(key, Face(face_key, svg, template, origin, card.location))
+            face = self.cache.keep(key, Face(self.name(face_key), svg, template, origin, card.location))
+        if index is not None and not face.svg and self.pack is not None:
+            self.settled.note(component, index, side, face.key)
         return face
+
+    def name(self, face_key: str) -> str:
+        """The one string pages name a face by (a shared back is one string, not one a card)."""
+        return self.names.get(face_key) or self.names.keep(face_key, face_key)
 
     def render_svg(self, game: Game, component: Component, card: Card, side: str, template: str) -> tuple[str, str]:
         """(face key, SVG): from the face cache when every input is the same (the SVG is then not needed
@@ -151,17 +161,23 @@ class Renderer:
         if common not in self.key_prefixes:
             self.key_prefixes[common] = feed_digest(hashlib.sha256(), self.inputs, game.id, game.title, common[1],
                                                     self.stamp)
-        key = feed_digest(self.key_prefixes[common].copy(), card.fields).hexdigest()
+        if self.fields_text[0] is not card.fields:  # both sides of a card read its fields: written out once
+            self.fields_text = (card.fields, repr(card.fields).encode("utf-8"))
+        key = feed_digest(self.key_prefixes[common].copy(), self.fields_text[1]).hexdigest()  # as fed the fields
         self.render_keys.keep((common, id(card)), (card, key))  # the card is kept: its id stays its own
         return key
 
-    def is_cached(self, game: Game, component: Component, card: Card) -> bool:
-        """Both faces of the card are in the cache: rendering it costs a lookup."""
+    def is_cached(self, game: Game, component: Component, card: Card, index: int | None = None) -> bool:
+        """Both faces of the card are in the cache: rendering it costs a lookup (noted, given index)."""
+        found = []
         for side, template in (("front", component.front), ("back", component.back)):
             if template:
                 face_key = self.pack.face_key(self.render_key(game, component, card, side, template)) if self.pack else None
                 if not (face_key and self.is_usable(face_key)):
                     return False
+                found.append((side, face_key))
+        for side, face_key in found if index is not None else ():
+            self.settled.note(component, index, side, face_key)
         return True
 
     def is_usable(self, face_key: str) -> bool:
@@ -277,35 +293,3 @@ def wrap_svg(content: str, component: Component) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{fw:.4f}mm" height="{fh:.4f}mm" '
         f'viewBox="{-b:.4f} {-b:.4f} {fw:.4f} {fh:.4f}">{content}</svg>'
     )
-
-
-def explain_undefined(message: str, card: Card) -> str:
-    match = re.search(r"has no attribute '([^']+)'", message or "")
-    if match and "Fields" in message:
-        name = match.group(1)
-        close = difflib.get_close_matches(name, list(card.fields), n=1)
-        hint = f"did you mean '{close[0]}'?" if close else "expected it in the card, the component's defaults or the game's defaults"
-        return f"the card has no field '{name}'; {hint}"
-    return f"{message}; expected a variable the template receives (card, component, game, W, H, B, SAFE, side, build)"
-
-
-def template_line(template: str) -> str:
-    """Where in the templates the error was raised: the deepest template frame (partials included)."""
-    tb = sys.exc_info()[2]
-    where = template
-    while tb is not None:
-        filename = tb.tb_frame.f_code.co_filename
-        if filename.endswith(".j2") or filename.endswith(template):
-            marker = "/templates/"
-            name = filename.split(marker, 1)[1] if marker in filename else template
-            where = f"{name} line {tb.tb_lineno}"
-        tb = tb.tb_next
-    return where
-
-
-def template_location(project: Project, err: jinja2.TemplateSyntaxError):
-    from ..errors import Location
-
-    name = err.filename or err.name or "template"
-    shown = str(Path(name).resolve().relative_to(project.root)) if err.filename else f"templates/{name}"
-    return Location(shown, err.lineno or 0, 1)

@@ -7,7 +7,7 @@ template renders; anything that reads the card as a whole (iterating it, printin
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Callable, Iterator
 
 from ..project.model import Fields
 
@@ -110,3 +110,55 @@ def describe_values(fields: Fields, keys: tuple | None) -> str:
     if keys is ALL:
         return repr(fields._items)
     return repr(tuple(index[key] if key in index else MISSING for key in keys))
+
+
+SIDES = ("front", "back")
+KEY = 32  # bytes of a face key
+
+
+class Settled:
+    """The face key each card of a component has in this build, noted where it is first looked up or rendered
+    (rendering ahead) and read where it is needed again (laying out): 32 bytes a face, in one bytearray a
+    component indexed by the card's place in it (all zero: not known), so that a deck of any size holds no
+    more than that and each card's render key, pack lookup and check happen once a build.
+
+    A face is noted only once it is in the pack and usable there."""
+
+    def __init__(self):
+        self.components: dict[int, tuple[object, bytearray]] = {}  # id(component) -> (it, the keys of its cards)
+
+    def note(self, component, index: int, side: str, face_key: str) -> None:
+        keys = self.keys_of(component, create=True)
+        at = (2 * index + SIDES.index(side)) * KEY
+        keys[at:at + KEY] = bytes.fromhex(face_key)
+
+    def find(self, component, index: int, side: str) -> str | None:
+        keys = self.keys_of(component)
+        at = (2 * index + SIDES.index(side)) * KEY
+        if keys is None or at + KEY > len(keys) or not any(keys[at:at + KEY]):
+            return None
+        return keys[at:at + KEY].hex()
+
+    def keys_of(self, component, create: bool = False) -> bytearray | None:
+        found = self.components.get(id(component))
+        if found is not None and found[0] is component:  # the component is kept: its id stays its own
+            return found[1]
+        if not create:
+            return None
+        self.components[id(component)] = (component, bytearray(2 * KEY * len(component.cards)))
+        return self.components[id(component)][1]
+
+    def export(self, cards: list[tuple[object, int]]) -> bytes:
+        """The keys of these (component, card index) pairs, both sides each, for another process to take."""
+        zero = bytes(2 * KEY)
+        return b"".join(keys[2 * KEY * index:2 * KEY * (index + 1)] if (keys := self.keys_of(component)) is not None
+                        else zero for component, index in cards)
+
+    def take(self, cards: list[tuple[object, int]], data: bytes, holds: Callable[[str], bool]) -> None:
+        """Note what export() gave for the same pairs: the faces this process's pack holds (holds(face key))."""
+        for number, (component, index) in enumerate(cards):
+            for offset, side in enumerate(SIDES):
+                at = (2 * number + offset) * KEY
+                face_key = data[at:at + KEY].hex()
+                if len(face_key) == 2 * KEY and any(data[at:at + KEY]) and holds(face_key):
+                    self.note(component, index, side, face_key)

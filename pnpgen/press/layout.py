@@ -52,10 +52,12 @@ def lay_out(game: Game, component: Component, options, renderer: Renderer, repor
         pages, faces = lay_out_cutouts(game, component, spec, renderer, report, component_paper(component, options))
         return pages, faces, [], spec
     refuse_oversize(component, spec, options)
-    items, faces, card, keys = [], {}, None, ()
+    items, faces, card, keys, index = [], {}, None, (), -1
     for piece in expand_pieces(component):
         if piece.card is not card:  # copies follow their card and share its faces: render and hash once
-            card, sides = piece.card, [renderer.render(game, component, piece.card, side) for side in ("front", "back")]
+            card = piece.card
+            index = next(i for i in range(index + 1, len(component.cards)) if component.cards[i] is card)
+            sides = [renderer.render(game, component, card, side, index) for side in ("front", "back")]
             keep_unconverted(faces, sides)
             keys = tuple(face.key if face is not None else None for face in sides)
         items.append(Item(*keys, component.size, f"{component.id} #{piece.index}"))

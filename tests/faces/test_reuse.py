@@ -134,3 +134,25 @@ def test_pages_name_a_face_many_cards_show_by_one_string(tmp_path):
     renderer.cache.limit = 1  # every render after the first asks the pack
     backs = [renderer.render(game, deck, card, "back").key for card in deck.cards * 3]
     assert len(set(backs)) == 1 and len({id(key) for key in backs}) == 1
+
+
+def test_settled_faces_are_found_by_component_card_and_side_and_handed_between_processes():
+    from types import SimpleNamespace
+
+    from pnpgen.faces.reuse import Settled
+
+    deck, other = SimpleNamespace(cards=[1, 2, 3]), SimpleNamespace(cards=[1, 2, 3])
+    one, two = "ab" * 32, "cd" * 32
+    settled = Settled()
+    settled.note(deck, 2, "back", one)
+    assert settled.find(deck, 2, "back") == one
+    assert [settled.find(deck, 2, "front"), settled.find(deck, 1, "back"), settled.find(other, 2, "back")] == [None] * 3
+    assert len(settled.components[id(deck)][1]) == 3 * 2 * 32  # 32 bytes a face, nothing more
+    handed = settled.export([(deck, 2), (other, 0)])
+    elsewhere = Settled()
+    elsewhere.note(deck, 0, "front", two)
+    elsewhere.take([(deck, 1), (deck, 0)], handed, holds=lambda key: True)
+    assert [elsewhere.find(deck, 1, "back"), elsewhere.find(deck, 0, "front")] == [one, two]  # zeros note nothing
+    refusing = Settled()
+    refusing.take([(deck, 1), (deck, 0)], handed, holds=lambda key: key != one)  # a face the pack lacks
+    assert refusing.find(deck, 1, "back") is None

@@ -1,0 +1,77 @@
+"""Rendering ahead looks each card up once a build: laying out finds the faces it settled on, the helper's too."""
+import shutil
+from pathlib import Path
+
+import pytest
+
+import pnpgen
+from pnpgen import Options, ahead, pipeline
+from pnpgen.cache import FacePack
+from pnpgen.faces import render
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def many_cards(tmp_path: Path, count: int) -> Path:
+    project = tmp_path / "many"
+    shutil.copytree(FIXTURES / "minimal", project)
+    cards = "\n".join(f"          - {{name: カード{n}, number: {n % 9 + 1}, effect: 効果{n}}}" for n in range(count))
+    text = (project / "cards.yaml").read_text(encoding="utf-8")
+    start, end = text.index("        cards:\n"), text.index("    expectations:")
+    (project / "cards.yaml").write_text(text[:start] + "        cards:\n" + cards + "\n" + text[end:], encoding="utf-8")
+    return project
+
+
+def pdf_bytes(out: Path) -> dict:
+    return {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*.pdf"))}
+
+
+@pytest.fixture()
+def counted(monkeypatch):
+    """Pack lookups and face records read to check them, made by this process, by phase (rendering ahead, laying out)."""
+    counts = {"phase": "before", "ahead": [0, 0], "layout": [0, 0]}
+
+    def count(position, function):
+        def wrapped(*args, **kwargs):
+            if counts["phase"] in ("ahead", "layout"):
+                counts[counts["phase"]][position] += 1
+            return function(*args, **kwargs)
+        return wrapped
+
+    def phase(name, function):
+        def wrapped(*args, **kwargs):
+            counts["phase"] = name
+            try:
+                return function(*args, **kwargs)
+            finally:
+                counts["phase"] = "after"
+        return wrapped
+
+    monkeypatch.setattr(FacePack, "face_key", count(0, FacePack.face_key))
+    monkeypatch.setattr(render, "load_art", count(1, render.load_art))
+    monkeypatch.setattr(pipeline, "render_ahead", phase("ahead", pipeline.render_ahead))
+    monkeypatch.setattr(pipeline, "plan_components", phase("layout", pipeline.plan_components))
+    return counts
+
+
+@pytest.mark.parametrize("parallel", [True, False])
+def test_laying_out_looks_up_no_card_again(tmp_path, monkeypatch, counted, parallel):
+    monkeypatch.setattr(ahead, "PARALLEL_CARDS", 200 if parallel else 10 ** 9)
+    monkeypatch.setattr(render, "MEMO", 16)  # as in a deck far larger than the renderer's memos
+    project = many_cards(tmp_path, 240)
+    cold = pnpgen.build(project, Options(out_dir=tmp_path / "out", cache_dir=tmp_path / "cache", check=False))
+    assert (cold.renders, cold.faces) == (241, 241)  # 240 fronts, one shared back
+    # Every face, the helper's too, was settled while rendering ahead; a deck too small for a helper is rendered
+    # as it is laid out, but for its first card (each side looked up once as it renders).
+    assert counted["layout"] == ([0, 0] if parallel else [2 * 239, 239])
+    cards = project / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("カード7,", "変えたカード,"), encoding="utf-8")
+    counted["ahead"], counted["layout"] = [0, 0], [0, 0]
+    tweak = pnpgen.build(project, Options(out_dir=tmp_path / "out", cache_dir=tmp_path / "cache", check=False))
+    assert (tweak.renders, tweak.faces) == (2, 1)
+    # 239 unchanged cards: front and back each looked up once; the changed card's front misses (its back is not
+    # looked up then), and rendering looks up both sides. Each face is checked once: 239 fronts, the back, the new front.
+    assert counted["ahead"] == [2 * 239 + 3, 239 + 2]
+    assert counted["layout"] == [0, 0]
+    pnpgen.build(project, Options(out_dir=tmp_path / "clean", cache=False, check=False))
+    assert pdf_bytes(tmp_path / "out") == pdf_bytes(tmp_path / "clean")
