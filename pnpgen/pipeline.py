@@ -30,6 +30,9 @@ from .project.validate import load_project
 from .press.write_pdf import write_document
 
 
+PARALLEL_PIECES = 400  # fewer pieces than this are written faster than a second process starts
+
+
 @dataclass(frozen=True)
 class Options:
     out_dir: Path | None = None
@@ -130,14 +133,23 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
         stale_components = [o for o in components if is_stale(o)]
         forms = convert_faces(stale_components, converter)
         initial_font = fontbook.resolve(None) if stale_components else ""
-        for done, output in enumerate(stale_components, 1):
-            staging = staging_path(output.target)
+
+        def write(output: Output, staging: Path) -> None:
             write_atomically(staging, functools.partial(
                 write_document, pages=output.pages, drawings=forms, title=output.title, initial_font=initial_font,
                 bleed=output.bleed, subject=project.name), "PDF")
+        mine, theirs = share_writing(stale_components)
+        if theirs:  # written on the other core meanwhile: each PDF is made whole by one process
+            handed = [(staging_path(output.target), output.target) for output in theirs]
+            staged.extend(handed)
+            jobs.append(Background(in_turn([functools.partial(write, output, staging)
+                                            for output, (staging, _) in zip(theirs, handed)])))
+        for done, output in enumerate(mine, 1):
+            staging = staging_path(output.target)
+            write(output, staging)
             staged.append((staging, output.target))
             if progress:
-                progress("writing", done, len(stale_components), manifest.key(output.target))
+                progress("writing", done, len(mine), manifest.key(output.target))
         for job in jobs:
             job.wait()
         sizes = {target: staging.stat().st_size for staging, target in staged}
@@ -162,6 +174,21 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
     record_build(project, out_dir, renderer.stamp.revision)  # what `diff --since last-build` compares with
     report.renders, report.faces = renderer.renders, converter.conversions
     return report
+
+
+def share_writing(outputs: list[Output]) -> tuple[list[Output], list[Output]]:
+    """The PDFs this process writes and those a second one writes meanwhile, about equal in pieces placed;
+    all here when there are too few pieces to pay for a second process (or no second PDF)."""
+    sizes = {id(o): sum(len(page.placements) for page in o.pages) for o in outputs}
+    if len(outputs) < 2 or sum(sizes.values()) < PARALLEL_PIECES:
+        return list(outputs), []
+    shares: tuple[list[Output], list[Output]] = ([], [])
+    loads = [0, 0]
+    for output in sorted(outputs, key=lambda o: -sizes[id(o)]):  # the largest first, each to the lighter side
+        side = loads.index(min(loads))
+        shares[side].append(output)
+        loads[side] += sizes[id(output)]
+    return shares
 
 
 def handle_leftovers(project: Project, options: Options, manifest: Manifest, report: Report) -> bool:
