@@ -1,0 +1,129 @@
+"""Turn one YAML file's packed (line, col) pairs into the Locations of its mappings, keys and items, when asked."""
+from __future__ import annotations
+
+from array import array
+
+from ..errors import Location
+
+SMALL = 8  # up to this many keys a lookup walks the mapping; a larger one builds its dict of locations once
+
+
+class Marks:
+    """Where every value of one file stands, two unsigned ints (line, col) a value, shared by all its containers:
+    a card costs a few bytes of positions instead of a Location object (and dicts of them) for each value."""
+
+    __slots__ = ("file", "spots")
+
+    def __init__(self, file: str):
+        self.file = file
+        self.spots = array("I")
+
+    def add(self, pairs: list) -> int:
+        """Keep one container's positions (itself first); return where they start."""
+        at = len(self.spots)
+        self.spots.extend(pairs)
+        return at
+
+    def location(self, at: int) -> Location:
+        return Location(self.file, self.spots[at], self.spots[at + 1])
+
+
+class LMap(dict):
+    """A YAML mapping: a dict that also knows where it, each key and each value stand.
+
+    A loaded one reads its places from the file's Marks (itself, then key and value of each entry in order);
+    one made by hand, or whose places are changed, holds them in `loc`, `key_locs` and `value_locs`."""
+
+    __slots__ = ("marks", "at", "_loc", "_key_locs", "_value_locs")
+
+    @property
+    def loc(self) -> Location:
+        try:
+            return self._loc
+        except AttributeError:
+            return self.marks.location(self.at)
+
+    @loc.setter
+    def loc(self, value: Location) -> None:
+        self._loc = value
+
+    @property
+    def key_locs(self) -> dict:
+        try:
+            return self._key_locs
+        except AttributeError:
+            self._key_locs = {key: self.marks.location(self.at + 2 + 4 * i) for i, key in enumerate(self)}
+            return self._key_locs
+
+    @key_locs.setter
+    def key_locs(self, value: dict) -> None:
+        self._key_locs = value
+
+    @property
+    def value_locs(self) -> dict:
+        try:
+            return self._value_locs
+        except AttributeError:
+            self._value_locs = {key: self.marks.location(self.at + 4 + 4 * i) for i, key in enumerate(self)}
+            return self._value_locs
+
+    @value_locs.setter
+    def value_locs(self, value: dict) -> None:
+        self._value_locs = value
+
+    def where(self, key) -> Location:
+        if not hasattr(self, "_value_locs") and len(self) <= SMALL:
+            return self.find(key, 4)
+        return self.value_locs.get(key, self.loc)
+
+    def where_key(self, key) -> Location:
+        if not hasattr(self, "_key_locs") and len(self) <= SMALL:
+            return self.find(key, 2)
+        return self.key_locs.get(key, self.loc)
+
+    def find(self, key, offset: int) -> Location:
+        """The place of a key (offset 2) or its value (offset 4), by the key's rank in the mapping."""
+        if key in self:
+            for index, known in enumerate(self):
+                if known is key or known == key:
+                    return self.marks.location(self.at + offset + 4 * index)
+        return self.loc
+
+    def spots_of(self, index: int) -> tuple:
+        """The packed places of entry `index` (key, then value), for a mapping that takes the entry over."""
+        start = self.at + 2 + 4 * index
+        return tuple(self.marks.spots[start:start + 4])
+
+
+class LList(list):
+    """A YAML sequence that knows where it and each item stand (from the file's Marks, or set by hand)."""
+
+    __slots__ = ("marks", "at", "_loc", "_item_locs")
+
+    @property
+    def loc(self) -> Location:
+        try:
+            return self._loc
+        except AttributeError:
+            return self.marks.location(self.at)
+
+    @loc.setter
+    def loc(self, value: Location) -> None:
+        self._loc = value
+
+    @property
+    def item_locs(self) -> list:
+        try:
+            return self._item_locs
+        except AttributeError:
+            self._item_locs = [self.marks.location(self.at + 2 + 2 * i) for i in range(len(self))]
+            return self._item_locs
+
+    @item_locs.setter
+    def item_locs(self, value: list) -> None:
+        self._item_locs = value
+
+    def where(self, index: int) -> Location:
+        if not hasattr(self, "_item_locs") and 0 <= index < len(self):
+            return self.marks.location(self.at + 2 + 2 * index)
+        return self.item_locs[index] if index < len(self.item_locs) else self.loc
