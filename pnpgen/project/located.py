@@ -12,11 +12,12 @@ class Marks:
     """Where every value of one file stands, two unsigned ints (line, col) a value, shared by all its containers:
     a card costs a few bytes of positions instead of a Location object (and dicts of them) for each value."""
 
-    __slots__ = ("file", "spots")
+    __slots__ = ("file", "spots", "shapes")
 
     def __init__(self, file: str):
         self.file = file
         self.spots = array("I")
+        self.shapes: dict[tuple, tuple] = {}  # the keys of a mapping, one tuple for all cards that share them
 
     def add(self, pairs: list) -> int:
         """Keep one container's positions (itself first); return where they start."""
@@ -89,10 +90,44 @@ class LMap(dict):
                     return self.marks.location(self.at + offset + 4 * index)
         return self.loc
 
+    def fields_at(self, skip: str):
+        """(name, Location) of each value but `skip`'s: for a loaded mapping a Spots that finds them when asked, so a
+        card holds a few bytes instead of a Location and a tuple for each of its fields."""
+        if hasattr(self, "_value_locs") or not hasattr(self, "marks"):
+            return tuple((str(key), self.where(key)) for key in self if key != skip)
+        keys = tuple(self)
+        return Spots(self.marks, self.at, self.marks.shapes.setdefault(keys, keys), skip)
+
     def spots_of(self, index: int) -> tuple:
         """The packed places of entry `index` (key, then value), for a mapping that takes the entry over."""
         start = self.at + 2 + 4 * index
         return tuple(self.marks.spots[start:start + 4])
+
+
+class Spots:
+    """Where each value of a loaded mapping stands, as (name, Location) pairs made when iterated."""
+
+    __slots__ = ("marks", "at", "keys", "skip")
+
+    def __init__(self, marks: Marks, at: int, keys: tuple, skip: str):
+        self.marks, self.at, self.keys, self.skip = marks, at, keys, skip
+
+    def __iter__(self):
+        for index, key in enumerate(self.keys):
+            if key != self.skip:
+                yield str(key), self.marks.location(self.at + 4 + 4 * index)
+
+    def __len__(self) -> int:
+        return sum(1 for key in self.keys if key != self.skip)
+
+    def __eq__(self, other) -> bool:
+        return tuple(self) == (tuple(other) if isinstance(other, Spots) else other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __reduce__(self):  # sent to another process as the plain pairs, not the file's whole Marks
+        return tuple, (tuple(self),)
 
 
 class LList(list):
