@@ -107,18 +107,18 @@ class LMap(dict):
 class Spots:
     """Where each value of a loaded mapping stands, as (name, Location) pairs made when iterated."""
 
-    __slots__ = ("marks", "at", "keys", "skip")
+    __slots__ = ("marks", "at", "names", "skip")  # no `keys`: dict() would take it for a mapping
 
-    def __init__(self, marks: Marks, at: int, keys: tuple, skip: str):
-        self.marks, self.at, self.keys, self.skip = marks, at, keys, skip
+    def __init__(self, marks: Marks, at: int, names: tuple, skip: str):
+        self.marks, self.at, self.names, self.skip = marks, at, names, skip
 
     def __iter__(self):
-        for index, key in enumerate(self.keys):
+        for index, key in enumerate(self.names):
             if key != self.skip:
                 yield str(key), self.marks.location(self.at + 4 + 4 * index)
 
     def __len__(self) -> int:
-        return sum(1 for key in self.keys if key != self.skip)
+        return sum(1 for key in self.names if key != self.skip)
 
     def __eq__(self, other) -> bool:
         return tuple(self) == (tuple(other) if isinstance(other, Spots) else other)
