@@ -1,8 +1,6 @@
 """Turn a YAML parser's events into located values (LMap, LList, scalars), with no node tree in between."""
 from __future__ import annotations
 
-import math
-import re
 import sys
 
 import yaml
@@ -12,22 +10,15 @@ from yaml.events import (AliasEvent, DocumentEndEvent, MappingEndEvent, MappingS
 
 from ..errors import Collector, Location, PnpError
 from .located import LList, LMap, Marks
+from .scalars import BASE, read_scalar, show_tag
 
 # libyaml's parser when PyYAML has it: the same events, several times faster; on an error the pure-Python
 # parser reads the file again, as its messages say more
 FAST = yaml.CSafeLoader if getattr(yaml, "__with_libyaml__", False) else yaml.SafeLoader
-SURROGATE = re.compile("[\ud800-\udfff]")
-SURROGATE_MESSAGE = "the text holds a lone surrogate escape (such as \\ud800), which is no character; expected real characters"
-BASE = "tag:yaml.org,2002:"
-STR, MERGE = BASE + "str", BASE + "merge"
+MERGE = BASE + "merge"
 COLLECTIONS = (BASE + "map", BASE + "seq", BASE + "omap")
 MAX_DEPTH = 100  # far deeper than any project; recursion (ours) stays bounded
 MAX_NODES = 200_000  # bounds alias expansion (a "billion laughs" file stops here)
-MAX_DIGITS = 30  # an id or a count never needs more; Python refuses to read 4,300 and more
-SCALARS = {"str": "text", "int": "whole number", "float": "number", "bool": "true or false", "null": "null",
-           "timestamp": "date"}
-EXAMPLES = {"str": "text", "int": "a whole number such as 12", "float": "a number such as 1.5",
-            "bool": "true or false", "null": "null", "timestamp": "a date that exists, such as 2024-02-29"}
 STARTS = (MappingStartEvent, SequenceStartEvent)
 
 
@@ -47,14 +38,6 @@ def build_with(text: str, shown: str, loader):
         return _Builder(shown, parser).build_document()
     finally:
         parser.dispose()
-
-
-def shorten(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-def show_tag(tag: str) -> str:
-    return tag.replace(BASE, "!!")
 
 
 class _Builder:
@@ -173,7 +156,7 @@ class _Builder:
                            "not an alias bomb", self.locate(event))
         kind = type(event)
         if kind is ScalarEvent:
-            return self.build_scalar(event)
+            return read_scalar(event, self.parser, self.problems, self.shown)
         tag = event.tag
         if tag is not None and tag != "!" and tag not in COLLECTIONS:
             self.problems.add(self.locate(event), f"the tag {show_tag(tag)} is not allowed; expected plain YAML values")
@@ -269,36 +252,3 @@ class _Builder:
                 found = merged.spots_of(index)
                 lines[key] = found[0]
                 spots += found
-
-    def build_scalar(self, event):
-        tag = event.tag
-        if tag is None or tag == "!":
-            tag = self.parser.resolve(yaml.ScalarNode, event.value, event.implicit)
-        text = event.value
-        if tag == STR:  # most values: text as written, which the constructor would only copy
-            if SURROGATE.search(text):
-                self.problems.add(self.locate(event), SURROGATE_MESSAGE)
-                return None
-            return text
-        kind = tag.rsplit(":", 1)[-1]
-        construct = self.parser.yaml_constructors.get(tag)
-        if not tag.startswith(BASE) or kind not in SCALARS or construct is None:  # construct: !!x:int
-            self.problems.add(self.locate(event), f"the tag {show_tag(tag)} is not allowed; expected plain YAML values")
-            return None
-        if kind == "int" and len(text.lstrip("+-").replace("_", "")) > MAX_DIGITS:
-            self.problems.add(self.locate(event), f"a number of {len(text):,} digits; expected at most {MAX_DIGITS} digits")
-            return None
-        node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)
-        try:
-            value = construct(self.parser, node)
-        except (ValueError, TypeError, AttributeError, OverflowError, KeyError):  # 2024-02-30, !!int abc, !!bool x
-            self.problems.add(self.locate(event), f"'{shorten(text)}' is not a valid {SCALARS[kind]}; "
-                                                  f"expected {EXAMPLES[kind]}")
-            return None
-        if isinstance(value, float) and not math.isfinite(value):
-            self.problems.add(self.locate(event), f"'{text}' is not a finite number; expected an ordinary number")
-            return None
-        if isinstance(value, str) and SURROGATE.search(value):
-            self.problems.add(self.locate(event), SURROGATE_MESSAGE)
-            return None
-        return value.isoformat() if hasattr(value, "isoformat") else value

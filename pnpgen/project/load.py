@@ -6,7 +6,8 @@ from pathlib import Path
 import yaml
 
 from ..errors import Location, PnpError
-from .events import FAST, MAX_DEPTH, build_values, shorten
+from .events import FAST, MAX_DEPTH, build_values
+from .scalars import shorten
 from .files import MAX_FILE_BYTES, refuse_large, special_kind
 from .located import LList, LMap
 

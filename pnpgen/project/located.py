@@ -29,6 +29,35 @@ class Marks:
         return Location(self.file, self.spots[at], self.spots[at + 1])
 
 
+class Places:
+    """An attribute of a container: set by hand it holds what it was given; else it is made from the file's Marks
+    when read, and kept (dicts of places, once asked for) or not (the container's own place, made each time)."""
+
+    def __init__(self, make, keep: bool = True):
+        self.make, self.keep = make, keep
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.slot = "_" + name
+
+    def __get__(self, holder, owner=None):
+        if holder is None:
+            return self
+        try:
+            return getattr(holder, self.slot)
+        except AttributeError:
+            value = self.make(holder)
+            if self.keep:
+                setattr(holder, self.slot, value)
+            return value
+
+    def __set__(self, holder, value) -> None:
+        setattr(holder, self.slot, value)
+
+
+def own_place(holder) -> Location:
+    return holder.marks.location(holder.at)
+
+
 class LMap(dict):
     """A YAML mapping: a dict that also knows where it, each key and each value stand.
 
@@ -36,41 +65,9 @@ class LMap(dict):
     one made by hand, or whose places are changed, holds them in `loc`, `key_locs` and `value_locs`."""
 
     __slots__ = ("marks", "at", "_loc", "_key_locs", "_value_locs")
-
-    @property
-    def loc(self) -> Location:
-        try:
-            return self._loc
-        except AttributeError:
-            return self.marks.location(self.at)
-
-    @loc.setter
-    def loc(self, value: Location) -> None:
-        self._loc = value
-
-    @property
-    def key_locs(self) -> dict:
-        try:
-            return self._key_locs
-        except AttributeError:
-            self._key_locs = {key: self.marks.location(self.at + 2 + 4 * i) for i, key in enumerate(self)}
-            return self._key_locs
-
-    @key_locs.setter
-    def key_locs(self, value: dict) -> None:
-        self._key_locs = value
-
-    @property
-    def value_locs(self) -> dict:
-        try:
-            return self._value_locs
-        except AttributeError:
-            self._value_locs = {key: self.marks.location(self.at + 4 + 4 * i) for i, key in enumerate(self)}
-            return self._value_locs
-
-    @value_locs.setter
-    def value_locs(self, value: dict) -> None:
-        self._value_locs = value
+    loc = Places(own_place, keep=False)
+    key_locs = Places(lambda m: {key: m.marks.location(m.at + 2 + 4 * i) for i, key in enumerate(m)})
+    value_locs = Places(lambda m: {key: m.marks.location(m.at + 4 + 4 * i) for i, key in enumerate(m)})
 
     def where(self, key) -> Location:
         if not hasattr(self, "_value_locs") and len(self) <= SMALL:
@@ -134,29 +131,8 @@ class LList(list):
     """A YAML sequence that knows where it and each item stand (from the file's Marks, or set by hand)."""
 
     __slots__ = ("marks", "at", "_loc", "_item_locs")
-
-    @property
-    def loc(self) -> Location:
-        try:
-            return self._loc
-        except AttributeError:
-            return self.marks.location(self.at)
-
-    @loc.setter
-    def loc(self, value: Location) -> None:
-        self._loc = value
-
-    @property
-    def item_locs(self) -> list:
-        try:
-            return self._item_locs
-        except AttributeError:
-            self._item_locs = [self.marks.location(self.at + 2 + 2 * i) for i in range(len(self))]
-            return self._item_locs
-
-    @item_locs.setter
-    def item_locs(self, value: list) -> None:
-        self._item_locs = value
+    loc = Places(own_place, keep=False)
+    item_locs = Places(lambda s: [s.marks.location(s.at + 2 + 2 * i) for i in range(len(s))])
 
     def where(self, index: int) -> Location:
         if not hasattr(self, "_item_locs") and 0 <= index < len(self):
