@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)  # a deck keeps one for each card and field: no __dict__ each
 class Location:
     """A place in a source file; line and col count from 1. In a spreadsheet, line and col are the cell's row and
     column and `sheet` names its tab ("" for a CSV file), so it reads `file:sheet!C12`."""

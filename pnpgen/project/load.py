@@ -1,56 +1,18 @@
 """Turn YAML files into plain values that remember the file:line:col each came from."""
 from __future__ import annotations
 
-import math
-import re
 from pathlib import Path
 
 import yaml
 
-from ..errors import Collector, Location, PnpError
+from ..errors import Location, PnpError
+from .events import FAST, MAX_DEPTH, build_values
+from .scalars import shorten
 from .files import MAX_FILE_BYTES, refuse_large, special_kind
+from .located import LList, LMap
 
-SURROGATE = re.compile("[\ud800-\udfff]")
-SURROGATE_MESSAGE = "the text holds a lone surrogate escape (such as \\ud800), which is no character; expected real characters"
-STR = "tag:yaml.org,2002:str"
+__all__ = ["LList", "LMap", "display_path", "load_file", "parse_yaml", "read_text", "resolve_inside", "shorten"]
 BINARY_SIGNATURES = (b"\x89PNG", b"\xff\xd8\xff", b"%PDF", b"GIF8", b"PK\x03\x04")
-MAX_DEPTH = 100  # far deeper than any project; recursion (ours and PyYAML's) stays bounded
-MAX_NODES = 200_000
-MAX_DIGITS = 30  # an id or a count never needs more; Python refuses to read 4,300 and more
-SCALARS = {"str": "text", "int": "whole number", "float": "number", "bool": "true or false", "null": "null",
-           "timestamp": "date"}
-EXAMPLES = {"str": "text", "int": "a whole number such as 12", "float": "a number such as 1.5",
-            "bool": "true or false", "null": "null", "timestamp": "a date that exists, such as 2024-02-29"}
-COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when PyYAML has it: same nodes, faster  # bounds alias expansion (a "billion laughs" file stops here)
-
-
-class LMap(dict):
-    """A YAML mapping: a dict that also knows where it, each key and each value stand."""
-
-    loc: Location
-    key_locs: dict
-    value_locs: dict
-
-    def where(self, key: str) -> Location:
-        return self.value_locs.get(key, self.loc)
-
-    def where_key(self, key: str) -> Location:
-        return self.key_locs.get(key, self.loc)
-
-
-class LList(list):
-    """A YAML sequence that knows where it and each item stand."""
-
-    loc: Location
-    item_locs: list
-
-    def where(self, index: int) -> Location:
-        return self.item_locs[index] if index < len(self.item_locs) else self.loc
-
-
-def locate(node: yaml.Node, file: str) -> Location:
-    mark = node.start_mark
-    return Location(file, mark.line + 1, mark.column + 1)
 
 
 def read_text(path: Path, shown: str) -> str:
@@ -77,10 +39,11 @@ def read_text(path: Path, shown: str) -> str:
         ) from None
 
 
-def parse_yaml(text: str, shown: str):
-    """Parse one YAML document safely into LMap/LList/scalars; None for an empty file."""
+def parse_yaml(text: str, shown: str, loader=FAST):
+    """Parse one YAML document safely into LMap/LList/scalars; None for an empty file. The loader names the
+    parser (libyaml's when PyYAML has it); the pure-Python one reads the file again on an error."""
     try:
-        node = compose(text)
+        return build_values(text, shown, loader)
     except yaml.reader.ReaderError as err:
         before = text[: err.position]
         where = Location(shown, before.count("\n") + 1, err.position - (before.rfind("\n") + 1) + 1)
@@ -91,22 +54,6 @@ def parse_yaml(text: str, shown: str):
         raise PnpError(describe_yaml_error(err), yaml_error_location(err, shown)) from None
     except yaml.YAMLError as err:
         raise PnpError(f"YAML error: {err}", Location(shown)) from None
-    if node is None:
-        return None
-    builder = _Builder(shown)
-    value = builder.build(node)
-    builder.problems.raise_if_any()
-    return value
-
-
-def compose(text: str):
-    """Compose with libyaml; on an error compose again in Python, whose messages say more."""
-    try:
-        return yaml.compose(text, Loader=COMPOSER)
-    except yaml.YAMLError:
-        if COMPOSER is yaml.SafeLoader:
-            raise
-    return yaml.compose(text, Loader=yaml.SafeLoader)
 
 
 def yaml_error_location(err: yaml.MarkedYAMLError, shown: str) -> Location:
@@ -134,111 +81,6 @@ def describe_yaml_error(err: yaml.MarkedYAMLError) -> str:
             return f"YAML syntax error: {hint}" if known.startswith("expected <") else f"YAML syntax error: {problem} ({hint})"
     context = f" {err.context}" if err.context else ""
     return f"YAML syntax error: {problem}{context}"
-
-
-class _Builder:
-    """Constructs values from composed nodes, keeping locations and refusing what YAML hides."""
-
-    def __init__(self, shown: str):
-        self.shown = shown
-        self.count = 0
-        self.problems = Collector()
-        self.constructor = yaml.SafeLoader("")  # resolves scalars exactly as safe_load would
-
-    def build(self, node: yaml.Node, depth: int = 0):
-        if depth > MAX_DEPTH:
-            raise PnpError(f"values nested more than {MAX_DEPTH} levels deep; expected a project file",
-                           locate(node, self.shown))
-        self.count += 1
-        if self.count > MAX_NODES:
-            raise PnpError(
-                f"more than {MAX_NODES} values once aliases are expanded; expected a project file, "
-                "not an alias bomb",
-                locate(node, self.shown),
-            )
-        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.tag not in (
-            "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:omap",
-        ):
-            self.problems.add(locate(node, self.shown), f"the tag {show_tag(node.tag)} is not allowed; expected plain YAML values")
-            return None
-        if isinstance(node, yaml.MappingNode):
-            return self.build_mapping(node, depth)
-        if isinstance(node, yaml.SequenceNode):
-            out = LList()
-            out.loc = locate(node, self.shown)
-            out.item_locs = []
-            for item in node.value:
-                out.append(self.build(item, depth + 1))
-                out.item_locs.append(locate(item, self.shown))
-            return out
-        return self.build_scalar(node)
-
-    def build_scalar(self, node: yaml.ScalarNode):
-        if node.tag == STR:  # most values: text as written, which the constructor would only copy
-            if SURROGATE.search(node.value):
-                self.problems.add(locate(node, self.shown), SURROGATE_MESSAGE)
-                return None
-            return node.value
-        if node.tag.startswith("tag:yaml.org,2002:") and node.tag.rsplit(":", 1)[-1] in (
-            "str", "int", "float", "bool", "null", "timestamp",
-        ):
-            kind = node.tag.rsplit(":", 1)[-1]
-            if kind == "int" and len(node.value.lstrip("+-").replace("_", "")) > MAX_DIGITS:
-                self.problems.add(locate(node, self.shown), f"a number of {len(node.value):,} digits; "
-                                                            f"expected at most {MAX_DIGITS} digits")
-                return None
-            try:
-                value = self.constructor.construct_object(node, deep=True)
-            except (ValueError, TypeError, AttributeError, OverflowError, KeyError):  # 2024-02-30, !!int abc, !!bool x
-                self.problems.add(locate(node, self.shown), f"'{shorten(node.value)}' is not a valid {SCALARS[kind]}; "
-                                                            f"expected {EXAMPLES[kind]}")
-                return None
-            if isinstance(value, float) and not math.isfinite(value):
-                self.problems.add(locate(node, self.shown), f"'{node.value}' is not a finite number; expected an ordinary number")
-                return None
-            if isinstance(value, str) and SURROGATE.search(value):
-                self.problems.add(locate(node, self.shown), SURROGATE_MESSAGE)
-                return None
-            return value.isoformat() if hasattr(value, "isoformat") else value
-        self.problems.add(locate(node, self.shown), f"the tag {show_tag(node.tag)} is not allowed; expected plain YAML values")
-        return None
-
-    def build_mapping(self, node: yaml.MappingNode, depth: int) -> LMap:
-        out = LMap()
-        out.loc = locate(node, self.shown)
-        out.key_locs, out.value_locs = {}, {}
-        for key_node, value_node in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                self.merge_into(out, value_node, depth)
-                continue
-            key = self.build(key_node, depth + 1)
-            if not isinstance(key, (str, int, float, bool)) or key is None:
-                self.problems.add(locate(key_node, self.shown), "a key must be a plain word or number")
-                continue
-            if key in out.key_locs:
-                first = out.key_locs[key]
-                self.problems.add(
-                    locate(key_node, self.shown),
-                    f"duplicate key '{key}' (first at line {first.line}); expected each key once",
-                )
-                continue
-            out[key] = self.build(value_node, depth + 1)
-            out.key_locs[key] = locate(key_node, self.shown)
-            out.value_locs[key] = locate(value_node, self.shown)
-        return out
-
-    def merge_into(self, out: LMap, value_node: yaml.Node, depth: int) -> None:
-        sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
-        for source in sources:
-            merged = self.build(source, depth + 1)
-            if not isinstance(merged, LMap):
-                self.problems.add(locate(source, self.shown), "'<<' merges a mapping; expected an alias of a mapping")
-                continue
-            for key, value in merged.items():
-                if key not in out:
-                    out[key] = value
-                    out.key_locs[key] = merged.key_locs[key]
-                    out.value_locs[key] = merged.value_locs[key]
 
 
 def load_file(path: Path, root: Path) -> tuple[object, str]:
@@ -276,11 +118,3 @@ def resolve_inside(root: Path, base: Path, reference: str, location: Location, w
     if kind:
         raise PnpError(f"'{reference}' is {kind}, not a file; expected a {what}", location)
     return target
-
-
-def shorten(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-def show_tag(tag: str) -> str:
-    return tag.replace("tag:yaml.org,2002:", "!!")

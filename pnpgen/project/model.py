@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Mapping, Union
+from typing import Iterable, Iterator, Mapping, Union
 
 from ..errors import Location
 
@@ -112,8 +112,9 @@ class Card:
     copies: int
     location: Location
     tbd: tuple[str, ...] = ()  # names of fields still holding placeholder text
-    # where each field the card itself gives was written (a sheet's cell, a YAML value), for messages and diffs
-    cells: tuple[tuple[str, Location], ...] = field(default=(), compare=False, repr=False)
+    # where each field the card itself gives was written (a sheet's cell, a YAML value), for messages and diffs:
+    # (name, Location) pairs, made when iterated for a YAML card (project/located.py Spots)
+    cells: Iterable[tuple[str, Location]] = field(default=(), compare=False, repr=False)
 
     def where(self, name: str) -> Location:
         """Where the field was written: its cell in a sheet, its value in YAML; the card's place if inherited."""

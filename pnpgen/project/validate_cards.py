@@ -53,7 +53,7 @@ def read_card(entry, where: Location, defaults: Fields, default_copies: int, pro
     else:
         problems.add(entry.where("tbd"), "tbd must be true or a list of field names")
         tbd_fields = ()
-    cells = tuple((str(k), entry.where(k)) for k in entry if k != "tbd")
+    cells = entry.fields_at(skip="tbd")
     return Card(fields, copies if copies is not None else 1, entry.loc, tbd_fields, cells)
 
 

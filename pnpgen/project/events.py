@@ -1,0 +1,254 @@
+"""Turn a YAML parser's events into located values (LMap, LList, scalars), with no node tree in between."""
+from __future__ import annotations
+
+import sys
+
+import yaml
+from yaml.composer import ComposerError
+from yaml.events import (AliasEvent, DocumentEndEvent, MappingEndEvent, MappingStartEvent, ScalarEvent,
+                         SequenceEndEvent, SequenceStartEvent, StreamEndEvent)
+
+from ..errors import Collector, Location, PnpError
+from .located import LList, LMap, Marks
+from .scalars import BASE, read_scalar, show_tag
+
+# libyaml's parser when PyYAML has it: the same events, several times faster; on an error the pure-Python
+# parser reads the file again, as its messages say more
+FAST = yaml.CSafeLoader if getattr(yaml, "__with_libyaml__", False) else yaml.SafeLoader
+MERGE = BASE + "merge"
+COLLECTIONS = (BASE + "map", BASE + "seq", BASE + "omap")
+MAX_DEPTH = 100  # far deeper than any project; recursion (ours) stays bounded
+MAX_NODES = 200_000  # bounds alias expansion (a "billion laughs" file stops here)
+STARTS = (MappingStartEvent, SequenceStartEvent)
+
+
+def build_values(text: str, shown: str, loader=FAST):
+    """One YAML document as LMap/LList/scalars (None for an empty file), every problem in it at once."""
+    try:
+        return build_with(text, shown, loader)
+    except yaml.YAMLError:
+        if loader is yaml.SafeLoader:
+            raise
+    return build_with(text, shown, yaml.SafeLoader)
+
+
+def build_with(text: str, shown: str, loader):
+    parser = loader(text)
+    try:
+        return _Builder(shown, parser).build_document()
+    finally:
+        parser.dispose()
+
+
+class _Builder:
+    """Builds values as the parser reads, keeping locations packed and refusing what YAML hides.
+
+    It answers exactly as building the composed node tree did: an alias builds the anchored value again by
+    replaying the events kept for it (counted again, so an alias bomb stops at MAX_NODES), and a YAML error
+    anywhere in the file is reported rather than a problem found before it."""
+
+    def __init__(self, shown: str, parser):
+        self.shown = shown
+        self.parser = parser
+        self.marks = Marks(shown)
+        self.count = 0
+        self.problems = Collector()
+        self.anchors: dict[str, list] = {}  # anchor name -> its node's events, as the parser gave them
+        self.recording: list[list] = []  # the event lists of anchored collections still open
+
+    def read(self):
+        event = self.parser.get_event()
+        for events in self.recording:
+            events.append(event)
+        return event
+
+    def build_document(self):
+        parser = self.parser
+        parser.get_event()  # stream start
+        if parser.check_event(StreamEndEvent):
+            return None
+        parser.get_event()  # document start
+        first = self.read()
+        try:
+            value = self.build(first, self.read, 0)
+        except PnpError:
+            self.drain()  # a YAML error later in the file is the one to report
+            self.check_single(first)
+            raise
+        parser.get_event()  # document end
+        self.check_single(first)
+        self.problems.raise_if_any()
+        return value
+
+    def check_single(self, first) -> None:
+        if not self.parser.check_event(StreamEndEvent):
+            raise ComposerError("expected a single document in the stream", first.start_mark,
+                                "but found another document", self.parser.get_event().start_mark)
+
+    def drain(self) -> None:
+        """Read the rest of the document unbuilt, noting anchors and checking aliases as the composer does."""
+        self.recording = []
+        while not isinstance(event := self.parser.get_event(), DocumentEndEvent):
+            if isinstance(event, AliasEvent):
+                self.follow(event)
+            elif getattr(event, "anchor", None) is not None:
+                self.enter(event)
+
+    def enter(self, event) -> bool:
+        """Note an anchor the first time the parser shows it (not when its events are replayed for an alias);
+        True when the events of its collection are now being kept."""
+        name = event.anchor
+        if name is None:
+            return False
+        known = self.anchors.get(name)
+        if known is not None:
+            if known[0] is event:
+                return False
+            raise ComposerError(f"found duplicate anchor {name!r}; first occurrence", known[0].start_mark,
+                                "second occurrence", event.start_mark)
+        self.anchors[name] = events = [event]
+        if isinstance(event, ScalarEvent):
+            return False
+        self.recording.append(events)
+        return True
+
+    def follow(self, alias):
+        """The first event of the anchored node and a reader replaying the rest of its events."""
+        events = self.anchors.get(alias.anchor)
+        if events is None:
+            raise ComposerError(None, None, f"found undefined alias {alias.anchor!r}", alias.start_mark)
+        replay = iter(events)
+        return next(replay), replay.__next__
+
+    def origin(self, event) -> tuple[int, int]:
+        """The (line, col) a value stands at: an alias stands where its anchored node does."""
+        mark = (self.anchors[event.anchor][0] if type(event) is AliasEvent else event).start_mark
+        return mark.line + 1, mark.column + 1
+
+    def locate(self, event) -> Location:
+        return Location(self.shown, *self.origin(event))
+
+    def skip(self, event, read) -> None:
+        """Pass over one node unbuilt; its anchors still count, as the composer notes them."""
+        open_ = []
+        while True:
+            if isinstance(event, AliasEvent):
+                self.follow(event)
+            elif isinstance(event, STARTS):
+                open_.append(self.enter(event))
+            elif isinstance(event, ScalarEvent):
+                self.enter(event)
+            elif open_.pop():
+                self.recording.pop()
+            if not open_:
+                return
+            event = read()
+
+    def build(self, event, read, depth: int):
+        if type(event) is AliasEvent:
+            event, read = self.follow(event)
+        recorded = self.enter(event) if event.anchor is not None else False
+        if depth > MAX_DEPTH:
+            raise PnpError(f"values nested more than {MAX_DEPTH} levels deep; expected a project file", self.locate(event))
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise PnpError(f"more than {MAX_NODES} values once aliases are expanded; expected a project file, "
+                           "not an alias bomb", self.locate(event))
+        kind = type(event)
+        if kind is ScalarEvent:
+            return read_scalar(event, self.parser, self.problems, self.shown)
+        tag = event.tag
+        if tag is not None and tag != "!" and tag not in COLLECTIONS:
+            self.problems.add(self.locate(event), f"the tag {show_tag(tag)} is not allowed; expected plain YAML values")
+            self.skip_rest(read, recorded)
+            return None
+        value = self.build_mapping(event, read, depth) if kind is MappingStartEvent else self.build_list(event, read, depth)
+        if recorded:
+            self.recording.pop()
+        return value
+
+    def skip_rest(self, read, recorded: bool) -> None:
+        """Pass over the items of a collection whose start was read, up to its end."""
+        while not isinstance(event := read(), (MappingEndEvent, SequenceEndEvent)):
+            self.skip(event, read)
+        if recorded:
+            self.recording.pop()
+
+    def build_list(self, start, read, depth: int) -> LList:
+        out = LList()
+        spots = [start.start_mark.line + 1, start.start_mark.column + 1]
+        while type(event := read()) is not SequenceEndEvent:
+            out.append(self.build(event, read, depth + 1))
+            spots += self.origin(event)
+        out.marks, out.at = self.marks, self.marks.add(spots)
+        return out
+
+    def build_mapping(self, start, read, depth: int) -> LMap:
+        out = LMap()
+        spots = [start.start_mark.line + 1, start.start_mark.column + 1]
+        lines: dict = {}  # the line each key was first written on, for a duplicate's message
+        while type(event := read()) is not MappingEndEvent:
+            if self.is_merge(event):
+                self.merge_into(out, spots, lines, read(), read, depth)
+                continue
+            key = self.build(event, read, depth + 1)
+            place = self.origin(event)
+            if not isinstance(key, (str, int, float, bool)) or key is None:
+                self.problems.add(Location(self.shown, *place), "a key must be a plain word or number")
+                self.skip(read(), read)
+                continue
+            if key in out:
+                self.problems.add(Location(self.shown, *place),
+                                  f"duplicate key '{key}' (first at line {lines[key]}); expected each key once")
+                self.skip(read(), read)
+                continue
+            if type(key) is str:
+                key = sys.intern(key)  # a deck's cards share their few field names instead of a copy each
+            value = read()
+            out[key] = self.build(value, read, depth + 1)
+            lines[key] = place[0]
+            spots += place
+            spots += self.origin(value)
+        out.marks, out.at = self.marks, self.marks.add(spots)
+        return out
+
+    def is_merge(self, event) -> bool:
+        """A `<<` key (the composer resolves it to !!merge); noting its anchor, as it is never built."""
+        if type(event) is AliasEvent:
+            event = self.follow(event)[0]
+        elif type(event) is not ScalarEvent:
+            return False
+        tag = event.tag
+        if tag is None or tag == "!":
+            if event.value != "<<":
+                return False
+            tag = self.parser.resolve(yaml.ScalarNode, event.value, event.implicit)
+        if tag != MERGE:
+            return False
+        self.enter(event)
+        return True
+
+    def merge_into(self, out: LMap, spots: list, lines: dict, event, read, depth: int) -> None:
+        """`<<: *defaults` (or a list of them): each mapping's keys the mapping does not have yet."""
+        if type(event) is AliasEvent:
+            event, read = self.follow(event)
+        if type(event) is not SequenceStartEvent:
+            self.merge_one(out, spots, lines, event, read, depth)
+            return
+        recorded = self.enter(event)  # the list itself is neither built nor counted: only what it names
+        while type(item := read()) is not SequenceEndEvent:
+            self.merge_one(out, spots, lines, item, read, depth)
+        if recorded:
+            self.recording.pop()
+
+    def merge_one(self, out: LMap, spots: list, lines: dict, event, read, depth: int) -> None:
+        merged = self.build(event, read, depth + 1)
+        if not isinstance(merged, LMap):
+            self.problems.add(self.locate(event), "'<<' merges a mapping; expected an alias of a mapping")
+            return
+        for index, (key, value) in enumerate(merged.items()):
+            if key not in out:
+                out[key] = value
+                found = merged.spots_of(index)
+                lines[key] = found[0]
+                spots += found

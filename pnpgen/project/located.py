@@ -1,0 +1,140 @@
+"""Turn one YAML file's packed (line, col) pairs into the Locations of its mappings, keys and items, when asked."""
+from __future__ import annotations
+
+from array import array
+
+from ..errors import Location
+
+SMALL = 8  # up to this many keys a lookup walks the mapping; a larger one builds its dict of locations once
+
+
+class Marks:
+    """Where every value of one file stands, two unsigned ints (line, col) a value, shared by all its containers:
+    a card costs a few bytes of positions instead of a Location object (and dicts of them) for each value."""
+
+    __slots__ = ("file", "spots", "shapes")
+
+    def __init__(self, file: str):
+        self.file = file
+        self.spots = array("I")
+        self.shapes: dict[tuple, tuple] = {}  # the keys of a mapping, one tuple for all cards that share them
+
+    def add(self, pairs: list) -> int:
+        """Keep one container's positions (itself first); return where they start."""
+        at = len(self.spots)
+        self.spots.extend(pairs)
+        return at
+
+    def location(self, at: int) -> Location:
+        return Location(self.file, self.spots[at], self.spots[at + 1])
+
+
+class Places:
+    """An attribute of a container: set by hand it holds what it was given; else it is made from the file's Marks
+    when read, and kept (dicts of places, once asked for) or not (the container's own place, made each time)."""
+
+    def __init__(self, make, keep: bool = True):
+        self.make, self.keep = make, keep
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.slot = "_" + name
+
+    def __get__(self, holder, owner=None):
+        if holder is None:
+            return self
+        try:
+            return getattr(holder, self.slot)
+        except AttributeError:
+            value = self.make(holder)
+            if self.keep:
+                setattr(holder, self.slot, value)
+            return value
+
+    def __set__(self, holder, value) -> None:
+        setattr(holder, self.slot, value)
+
+
+def own_place(holder) -> Location:
+    return holder.marks.location(holder.at)
+
+
+class LMap(dict):
+    """A YAML mapping: a dict that also knows where it, each key and each value stand.
+
+    A loaded one reads its places from the file's Marks (itself, then key and value of each entry in order);
+    one made by hand, or whose places are changed, holds them in `loc`, `key_locs` and `value_locs`."""
+
+    __slots__ = ("marks", "at", "_loc", "_key_locs", "_value_locs")
+    loc = Places(own_place, keep=False)
+    key_locs = Places(lambda m: {key: m.marks.location(m.at + 2 + 4 * i) for i, key in enumerate(m)})
+    value_locs = Places(lambda m: {key: m.marks.location(m.at + 4 + 4 * i) for i, key in enumerate(m)})
+
+    def where(self, key) -> Location:
+        if not hasattr(self, "_value_locs") and len(self) <= SMALL:
+            return self.find(key, 4)
+        return self.value_locs.get(key, self.loc)
+
+    def where_key(self, key) -> Location:
+        if not hasattr(self, "_key_locs") and len(self) <= SMALL:
+            return self.find(key, 2)
+        return self.key_locs.get(key, self.loc)
+
+    def find(self, key, offset: int) -> Location:
+        """The place of a key (offset 2) or its value (offset 4), by the key's rank in the mapping."""
+        if key in self:
+            for index, known in enumerate(self):
+                if known is key or known == key:
+                    return self.marks.location(self.at + offset + 4 * index)
+        return self.loc
+
+    def fields_at(self, skip: str):
+        """(name, Location) of each value but `skip`'s: for a loaded mapping a Spots that finds them when asked, so a
+        card holds a few bytes instead of a Location and a tuple for each of its fields."""
+        if hasattr(self, "_value_locs") or not hasattr(self, "marks"):
+            return tuple((str(key), self.where(key)) for key in self if key != skip)
+        keys = tuple(self)
+        return Spots(self.marks, self.at, self.marks.shapes.setdefault(keys, keys), skip)
+
+    def spots_of(self, index: int) -> tuple:
+        """The packed places of entry `index` (key, then value), for a mapping that takes the entry over."""
+        start = self.at + 2 + 4 * index
+        return tuple(self.marks.spots[start:start + 4])
+
+
+class Spots:
+    """Where each value of a loaded mapping stands, as (name, Location) pairs made when iterated."""
+
+    __slots__ = ("marks", "at", "names", "skip")  # no `keys`: dict() would take it for a mapping
+
+    def __init__(self, marks: Marks, at: int, names: tuple, skip: str):
+        self.marks, self.at, self.names, self.skip = marks, at, names, skip
+
+    def __iter__(self):
+        for index, key in enumerate(self.names):
+            if key != self.skip:
+                yield str(key), self.marks.location(self.at + 4 + 4 * index)
+
+    def __len__(self) -> int:
+        return sum(1 for key in self.names if key != self.skip)
+
+    def __eq__(self, other) -> bool:
+        return tuple(self) == (tuple(other) if isinstance(other, Spots) else other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __reduce__(self):  # sent to another process as the plain pairs, not the file's whole Marks
+        return tuple, (tuple(self),)
+
+
+class LList(list):
+    """A YAML sequence that knows where it and each item stand (from the file's Marks, or set by hand)."""
+
+    __slots__ = ("marks", "at", "_loc", "_item_locs")
+    loc = Places(own_place, keep=False)
+    item_locs = Places(lambda s: [s.marks.location(s.at + 2 + 2 * i) for i in range(len(s))])
+
+    def where(self, index: int) -> Location:
+        if not hasattr(self, "_item_locs") and 0 <= index < len(self):
+            return self.marks.location(self.at + 2 + 2 * index)
+        return self.item_locs[index] if index < len(self.item_locs) else self.loc
