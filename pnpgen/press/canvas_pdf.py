@@ -90,8 +90,9 @@ def define_form(canvas: Canvas, name: str, drawing: FaceArt | Drawing, font: str
         from ..faces.images import draw_drawing
 
         draw_drawing(drawing, canvas, 0, 0)
+        shadings = dict(canvas._shadingUsed)  # svglib's gradients: endForm forgets them
         canvas.endForm()
-        declare_form_resources(canvas, name)
+        declare_form_resources(canvas, name, shadings)
     finally:
         if not own:
             del drawing.initialFontName

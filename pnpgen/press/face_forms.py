@@ -51,15 +51,19 @@ class CompressedForm(pdfdoc.PDFObject):
         return head + resources + b" /Subtype /Form /Type /XObject >>\nstream\n" + self.data + b"\nendstream\n"
 
 
-def declare_form_resources(canvas: Canvas, name: str) -> None:
-    """Give the form the graphics states (opacity) it uses: reportlab records them but does not write them."""
+def declare_form_resources(canvas: Canvas, name: str, shadings: dict | None = None) -> None:
+    """Give the form the graphics states (opacity) and shadings (gradients) it uses: reportlab records them
+    but does not write them into a form's resources, so viewers paint the form's gradients black."""
     form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
-    if not form.ExtGState:
+    if not form.ExtGState and not shadings:
         return
     resources = pdfdoc.PDFResourceDictionary()
     resources.basicFonts()
     resources.allProcs()
     if form.XObjects:
         resources.XObject = form.XObjects
-    resources.ExtGState = form.ExtGState
+    if form.ExtGState:
+        resources.ExtGState = form.ExtGState
+    if shadings:
+        resources.setShading(shadings)
     form.Resources = resources
