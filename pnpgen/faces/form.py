@@ -141,7 +141,7 @@ def encode_form(art: FaceArt) -> FaceForm:
 def font_file(name: str) -> TrueTypeFile:
     """The font file behind a registered reportlab font name (a name stands for one file in a process)."""
     face = pdfmetrics.getFont(name).face
-    return open_truetype(face.filename, getattr(face, "subfontIndex", 0) or 0)
+    return open_truetype(face.filename, subfont_index(face))
 
 
 @functools.lru_cache(maxsize=64)
@@ -150,5 +150,12 @@ def font_digest(name: str) -> str:
     makes records made from the old one misses, not wrong glyphs)."""
     face = pdfmetrics.getFont(name).face
     hasher = hashlib.sha256(Path(face.filename).read_bytes())
-    hasher.update(str(getattr(face, "subfontIndex", 0) or 0).encode("ascii"))
+    hasher.update(str(subfont_index(face)).encode("ascii"))
     return hasher.hexdigest()[:32]
+
+
+def subfont_index(face) -> int:
+    """Which font of a collection (TTC) reportlab registered: it keeps only the "-N" it appends to names."""
+    suffix = getattr(face, "subfontNameX", b"") or b""
+    text = suffix.decode("ascii", "replace") if isinstance(suffix, bytes) else str(suffix)
+    return int(text[1:]) if text[:1] == "-" and text[1:].isdigit() else 0

@@ -105,3 +105,23 @@ def test_a_form_made_with_another_font_file_is_made_again(tmp_path, fontbook, sl
     assert re.fullmatch(r"[0-9a-f]{32}", fresh.digests[0])
     assert max(glyph_ids(fresh.glyphs[0])) < font_file(fresh.resolved_fonts[0]).num_glyphs
     assert fresh.to_bytes() == converter.pack.form_bytes(KEY) != stale.to_bytes()
+
+
+def test_a_font_of_a_collection_is_read_from_its_own_member(tmp_path):
+    """reportlab keeps a collection member's number only as the "-N" of its name: glyph IDs and widths
+    must come from that member, not the first."""
+    from fontTools.ttLib import TTCollection, TTFont as ToolsFont
+    from reportlab.pdfbase import pdfmetrics as metrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    from pnpgen.faces.fonts import BUNDLED_FONTS
+
+    collection = TTCollection()
+    collection.fonts = [ToolsFont(str(BUNDLED_FONTS / "NotoSansJP-Regular.ttf"), lazy=True),
+                        ToolsFont(str(BUNDLED_FONTS / "NotoSansJP-Bold.ttf"), lazy=True)]
+    collection.save(str(tmp_path / "Both.ttc"))
+    metrics.registerFont(TTFont("FormTestBoth", str(tmp_path / "Both.ttc"), subfontIndex=1))
+    assert font_file("FormTestBoth").postscript_name == "NotoSansJP-Bold"
+    text = "太字 Bold"
+    assert sum(font_file("FormTestBoth").advance(g) for g in font_file("FormTestBoth").glyph_ids(text)) == \
+        pytest.approx(metrics.stringWidth(text, "FormTestBoth", 1000))
