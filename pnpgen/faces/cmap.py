@@ -1,4 +1,4 @@
-"""Turn a font's cmap table into a character -> glyph ID dictionary (formats 12, 4, 6 and 0)."""
+"""Turn a font's cmap table into a character -> glyph ID dictionary (formats 12, 4, 6 and 0), and back."""
 from __future__ import annotations
 
 import struct
@@ -65,3 +65,42 @@ def read_array_format(table, mapping: dict, glyphs: int) -> None:
         return
     first, count = struct.unpack_from(">HH", table, 6)
     mapping.update(zip(range(first, first + count), read_be("H", table, 10, count)))
+
+
+def write_cmap(glyphs: dict[int, int]) -> bytes:
+    """A cmap table mapping code points to glyph IDs: format 4 (Windows Unicode BMP) for the BMP and, when
+    any lies beyond it, format 12 (Windows Unicode full) for all; a subset font then holds every table
+    TrueType requires, which strict font parsers insist on even where a PDF addresses glyphs by ID."""
+    codes = sorted(glyphs)
+    runs: list[list[int]] = []  # [first code, last code, first glyph]: consecutive codes on consecutive glyphs
+    for code in codes:
+        if runs and code == runs[-1][1] + 1 and glyphs[code] == runs[-1][2] + code - runs[-1][0]:
+            runs[-1][1] = code
+        else:
+            runs.append([code, code, glyphs[code]])
+    subtables = [(1, format_4([r for r in runs if r[1] < 0xFFFF]))]
+    if codes and codes[-1] > 0xFFFF:
+        subtables.append((10, format_12(runs)))
+    offset = 4 + 8 * len(subtables)
+    head, body = struct.pack(">HH", 0, len(subtables)), b""
+    for encoding, table in subtables:
+        head += struct.pack(">HHI", 3, encoding, offset + len(body))
+        body += table
+    return head + body
+
+
+def format_4(runs: list[list[int]]) -> bytes:
+    segments = [(first, last, (glyph - first) % 0x10000) for first, last, glyph in runs] + [(0xFFFF, 0xFFFF, 1)]
+    count = len(segments)
+    power = 1 << (count.bit_length() - 1)
+    ends = struct.pack(f">{count}H", *(last for _, last, _ in segments))
+    starts = struct.pack(f">{count}H", *(first for first, _, _ in segments))
+    deltas = struct.pack(f">{count}H", *(delta for _, _, delta in segments))
+    length = 16 + 8 * count
+    return (struct.pack(">7H", 4, length, 0, 2 * count, 2 * power, power.bit_length() - 1, 2 * (count - power))
+            + ends + b"\0\0" + starts + deltas + bytes(2 * count))
+
+
+def format_12(runs: list[list[int]]) -> bytes:
+    groups = b"".join(struct.pack(">3I", first, last, glyph) for first, last, glyph in runs)
+    return struct.pack(">HHIII", 12, 0, 16 + len(groups), 0, len(runs)) + groups

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ..errors import Location, PnpError
-from .cmap import read_cmap
+from .cmap import read_cmap, write_cmap
 from .sfnt import U32, assemble_font, read_be, swapped
 
 COPIED_TABLES = ("OS/2", "cvt ", "fpgm", "maxp", "name", "prep")  # kept byte for byte in a subset
@@ -215,9 +215,10 @@ class TrueTypeFile:
             frontier = list(found)
         self.fail(f"composite glyphs nest more than {MAX_COMPONENT_DEPTH} deep")
 
-    def subset(self, gids: Iterable[int]) -> bytes:
+    def subset(self, gids: Iterable[int], chars: dict[int, int] | None = None) -> bytes:
         """A TrueType file in which the given glyphs (and their components) keep their glyph IDs and
-        outlines and every other glyph is empty; no cmap or layout tables (a PDF addresses glyphs by ID)."""
+        outlines and every other glyph is empty; no layout tables (a PDF addresses glyphs by ID), and a
+        cmap of chars (code point -> glyph ID) only."""
         count, kept = self.num_glyphs, self.closure(gids)
         outlines, lengths, metrics = [], [0] * count, array("H", bytes(4 * count))
         for gid in kept:
@@ -235,5 +236,5 @@ class TrueTypeFile:
         loca.extend(accumulate(lengths))
         tables = {tag: self.table(tag) for tag in COPIED_TABLES if tag in self.tables}
         tables.update(head=head, hhea=hhea, post=post, glyf=b"".join(outlines),
-                      loca=swapped(loca), hmtx=swapped(metrics))
+                      loca=swapped(loca), hmtx=swapped(metrics), cmap=write_cmap(chars or {}))
         return assemble_font(tables)

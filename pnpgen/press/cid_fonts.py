@@ -45,7 +45,8 @@ def cid_font_objects(font: TrueTypeFile, used: Mapping[int, str], type0_number: 
                   f"/FontBBox [{' '.join(map(write_number, font.bbox))}] /ItalicAngle {write_number(font.italic_angle)} "
                   f"/Ascent {write_number(font.ascent)} /Descent {write_number(font.descent)} "
                   f"/CapHeight {write_number(font.cap_height)} /StemV {font.stem_v} /FontFile2 {file_number} 0 R >>")
-    subset = font.subset(gids)
+    chars = {ord(text): gid for gid, text in sorted(used.items(), reverse=True) if len(text) == 1 and gid}
+    subset = font.subset(gids, chars)
     return [(type0_number, type0.encode("ascii")), (cid_number, cid.encode("ascii")),
             (descriptor_number, descriptor.encode("ascii")),
             (file_number, write_stream(subset, f"/Length1 {len(subset)} ")),

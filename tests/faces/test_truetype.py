@@ -118,7 +118,7 @@ def test_a_subset_keeps_used_glyphs_at_their_ids_and_empties_the_rest(regular):
     font, original = ToolsFont(BytesIO(subset)), ToolsFont(str(BUNDLED["Regular"]))
     assert len(font.getGlyphOrder()) == font["maxp"].numGlyphs == regular.num_glyphs
     assert sorted(font.keys()) == sorted(["GlyphOrder", "head", "hhea", "maxp", "OS/2", "hmtx", "loca", "glyf",
-                                          "post", "name", "prep"])
+                                          "post", "name", "prep", "cmap"])
     assert (font["post"].formatType, font["head"].indexToLocFormat, font["hhea"].numberOfHMetrics) == (3.0, 1, 17936)
     kept = {0, *gids}
     names, original_names = font.getGlyphOrder(), original.getGlyphOrder()
@@ -263,3 +263,18 @@ def test_each_cmap_format_reads_like_fonttools(form, codes):
     font.setGlyphOrder(order)
     mapping = read_cmap(table.compile(font), len(order))
     assert mapping == {chr(code): int(name[1:]) for code, name in subtable.cmap.items()}
+
+
+def test_a_subset_maps_the_characters_it_shows_to_their_glyphs_in_a_cmap():
+    """TrueType requires a cmap, and strict font parsers refuse a font without one: the subset maps the
+    characters the PDF shows (a PDF itself addresses the glyphs by ID) — the BMP in format 4, the rest in 12."""
+    font = open_truetype(BUNDLED["Regular"])
+    text = "カードを1枚引く。ABC ｱ𠮷"
+    chars = {ord(c): font.glyph_id(c) for c in text}
+    read = ToolsFont(BytesIO(font.subset(chars.values(), chars)))
+    assert {code: read.getGlyphID(name) for code, name in read.getBestCmap().items()} == chars
+    formats = {(t.platformID, t.platEncID): t.format for t in read["cmap"].tables}
+    assert formats == {(3, 1): 4, (3, 10): 12}
+    bmp = {code: gid for code, gid in chars.items() if code <= 0xFFFF}
+    assert {code: read.getGlyphID(name) for code, name in read["cmap"].getcmap(3, 1).cmap.items()} == bmp
+    assert open_truetype(BUNDLED["Regular"]).subset([5]) and "cmap" in ToolsFont(BytesIO(font.subset([5])))
