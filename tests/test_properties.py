@@ -195,6 +195,7 @@ def units_of(line: str) -> int:
 @example(text="「あいうえお」、かきくけこ。さしすせそ", width=3.0)
 @example(text="word, word. (word) 「語」", width=2.0)
 @example(text="。。。。", width=1.0)
+@example(text="\u00a0", width=1.0)  # a no-break space is text: printed, never dropped
 def test_break_lines_keeps_kinsoku_and_loses_no_text(text: str, width: float):
     lines = break_lines(text, width, MEASURE)
     paragraphs = [break_lines(p, width, MEASURE) for p in text.split("\n")]

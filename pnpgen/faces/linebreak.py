@@ -18,7 +18,8 @@ _UNIT = re.compile(f"[ \\t]+|[{CJK}]|[^ \\t{CJK}]+")
 _BREAKABLE = re.compile(f"[{CJK}]")
 # Digits and letters, half- or full-width, stay together (２０ and ＶＰ never split) unless wider than a line.
 _KEEP_TOGETHER = re.compile("[0-9A-Za-z\uff10-\uff19\uff21-\uff3a\uff41-\uff5a.,%\uff0e\uff05]")
-SPACES = " \t\u00a0"  # breakable spaces, dropped at line ends; U+3000 is a full-width character, never dropped
+SPACES = " \t"  # breakable spaces, dropped at line ends; U+3000 is a full-width character, never dropped
+NO_BREAK = "\u00a0\u202f"  # no-break spaces: printed, never dropped, never a place to break ("10\u00a0cm")
 
 NO_LINE_START = frozenset(
     "、。，．・：；？！ー）」』】〕〉》｝］ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ々ゝゞヽヾ〜…‥"
@@ -72,7 +73,9 @@ def _pieces(chars: Sequence[str], widths: Sequence[float], start: int, end: int,
         char = chars[index]
         space = char != "" and char in SPACES
         last = pieces[-1] if pieces else None
-        if level == 0:
+        if last is not None and not last.space and (char in NO_BREAK or chars[index - 1] in NO_BREAK):
+            joins = True
+        elif level == 0:
             joins = last is not None and not space and not last.space and (char == "" or offsets[index] not in phrases)
         else:
             kind = _fine_kind(char)

@@ -30,6 +30,13 @@ def book() -> FontBook:
     return FontBook([BUNDLED])
 
 
+def test_a_no_break_space_holds_its_neighbours_together_and_is_kept():
+    """U+00A0 between a number and its unit ("2\u00a0cards", "１０\u00a0cm") is text, not a place to break."""
+    assert break_lines("draw 2\u00a0cards now", 8, one) == ["draw", "2\u00a0cards", "now"]
+    assert break_lines("山札の１０\u00a0cmを引く", 5, one) == ["山札の", "１０\u00a0cm", "を引く"]
+    assert break_lines("\u00a0", 3, one) == ["\u00a0"]
+
+
 def test_line_never_starts_with_closing_punctuation():
     assert break_lines("あいうえお。かき", 5, one) == ["あいうえ", "お。かき"]
     assert break_lines("あいうえおっか", 5, one) == ["あいうえ", "おっか"]
