@@ -13,7 +13,6 @@ import json
 import struct
 import zlib
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
@@ -149,7 +148,7 @@ def font_digest(name: str) -> str:
     """What a record's glyph IDs were taken from: a digest of the font's file and subfont (a changed file
     makes records made from the old one misses, not wrong glyphs)."""
     face = pdfmetrics.getFont(name).face
-    hasher = hashlib.sha256(Path(face.filename).read_bytes())
+    hasher = hashlib.sha256(font_file(name).data)  # the file's bytes, already read: not read again
     hasher.update(str(subfont_index(face)).encode("ascii"))
     return hasher.hexdigest()[:32]
 

@@ -1,6 +1,7 @@
 """Turn imposed pages and their faces' drawings into a PDF through reportlab's canvas (faces only svglib draws)."""
 from __future__ import annotations
 
+import functools
 import io
 import zlib
 from typing import TYPE_CHECKING, Mapping, Sequence
@@ -123,12 +124,20 @@ def draw_placement(canvas: Canvas, placement: Placement, name: str, bleed: float
     Written as literal operators (q, clip rectangle, translation, Do, Q): the same PDF as saveState,
     clipPath, translate and restoreState would make, at a fraction of their cost per card; nothing
     between q and Q changes the state reportlab tracks."""
-    c = placement.clip
-    region = path_operators(placement.clip_path) if placement.clip_path else \
-        f"{fp_str(c.x0, c.y0, c.x1 - c.x0, c.y1 - c.y0)} re"
-    canvas.addLiteral(f"q {region} W n {fp_str(*face_matrix(placement, bleed))} cm")
+    p = placement
+    canvas.addLiteral(placing(p.x, p.y, p.width, p.height, p.clip, p.clip_path, p.flip, bleed))
     canvas.doForm(name)
     canvas.addLiteral("Q")
+
+
+@functools.lru_cache(maxsize=4096)
+def placing(x: float, y: float, width: float, height: float, clip: Rect, clip_path: tuple, flip: str,
+            bleed: float) -> str:
+    """The operators that clip to a placement and move a face's form there, up to its Do: the same for the
+    same slot on every full sheet, whichever face it holds."""
+    region = path_operators(clip_path) if clip_path else f"{fp_str(clip.x0, clip.y0, clip.x1 - clip.x0, clip.y1 - clip.y0)} re"
+    matrix = face_matrix(Placement("", x, y, width, height, clip, clip_path=clip_path, flip=flip), bleed)
+    return f"q {region} W n {fp_str(*matrix)} cm"
 
 
 def face_matrix(placement: Placement, bleed: float) -> tuple[float, ...]:

@@ -19,10 +19,10 @@ from ..atomic import write_atomically
 from ..faces.art import FaceArt
 from ..faces.form import FaceForm, encode_form, font_file, glyph_ids
 from ..units import mm
-from .canvas_pdf import GREY, LABEL_SIZE, canvas_pdf_bytes, face_matrix, label_position, path_operators
+from .canvas_pdf import GREY, LABEL_SIZE, canvas_pdf_bytes, label_position, placing
 from .cid_fonts import cid_font_objects
 from .image_objects import image_objects
-from .impose import Page, Placement, Rect
+from .impose import Page, Rect
 from .mark_ops import marks_operators
 from .pdf_file import EPOCH, PdfFile, form_name, stream, text_string
 
@@ -178,16 +178,6 @@ class Document:
         for name, (number, used) in self.fonts.items():
             for object_number, body in cid_font_objects(font_file(name), used, number, self.file.reserve):
                 self.file.put(object_number, body)
-
-
-@functools.lru_cache(maxsize=4096)
-def placing(x: float, y: float, width: float, height: float, clip: Rect, clip_path: tuple, flip: str,
-            bleed: float) -> str:
-    """The operators that clip to a placement and move a face's form there, up to its Do: the same for the
-    same slot on every full sheet, whichever face it holds."""
-    region = path_operators(clip_path) if clip_path else f"{fp_str(clip.x0, clip.y0, clip.x1 - clip.x0, clip.y1 - clip.y0)} re"
-    matrix = face_matrix(Placement("", x, y, width, height, clip, clip_path=clip_path, flip=flip), bleed)
-    return f"q {region} W n {fp_str(*matrix)} cm"
 
 
 def is_truetype(name: str) -> bool:
