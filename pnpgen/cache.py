@@ -24,8 +24,10 @@ from pathlib import Path
 from . import __version__
 from .atomic import write_atomically
 from .errors import PnpError
-from .packfile import (CHECK, HEADER, KINDS, MAGIC, Segment, check_record, encode_record, holds, open_pack,
-                       read_records, temporary_file)
+from .packfile import (CHECK, CHECKED, HEADER, KINDS, MAGIC, SPAN, USED, Checked, Segment, check_record,
+                       encode_record, entry_of, holds, open_pack, read_headers, read_records, slot_of, split_entry,
+                       temporary_file)
+from .seal import can_seal, is_sealed, write_pack
 
 
 def default_cache_dir() -> Path:
@@ -106,7 +108,8 @@ class FacePack:
     process adds appended to a file of its own; written back at once (only when something is new).
 
     The index holds a few dozen bytes a record (a 128-bit key prefix and where the record lies), never a
-    payload; every record is checked again when read, so the files are trusted no more than the pack was."""
+    payload. Every record is checked again when read, so the files are trusted no more than the pack was,
+    unless the pack is sealed (seal.py): this machine wrote it and vouched for every face record in it."""
 
     def __init__(self, path: Path | None):
         self.path = path
@@ -116,10 +119,22 @@ class FacePack:
         self.checked = Checked(self.index, b"A")  # face keys whose FaceArt record this process checked or wrote
         self.checked_forms = Checked(self.index, b"F")  # and whose form record
         found = open_pack(path) if path is not None else None
-        if found is not None:
+        self.sealed = found is not None and is_sealed(path, os.fstat(found.file.fileno()))
+        if self.sealed:
+            found.trusted = True
+            self.index_sealed(found)
+        elif found is not None:
             self.segments.append(found)
             for kind, key, position, record in read_records(found.file, len(MAGIC), found.flushed):
                 self.index[slot_of(kind, key.hex())] = entry_of(0, position, len(record))
+
+    def index_sealed(self, found: Segment) -> None:
+        """Index a sealed pack from its headers alone; its face records count as checked (A and F: odd slots)."""
+        self.segments.append(found)
+        index, flags = self.index, [CHECKED if kind in b"AF" else 0 for kind in KINDS]
+        for kind, key, position, size in read_headers(found.file, len(MAGIC), found.flushed):
+            number = KINDS.index(kind)
+            index[int.from_bytes(key[:16], "big") << 2 | number] = entry_of(0, position, size) | flags[number]
 
     def face_key(self, render_key: str) -> str | None:
         found = self.get(b"R", render_key)
@@ -152,7 +167,8 @@ class FacePack:
     def read(self, slot: int, entry: int, kind: bytes, key: str) -> bytes | None:
         """The record's payload if its check holds and it is the one asked for; else it is dropped: a miss."""
         segment, position, size = split_entry(entry)
-        found = check_record(self.segments[segment].read(position, size), kind, bytes.fromhex(key))
+        found = check_record(self.segments[segment].read(position, size), kind, bytes.fromhex(key),
+                             self.segments[segment].trusted)
         if found is None:
             del self.index[slot]
         return found
@@ -182,7 +198,7 @@ class FacePack:
         """The number of the segment this process appends to: a forked process starts one of its own, for
         its parent goes on appending to the one they shared."""
         if not self.segments or self.segments[-1].writer != os.getpid():
-            self.segments.append(Segment(temporary_file(self.path), writer=os.getpid()))
+            self.segments.append(Segment(temporary_file(self.path), writer=os.getpid(), trusted=True))
         return len(self.segments) - 1
 
     def forget(self, face_key: str) -> None:
@@ -196,16 +212,16 @@ class FacePack:
 
     def hand_to(self, file) -> None:
         """In a helper process: append the records it adds to file (see handoff), written out by finish()."""
-        self.segments.append(Segment(file, writer=os.getpid()))
+        self.segments.append(Segment(file, writer=os.getpid(), trusted=True))
 
     def finish(self) -> None:
         self.segments[-1].flush()
 
     def take(self, file) -> int:
         """Take the records a helper process of this build handed back in file (its FaceArt counts as
-        checked; each record's check must hold); return how many faces were new here."""
+        checked; the file is ours: its records' checks are not computed); return how many faces were new here."""
         new = 0
-        for kind, key, _, record in read_records(file, 0, os.fstat(file.fileno()).st_size):
+        for kind, key, _, record in read_records(file, 0, os.fstat(file.fileno()).st_size, trusted=True):
             if kind != b"R" and not self.has_face(key.hex()):
                 new += 1
             self.put(kind, key.hex(), record[HEADER.size:-CHECK])
@@ -217,15 +233,23 @@ class FacePack:
 
     def save(self) -> None:
         """Write the pack if this build added to it: what it used first, then older records while the
-        pack stays within twice what it used (so edits do not grow it for ever)."""
-        if self.path is None or not self.added:
+        pack stays within twice what it used (so edits do not grow it for ever). Sealed when this build
+        vouches for every face record kept: an unused face record it cannot vouch for is dropped (where
+        packs can be sealed); a pack that was not sealed is written again to seal it, if nothing is lost."""
+        if self.path is None:
             return
-        used = [entry for entry in self.index.values() if entry & USED]
-        kept = used + [entry for entry in self.index.values() if not entry & USED][:len(used) + 1000]
-        try:
-            write_atomically(self.path, self.encode(kept), "face cache", durable=False)
-        except Exception:  # a cache that cannot be written only makes the next build slower
-            pass
+        used, older, dropped, vouched = [], [], 0, True
+        for slot, entry in self.index.items():
+            sure = entry & CHECKED or not slot & 1  # R and S records (even slots) are claims and checked on reading
+            if entry & USED:
+                used.append(entry)
+                vouched = vouched and sure
+            elif sure or not can_seal():
+                older.append(entry)
+            else:
+                dropped += 1
+        if self.added or (vouched and not self.sealed and not dropped and used and can_seal()):
+            write_pack(self.path, self.encode(used + older[:len(used) + 1000]), vouched)
         self.added = False
 
     def encode(self, entries: list[int]):
@@ -238,55 +262,11 @@ class FacePack:
             if not start <= position <= position + size <= start + len(window):
                 start, window = windows[segment] = position, self.segments[segment].read(position, max(size, SPAN))
             record = window[position - start:position - start + size]
-            out += record if holds(record, size) else b""
+            out += record if (len(record) == size if self.segments[segment].trusted else holds(record, size)) else b""
             if len(out) >= SPAN:
                 yield bytes(out)
                 out.clear()
         yield bytes(out)
-
-
-class Checked:
-    """A set of face keys kept as a flag on the entries of their records of one kind (a record forgotten is
-    unchecked)."""
-
-    def __init__(self, index: dict[int, int], kind: bytes):
-        self.index = index
-        self.kind = kind
-
-    def __contains__(self, face_key: str) -> bool:
-        return bool(self.index.get(slot_of(self.kind, face_key), 0) & CHECKED)
-
-    def add(self, face_key: str) -> None:
-        slot = slot_of(self.kind, face_key)
-        if slot in self.index:
-            self.index[slot] |= CHECKED
-
-    def clear(self) -> None:
-        for slot in [slot for slot in self.index if slot & 3 == KINDS.index(self.kind)]:
-            self.index[slot] &= ~CHECKED
-
-    def discard(self, face_key: str) -> None:
-        slot = slot_of(self.kind, face_key)
-        if slot in self.index:
-            self.index[slot] &= ~CHECKED
-
-
-SPAN = 1 << 16  # saving reads and writes records this much at a time: few system calls, little memory
-USED, CHECKED, FLAGS = 1, 2, 10  # entry flags; FLAGS bits hold the flags and the segment number
-
-
-def slot_of(kind: bytes, key: str) -> int:
-    """The index key of a record: 128 bits of its key (hex) and its kind; the full key is checked when read."""
-    return int(key[:32], 16) << 2 | KINDS.index(kind)
-
-
-def entry_of(segment: int, position: int, size: int) -> int:
-    return ((position << 32 | size) << FLAGS) | segment << 2
-
-
-def split_entry(entry: int) -> tuple[int, int, int]:
-    """(segment number, position, size in bytes) of an index entry."""
-    return (entry >> 2) & 0xFF, entry >> (FLAGS + 32), (entry >> FLAGS) & 0xFFFFFFFF
 
 
 def digest(*parts: object) -> str:

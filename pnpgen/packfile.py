@@ -1,4 +1,4 @@
-"""Turn face records into the pack's file format and back: checked records, read and written a chunk at a time."""
+"""Turn face records into the pack's file format and back, and into the index entries that find them again."""
 from __future__ import annotations
 
 import hashlib
@@ -30,8 +30,9 @@ class Segment:
     """A file of records: the pack as it was read, or the file one process appends its records to (they
     are buffered, and read back from the buffer until it is written out)."""
 
-    def __init__(self, file, flushed: int = 0, writer: int = 0):
+    def __init__(self, file, flushed: int = 0, writer: int = 0, trusted: bool = False):
         self.file, self.flushed, self.writer = file, flushed, writer
+        self.trusted = trusted  # ours (this process's records, or a sealed pack): a record's check is not redone
         self.pending = bytearray()
         self.refused = False  # the disk refused a write: what follows stays in memory
 
@@ -90,9 +91,9 @@ def open_pack(path: Path) -> Segment | None:
     return Segment(file, info.st_size)
 
 
-def read_records(file, start: int, end: int):
+def read_records(file, start: int, end: int, trusted: bool = False):
     """(kind, key, position, record) for every record of the file from start whose check holds, up to the
-    first that does not, read a chunk at a time."""
+    first that does not, read a chunk at a time; trusted: a file of ours, whose checks are not computed."""
     window, base, position = b"", start, start
     while position + HEADER.size + CHECK <= end:
         window, base = fill(file, window, base, position, HEADER.size)
@@ -104,10 +105,27 @@ def read_records(file, start: int, end: int):
             return
         window, base = fill(file, window, base, position, size)
         record = window[position - base:position - base + size]
-        if not holds(record, size):
+        if not trusted and not holds(record, size):
             return
-        if kind != b"S" or hashlib.sha256(memoryview(record)[HEADER.size:-CHECK]).digest() == key:
+        if trusted or kind != b"S" or hashlib.sha256(memoryview(record)[HEADER.size:-CHECK]).digest() == key:
             yield kind, key, position, record
+        position += size
+
+
+def read_headers(file, start: int, end: int):
+    """(kind, key, position, size) for every record of a file of ours from start, reading little more than
+    the headers (a record longer than a chunk is skipped unread)."""
+    window, base, position = b"", start, start
+    while position + HEADER.size + CHECK <= end:
+        if position + HEADER.size > base + len(window):
+            window, base = read_at(file, CHUNK, position), position
+            if len(window) < HEADER.size:
+                return
+        kind, key, length = HEADER.unpack_from(window, position - base)
+        size = HEADER.size + length + CHECK
+        if kind not in KINDS or position + size > end:
+            return
+        yield kind, key, position, size
         position += size
 
 
@@ -140,12 +158,58 @@ def write_at(file, data: bytes, position: int) -> None:
         done += os.pwrite(file.fileno(), view[done:], position + done)
 
 
-def check_record(record: bytes, kind: bytes, key: bytes) -> bytes | None:
-    """The payload of a record that is whole, of this kind and key, and whose check holds."""
+def check_record(record: bytes, kind: bytes, key: bytes, trusted: bool = False) -> bytes | None:
+    """The payload of a record that is whole, of this kind and key, and whose check holds (not computed for a
+    record of a trusted segment: a face's SVG is still compared with its key)."""
     if len(record) < HEADER.size + CHECK:
         return None
     found, found_key, length = HEADER.unpack_from(record)
-    if found != kind or found_key != key or not holds(record, HEADER.size + length + CHECK):
+    size = HEADER.size + length + CHECK
+    if found != kind or found_key != key or not (len(record) == size if trusted else holds(record, size)):
         return None
     payload = record[HEADER.size:-CHECK]
     return payload if kind != b"S" or hashlib.sha256(payload).digest() == key else None
+
+
+class Checked:
+    """A set of face keys kept as a flag on the entries of their records of one kind (a record forgotten is
+    unchecked)."""
+
+    def __init__(self, index: dict[int, int], kind: bytes):
+        self.index = index
+        self.kind = kind
+
+    def __contains__(self, face_key: str) -> bool:
+        return bool(self.index.get(slot_of(self.kind, face_key), 0) & CHECKED)
+
+    def add(self, face_key: str) -> None:
+        slot = slot_of(self.kind, face_key)
+        if slot in self.index:
+            self.index[slot] |= CHECKED
+
+    def clear(self) -> None:
+        for slot in [slot for slot in self.index if slot & 3 == KINDS.index(self.kind)]:
+            self.index[slot] &= ~CHECKED
+
+    def discard(self, face_key: str) -> None:
+        slot = slot_of(self.kind, face_key)
+        if slot in self.index:
+            self.index[slot] &= ~CHECKED
+
+
+SPAN = 1 << 16  # saving reads and writes records this much at a time: few system calls, little memory
+USED, CHECKED, FLAGS = 1, 2, 10  # entry flags; FLAGS bits hold the flags and the segment number
+
+
+def slot_of(kind: bytes, key: str) -> int:
+    """The index key of a record: 128 bits of its key (hex) and its kind; the full key is checked when read."""
+    return int(key[:32], 16) << 2 | KINDS.index(kind)
+
+
+def entry_of(segment: int, position: int, size: int) -> int:
+    return ((position << 32 | size) << FLAGS) | segment << 2
+
+
+def split_entry(entry: int) -> tuple[int, int, int]:
+    """(segment number, position, size in bytes) of an index entry."""
+    return (entry >> 2) & 0xFF, entry >> (FLAGS + 32), (entry >> FLAGS) & 0xFFFFFFFF

@@ -17,7 +17,7 @@ LAYERS = [
     {"press"},
     {"faces"},
     {"project"},
-    {"cache", "packfile", "units", "atomic", "errors"},
+    {"cache", "packfile", "seal", "units", "atomic", "errors"},
 ]
 
 
