@@ -24,8 +24,8 @@ from pathlib import Path
 from . import __version__
 from .atomic import write_atomically
 from .errors import PnpError
-from .packfile import (CHECK, CHECKED, HEADER, KINDS, MAGIC, SPAN, USED, Checked, Segment, check_record,
-                       encode_record, entry_of, holds, open_pack, read_headers, read_records, slot_of, split_entry,
+from .packfile import (CHECK, CHECKED, HEADER, MAGIC, SPAN, USED, Checked, Segment, check_record,
+                       encode_record, entry_of, holds, index_headers, open_pack, read_records, slot_of, split_entry,
                        temporary_file)
 from .seal import can_seal, is_sealed, write_pack
 
@@ -120,21 +120,14 @@ class FacePack:
         self.checked_forms = Checked(self.index, b"F")  # and whose form record
         found = open_pack(path) if path is not None else None
         self.sealed = found is not None and is_sealed(path, os.fstat(found.file.fileno()))
-        if self.sealed:
-            found.trusted = True
-            self.index_sealed(found)
-        elif found is not None:
+        if found is not None:
             self.segments.append(found)
+        if self.sealed:  # indexed from its headers; its face records count as checked
+            found.trusted = True
+            self.index.update(index_headers(found.file, len(MAGIC), found.flushed, {b"A": CHECKED, b"F": CHECKED}))
+        elif found is not None:
             for kind, key, position, record in read_records(found.file, len(MAGIC), found.flushed):
                 self.index[slot_of(kind, key.hex())] = entry_of(0, position, len(record))
-
-    def index_sealed(self, found: Segment) -> None:
-        """Index a sealed pack from its headers alone; its face records count as checked (A and F: odd slots)."""
-        self.segments.append(found)
-        index, flags = self.index, [CHECKED if kind in b"AF" else 0 for kind in KINDS]
-        for kind, key, position, size in read_headers(found.file, len(MAGIC), found.flushed):
-            number = KINDS.index(kind)
-            index[int.from_bytes(key[:16], "big") << 2 | number] = entry_of(0, position, size) | flags[number]
 
     def face_key(self, render_key: str) -> str | None:
         found = self.get(b"R", render_key)
