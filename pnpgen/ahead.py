@@ -23,8 +23,7 @@ def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Convert
     fork_others() starts other work in processes of its own (the rulebooks) once one card of each component
     is rendered: its templates are then compiled and its fonts read, and the processes forked share them."""
     cards = [(game, component, card, index) for game in games for component in game.components
-             if component.kind != "box" for index, card in distinct_cards(component)
-             if not renderer.is_cached(game, component, card, index)]
+             if component.kind != "box" for index, card in renderer.uncached(game, component, distinct_cards(component))]
     # One card of each component first (in their order): its templates are compiled once, before the fork, for both.
     firsts = list({id(entry[1]): entry for entry in reversed(cards)}.values())[::-1]
     render_cards(renderer, firsts)

@@ -6,7 +6,7 @@ import functools
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Sequence
 
 from . import __version__
 from .ahead import render_ahead
@@ -15,7 +15,7 @@ from .cache import Cache, default_cache_dir, digest, feed_digest, shared_repr
 from .faces.inputs import input_digests
 from .faces.convert import Converter
 from .errors import PnpError
-from .press.impose import Page
+from .press.impose import Item, Page, SheetSpec
 from .press.layout import lay_out, note_bare_edges, note_pinned_paper, note_reduced_bleed, refuse_conflicting_options
 from .press.share import laid_out, note_shared_sheets, share_sheets
 from .manifest import Manifest
@@ -212,7 +212,7 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
         laid.append(laid_out(component.id, items, spec, pages))
         title = f"{game.title} — {component.name}"
         # Digests only decide what to skip: without the cache nothing is skipped, so none is computed.
-        found = pdf_digest(project, assets, title, pages, component.bleed) if options.cache else ""
+        found = pdf_digest(project, assets, title, pages, component.bleed, items, spec) if options.cache else ""
         outputs.append(Output(out_dir / game.id / f"{component.id}.pdf", found, pages, faces, title, component.bleed))
         report.notes.extend(note_reduced_bleed(game, component, options))
         report.notes.extend(note_bare_edges(game, component, pages, options))
@@ -228,11 +228,17 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
     return outputs
 
 
-def pdf_digest(project: Project, assets: str, title: str, pages: list[Page], bleed: float | None) -> str:
+def pdf_digest(project: Project, assets: str, title: str, pages: list[Page], bleed: float | None,
+               items: Sequence[Item] = (), spec: SheetSpec | None = None) -> str:
     """Pages name their faces by content hash (so a template edit changes only the PDFs whose faces it
-    changes); assets covers what the SVG only names (image and font files). Fed some pages at a time: a
-    deck's pages are never one string."""
+    changes); assets covers what the SVG only names (image and font files). Pages imposed from items on a
+    sheet spec (impose() is deterministic) are described by those: the faces in order, their size and labels,
+    and the spec decide every placement and mark, in far less to hash than the pages' repr. Other pages (die-cut
+    sheets) are fed some at a time: a deck's pages are never one string."""
     hasher = feed_digest(hashlib.sha256(), __version__, "pdf", project.name, assets, title, bleed, len(pages))
+    if items and spec is not None:
+        described = "\n".join(f"{item.front!r} {item.back!r} {item.label!r}" for item in items)
+        return feed_digest(hasher, "imposed", spec, items[0].size, described).hexdigest()
     for start in range(0, len(pages), 64):
         hasher.update(shared_repr(pages[start:start + 64]).encode("utf-8"))
     return hasher.hexdigest()

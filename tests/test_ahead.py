@@ -28,12 +28,12 @@ def pdf_bytes(out: Path) -> dict:
 
 @pytest.fixture()
 def counted(monkeypatch):
-    """Pack lookups and face records read to check them, made by this process, by phase (rendering ahead, laying out)."""
+    """Pack lookups (of a render key's face) and face records read to check them, made by this process, by phase (rendering ahead, laying out)."""
     counts = {"phase": "before", "ahead": [0, 0], "layout": [0, 0]}
 
-    def count(position, function):
+    def count(position, function, only=lambda *args: True):
         def wrapped(*args, **kwargs):
-            if counts["phase"] in ("ahead", "layout"):
+            if counts["phase"] in ("ahead", "layout") and only(*args):
                 counts[counts["phase"]][position] += 1
             return function(*args, **kwargs)
         return wrapped
@@ -47,7 +47,7 @@ def counted(monkeypatch):
                 counts["phase"] = "after"
         return wrapped
 
-    monkeypatch.setattr(FacePack, "face_key", count(0, FacePack.face_key))
+    monkeypatch.setattr(FacePack, "get", count(0, FacePack.get, lambda pack, kind, key: kind == b"R"))
     monkeypatch.setattr(render, "load_art", count(1, render.load_art))
     monkeypatch.setattr(pipeline, "render_ahead", phase("ahead", pipeline.render_ahead))
     monkeypatch.setattr(pipeline, "plan_components", phase("layout", pipeline.plan_components))

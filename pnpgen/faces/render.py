@@ -18,7 +18,7 @@ from .describe import describe_card, distinguishing_fields, field_holding
 from .fonts import FontBook
 from .icons import IconSet
 from .images import ImageChecker
-from .reuse import Bounded, FaceMemo, Settled, TrackedFields
+from .reuse import KEY, Bounded, FaceMemo, Settled, TrackedFields
 from ..project.model import Card, Component, Fields, Game, Project
 from ..project import bounds
 from ..project.bounds import ENDLESS, NO_MEMORY
@@ -158,27 +158,58 @@ class Renderer:
         known = self.render_keys.get((common, id(card)))
         if known is not None and known[0] is card:
             return known[1]
-        if common not in self.key_prefixes:
-            self.key_prefixes[common] = feed_digest(hashlib.sha256(), self.inputs, game.id, game.title, common[1],
-                                                    self.stamp)
         if self.fields_text[0] is not card.fields:  # both sides of a card read its fields: written out once
             self.fields_text = (card.fields, repr(card.fields).encode("utf-8"))
-        key = feed_digest(self.key_prefixes[common].copy(), self.fields_text[1]).hexdigest()  # as fed the fields
+        key = feed_digest(self.key_prefix(game, common).copy(), self.fields_text[1]).hexdigest()  # as fed the fields
         self.render_keys.keep((common, id(card)), (card, key))  # the card is kept: its id stays its own
         return key
 
-    def is_cached(self, game: Game, component: Component, card: Card, index: int | None = None) -> bool:
-        """Both faces of the card are in the cache: rendering it costs a lookup (noted, given index)."""
-        found = []
-        for side, template in (("front", component.front), ("back", component.back)):
-            if template:
-                face_key = self.pack.face_key(self.render_key(game, component, card, side, template)) if self.pack else None
-                if not (face_key and self.is_usable(face_key)):
-                    return False
-                found.append((side, face_key))
-        for side, face_key in found if index is not None else ():
-            self.settled.note(component, index, side, face_key)
-        return True
+    def key_prefix(self, game: Game, common: tuple):
+        """The hasher fed what every render key of one component and side starts with."""
+        if common not in self.key_prefixes:
+            self.key_prefixes[common] = feed_digest(hashlib.sha256(), self.inputs, game.id, game.title, common[1],
+                                                    self.stamp)
+        return self.key_prefixes[common]
+
+    def uncached(self, game: Game, component: Component, cards: list[tuple[int, Card]]) -> list[tuple[int, Card]]:
+        """The (index, card) pairs of the component whose faces are not both in the cache; the face keys of the
+        others are noted (Settled), so that rendering or laying them out looks none up again. A render key is
+        worked out as render_key() does, its common part once for the component."""
+        sides = [(side, common, self.key_prefix(game, common)) for side, template in (("front", component.front),
+                 ("back", component.back)) if template for common in [(game.id, common_of(component, side, template))]]
+        missing, get, usable = [], self.pack.get if self.pack is not None else None, self.usable
+        for index, card in cards:
+            text = repr(card.fields).encode("utf-8")
+            length, found = len(text).to_bytes(8, "big"), []
+            for side, common, prefix in sides:
+                hasher = prefix.copy()
+                hasher.update(length)
+                hasher.update(text)
+                key = hasher.hexdigest()
+                raw = get(b"R", key) if get is not None else None  # as pack.face_key(key), in fewer calls
+                face_key = raw.hex() if raw is not None and len(raw) == KEY else None
+                if face_key is None or not (usable.get(face_key) or self.is_usable(face_key)):
+                    self.render_keys.keep((common, id(card)), (card, key))  # rendering it needs the key again
+                    break
+                found.append((side, raw))
+            else:
+                self.settled.note_card(component, index, found)
+                continue
+            missing.append((index, card))
+        return missing
+
+    def settled_keys(self, component: Component, index: int) -> tuple | None:
+        """The keys of the card's faces (None for a side without one) when this build settled both, else None."""
+        found = self.settled.find_card(component, index)
+        if found is None:
+            return None
+        keys = []
+        for at, template in ((0, component.front), (KEY, component.back)):
+            key = found[at:at + KEY] if template else None
+            if key is not None and not any(key):
+                return None
+            keys.append(key if key is None else self.name(key.hex()))
+        return tuple(keys)
 
     def is_usable(self, face_key: str) -> bool:
         """The cache holds the face, and every image it names passes today's checks; otherwise the face is

@@ -128,9 +128,20 @@ class Settled:
         self.components: dict[int, tuple[object, bytearray]] = {}  # id(component) -> (it, the keys of its cards)
 
     def note(self, component, index: int, side: str, face_key: str) -> None:
+        self.note_card(component, index, [(side, face_key)])
+
+    def note_card(self, component, index: int, found: list[tuple[str, str | bytes]]) -> None:
+        """Note (side, face key) pairs of one card (a key in hex, or its 32 bytes)."""
         keys = self.keys_of(component, create=True)
-        at = (2 * index + SIDES.index(side)) * KEY
-        keys[at:at + KEY] = bytes.fromhex(face_key)
+        for side, face_key in found:
+            at = (2 * index + SIDES.index(side)) * KEY
+            keys[at:at + KEY] = face_key if isinstance(face_key, bytes) else bytes.fromhex(face_key)
+
+    def find_card(self, component, index: int) -> bytes | None:
+        """The keys noted for both sides of the card (32 zero bytes for a side not noted), or None."""
+        keys = self.keys_of(component)
+        at = 2 * index * KEY
+        return None if keys is None or at + 2 * KEY > len(keys) else keys[at:at + 2 * KEY]
 
     def find(self, component, index: int, side: str) -> str | None:
         keys = self.keys_of(component)

@@ -57,9 +57,11 @@ def lay_out(game: Game, component: Component, options, renderer: Renderer, repor
         if piece.card is not card:  # copies follow their card and share its faces: render and hash once
             card = piece.card
             index = next(i for i in range(index + 1, len(component.cards)) if component.cards[i] is card)
-            sides = [renderer.render(game, component, card, side, index) for side in ("front", "back")]
-            keep_unconverted(faces, sides)
-            keys = tuple(face.key if face is not None else None for face in sides)
+            keys = renderer.settled_keys(component, index)  # rendered ahead, as most are: no Face made
+            if keys is None:
+                sides = [renderer.render(game, component, card, side, index) for side in ("front", "back")]
+                keep_unconverted(faces, sides)
+                keys = tuple(face.key if face is not None else None for face in sides)
         items.append(Item(*keys, component.size, f"{component.id} #{piece.index}"))
         report.pieces += 1
     try:
