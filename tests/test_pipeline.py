@@ -216,3 +216,55 @@ def test_outputs_keep_only_the_faces_still_to_convert(tmp_path, monkeypatch):
     same = pipeline.pdf_digest(project, "assets", deck.title, deck.pages, deck.bleed)
     swapped = pipeline.pdf_digest(project, "assets", deck.title, deck.pages[::-1], deck.bleed)
     assert same == pipeline.pdf_digest(project, "assets", deck.title, list(deck.pages), deck.bleed) != swapped
+
+
+def planned(project_dir: Path, tmp_path: Path, edit=lambda text: text, assets: str = "assets", **options) -> tuple:
+    """(digest, pages) plan_components gives the project's first component, its cards.yaml edited first."""
+    from pnpgen import pipeline
+    from pnpgen.cache import Cache
+    from pnpgen.faces.convert import Converter
+
+    project = tmp_path / f"project-{len(list(tmp_path.iterdir()))}"
+    shutil.copytree(project_dir, project)
+    (project / "cards.yaml").write_text(edit((project / "cards.yaml").read_text(encoding="utf-8")), encoding="utf-8")
+    loaded, chosen = load_project(project), Options(check=False, **options)
+    cache = Cache(None)
+    fontbook = open_fontbook(loaded, chosen)
+    converter = Converter(fontbook, loaded.root, cache)
+    renderer = Renderer(loaded, fontbook, cache, store=converter.store)
+    output = pipeline.plan_components(loaded, loaded.games[0], chosen, tmp_path / "out", renderer, pnpgen.Report(),
+                                      lambda label: None, assets)[0]
+    return output.digest, output.pages
+
+
+def test_a_pdf_digest_changes_with_every_input_that_changes_the_pdf(tmp_path):
+    """A component's digest describes its pages by their faces and sheet spec, not their repr: whatever changes
+    the pages (a face, the order, copies, paper, bleed, marks, duplex, gutterfold, back offset...) or the PDF
+    around them (title, assets) changes it, and the same inputs give the same digest."""
+    minimal = FIXTURES / "minimal"
+    base = planned(minimal, tmp_path)
+    assert planned(minimal, tmp_path) == base and base[0]
+    component = "        back: back.svg.j2\n"
+    yaml = {
+        "face": lambda t: t.replace("剣", "刀"),
+        "order": lambda t: t.replace("{name: 盾", "{name: 楯").replace("{name: 弓", "{name: 盾").replace("{name: 楯", "{name: 弓"),
+        "copies": lambda t: t.replace("copies: 3", "copies: 4"),
+        "title": lambda t: t.replace("title: 小さなゲーム", "title: 大きなゲーム"),
+        "bleed": lambda t: t.replace(component, component + "        bleed: 2mm\n"),
+        "size": lambda t: t.replace(component, component + "        size: mini\n"),
+        "gap": lambda t: t.replace(component, component + "        layout: {gap: 1mm}\n"),
+        "no marks": lambda t: t.replace(component, component + "        layout: {crop_marks: false}\n"),
+        "cut lines": lambda t: t.replace(component, component + "        layout: {cut_lines: true}\n"),
+        "round": lambda t: t.replace(component, component + "        shape: round\n"),
+        "pinned paper": lambda t: t.replace(component, component + "        layout: {paper: a3}\n"),
+    }
+    options = {"letter": {"paper": "letter"}, "short edge": {"duplex": "short"}, "simplex": {"duplex": "none"},
+               "gutterfold": {"gutterfold": True}, "back offset": {"back_offset": (units.mm(1), 0.0)},
+               "assets": {"assets": "other assets"}}
+    variants = {name: planned(minimal, tmp_path, edit) for name, edit in yaml.items()}
+    variants |= {name: planned(minimal, tmp_path, **chosen) for name, chosen in options.items()}
+    for name, (found, pages) in variants.items():
+        assert found != base[0], name
+        if name not in ("title", "assets"):  # these change the PDF around the same pages
+            assert pages != base[1], name
+    assert len({found for found, _ in variants.values()}) == len(variants)
