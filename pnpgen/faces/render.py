@@ -172,20 +172,15 @@ class Renderer:
         return self.key_prefixes[common]
 
     def uncached(self, game: Game, component: Component, cards: list[tuple[int, Card]]) -> list[tuple[int, Card]]:
-        """The (index, card) pairs of the component whose faces are not both in the cache; the face keys of the
-        others are noted (Settled), so that rendering or laying them out looks none up again. A render key is
-        worked out as render_key() does, its common part once for the component."""
+        """The (index, card) pairs whose faces are not both in the cache; those of the others are noted (Settled), so
+        that laying them out looks none up again. Render keys as render_key(), the common part hashed once."""
         sides = [(side, common, self.key_prefix(game, common)) for side, template in (("front", component.front),
                  ("back", component.back)) if template for common in [(game.id, common_of(component, side, template))]]
         missing, get, usable = [], self.pack.get if self.pack is not None else None, self.usable
         for index, card in cards:
-            text = repr(card.fields).encode("utf-8")
-            length, found = len(text).to_bytes(8, "big"), []
+            text, found = repr(card.fields).encode("utf-8"), []
             for side, common, prefix in sides:
-                hasher = prefix.copy()
-                hasher.update(length)
-                hasher.update(text)
-                key = hasher.hexdigest()
+                key = feed_digest(prefix.copy(), text).hexdigest()
                 raw = get(b"R", key) if get is not None else None  # as pack.face_key(key), in fewer calls
                 face_key = raw.hex() if raw is not None and len(raw) == KEY else None
                 if face_key is None or not (usable.get(face_key) or self.is_usable(face_key)):
@@ -197,19 +192,6 @@ class Renderer:
                 continue
             missing.append((index, card))
         return missing
-
-    def settled_keys(self, component: Component, index: int) -> tuple | None:
-        """The keys of the card's faces (None for a side without one) when this build settled both, else None."""
-        found = self.settled.find_card(component, index)
-        if found is None:
-            return None
-        keys = []
-        for at, template in ((0, component.front), (KEY, component.back)):
-            key = found[at:at + KEY] if template else None
-            if key is not None and not any(key):
-                return None
-            keys.append(key if key is None else self.name(key.hex()))
-        return tuple(keys)
 
     def is_usable(self, face_key: str) -> bool:
         """The cache holds the face, and every image it names passes today's checks; otherwise the face is

@@ -137,11 +137,15 @@ class Settled:
             at = (2 * index + SIDES.index(side)) * KEY
             keys[at:at + KEY] = face_key if isinstance(face_key, bytes) else bytes.fromhex(face_key)
 
-    def find_card(self, component, index: int) -> bytes | None:
-        """The keys noted for both sides of the card (32 zero bytes for a side not noted), or None."""
+    def find_card(self, component, index: int, sides: tuple[bool, bool]) -> tuple | None:
+        """The keys noted for the card's sides (None for a side it does not have), or None unless all are noted."""
         keys = self.keys_of(component)
         at = 2 * index * KEY
-        return None if keys is None or at + 2 * KEY > len(keys) else keys[at:at + 2 * KEY]
+        if keys is None or at + 2 * KEY > len(keys):
+            return None
+        found = tuple(keys[at + offset:at + offset + KEY] if has else None for offset, has in zip((0, KEY), sides))
+        return None if not all(key is None or any(key) for key in found) else tuple(
+            key and key.hex() for key in found)
 
     def find(self, component, index: int, side: str) -> str | None:
         keys = self.keys_of(component)

@@ -57,7 +57,9 @@ def lay_out(game: Game, component: Component, options, renderer: Renderer, repor
         if piece.card is not card:  # copies follow their card and share its faces: render and hash once
             card = piece.card
             index = next(i for i in range(index + 1, len(component.cards)) if component.cards[i] is card)
-            keys = renderer.settled_keys(component, index)  # rendered ahead, as most are: no Face made
+            # Rendered ahead, as most are: its face keys were settled then, and no Face need be made.
+            keys = renderer.settled.find_card(component, index, (bool(component.front), bool(component.back)))
+            keys = None if keys is None else tuple(key and renderer.name(key) for key in keys)
             if keys is None:
                 sides = [renderer.render(game, component, card, side, index) for side in ("front", "back")]
                 keep_unconverted(faces, sides)

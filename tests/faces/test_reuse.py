@@ -156,3 +156,20 @@ def test_settled_faces_are_found_by_component_card_and_side_and_handed_between_p
     refusing = Settled()
     refusing.take([(deck, 1), (deck, 0)], handed, holds=lambda key: key != one)  # a face the pack lacks
     assert refusing.find(deck, 1, "back") is None
+
+
+def test_a_card_is_settled_only_once_every_side_it_has_is_noted():
+    from types import SimpleNamespace
+
+    from pnpgen.faces.reuse import Settled
+
+    deck = SimpleNamespace(cards=[1, 2])
+    front, back = "ab" * 32, "cd" * 32
+    settled = Settled()
+    settled.note_card(deck, 1, [("front", bytes.fromhex(front))])  # the 32 bytes a pack lookup gives, or hex
+    assert settled.find_card(deck, 1, (True, True)) is None  # its back is not known yet
+    assert settled.find_card(deck, 1, (True, False)) == (front, None)  # a component without backs
+    settled.note_card(deck, 1, [("back", back)])
+    assert settled.find_card(deck, 1, (True, True)) == (front, back)
+    assert settled.find_card(deck, 0, (True, True)) is None
+    assert settled.find_card(SimpleNamespace(cards=[1, 2]), 1, (True, True)) is None
