@@ -78,9 +78,10 @@ class Converter:
         """The face ready to place in any PDF: its form, kept in the pack; an svglib drawing as it is."""
         if key in self.unpacked:
             return self.unpacked[key]
-        if key in self.recent:  # the print-and-play PDF places the faces its components' PDFs just did
+        form = self.recent.get(key)
+        if form is not None:  # the print-and-play PDF places the faces its components' PDFs just did
             self.recent.move_to_end(key)
-            return self.recent[key]
+            return form
         data = self.pack.form_bytes(key) if self.pack else None
         if data is not None:
             checked = key in self.pack.checked_forms
@@ -89,8 +90,7 @@ class Converter:
             except ValueError:
                 form = None
             fonts = self.fonts_of(form.shape) if form is not None else None
-            # A checked record's glyphs were taken from the font its digests name; any other is bounds-checked.
-            if fonts is not None and (checked or all(glyphs_fit(ids, limit) for (ids, _), limit in zip(form.glyphs, fonts[1]))):
+            if fonts is not None and (checked or glyphs_fit(form.glyphs, fonts[1])):
                 if not checked:
                     self.pack.checked_forms.add(key)
                 form.resolved_fonts = fonts[0]

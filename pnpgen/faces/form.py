@@ -151,12 +151,14 @@ def glyph_ids(shown: tuple[bytes, str]) -> tuple[int, ...]:
     return struct.unpack(f">{len(shown[0]) // 2}H", shown[0])
 
 
-def glyphs_fit(ids: bytes, count: int) -> bool:
-    """Whether every glyph ID (2 bytes each, any order) is below count: by their high bytes alone when
-    those settle it."""
-    if max(ids[0::2], default=0) < count >> 8:
-        return True
-    return max(struct.unpack(f">{len(ids) // 2}H", ids), default=0) < count
+def glyphs_fit(glyphs: list[tuple[bytes, str]], counts: list[int]) -> bool:
+    """Whether every glyph ID (2 bytes each, in any order) of each font is below its font's count of
+    glyphs: by their high bytes alone where those settle it. A checked record's glyphs were taken from the
+    font its digests name; any other's are bounds-checked."""
+    for (ids, _), count in zip(glyphs, counts):
+        if max(ids[0::2], default=0) >= count >> 8 and max(struct.unpack(f">{len(ids) // 2}H", ids), default=0) >= count:
+            return False
+    return True
 
 
 def check_form(form: FaceForm) -> None:

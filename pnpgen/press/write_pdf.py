@@ -28,6 +28,9 @@ from .mark_ops import marks_operators
 from .pdf_file import EPOCH, PdfFile, form_name, stream, text_string
 
 
+RECENT_PAGES = 8  # page contents kept, to deflate a page that repeats one written shortly before only once
+
+
 class NeedsCanvas(Exception):
     """A face is an svglib drawing: only reportlab's canvas draws it."""
 
@@ -77,9 +80,11 @@ class Document:
         self.forms: dict[str, tuple[int, float, bytes, str]] = {}
         self.fonts: dict[str, Glyphs] = {}
         self.images: dict[str, int] = {}
-        self.heads: dict[Shape, list[bytes]] = {}  # a shape -> its forms' dictionary, cut where numbers go
+        # a shape -> its forms' dictionary (with %d for their content's length), their fonts and those fonts' Glyphs
+        self.heads: dict[Shape, tuple[bytes, list[str], list[Glyphs]]] = {}
         self.label_font = label_font
         self.standard_font: int | None = None
+        self.streams: dict[bytes, bytes] = {}  # the content streams of the pages written last
         self.marks: dict[int, tuple] = {}  # id(a page's marks) -> (the marks, kept so the id stays theirs; operators)
 
     def write(self, pages: Sequence[Page], bleed: float | None, margin: float, info: bytes) -> None:
@@ -110,7 +115,7 @@ class Document:
         if where is not None:
             code.append(self.label_operators(page.label, *where))
             fonts = b" /Font << /FL %d 0 R >>" % self.label_number()
-        content = self.file.add(stream(b"", "\n".join(code).encode("latin-1")))
+        content = self.file.add(self.page_stream("\n".join(code).encode("latin-1")))
         objects = b" ".join(b"/%s %d 0 R" % item for item in sorted(shown.items()))
         size = page.size
         return self.file.add(
@@ -119,26 +124,37 @@ class Document:
             % (tree, fp_str(size.width, size.height).encode(), box(page.trim_box), box(page.bleed_box), objects,
                fonts, content))
 
+    def page_stream(self, code: bytes) -> bytes:
+        """A page's content stream; the backs of a deck's full sheets are the same page over and over, and
+        deflated once."""
+        body = self.streams.get(code)
+        if body is None:
+            if len(self.streams) >= RECENT_PAGES:
+                self.streams.clear()
+            body = self.streams[code] = stream(b"", code)
+        return body
+
     def write_form(self, face: str) -> tuple[int, float, bytes, str]:
         form = self.drawings[face]
         if isinstance(form, FaceArt):
             form = encode_form(form)
         if not isinstance(form, FaceForm):
             raise NeedsCanvas
-        shape = form.shared()
-        head = self.heads.get(shape) if shape is not None else None
-        if head is None:
-            head = form_head(form)
-            if shape is not None:
-                self.heads[shape] = head
-        numbers = [self.use_font(name, ids, text) for name, (ids, text) in zip(form.resolved_fonts, form.glyphs)]
-        numbers += [self.use_image(str(path)) for path in form.resolved_images]
-        numbers.append(len(form.content))
-        pieces = [head[0]]
-        for number, piece in zip(numbers, head[1:]):
-            pieces += (b"%d" % number, piece)
-        pieces.append(form.content)
-        number = self.file.add(b"".join(pieces) + b"\nendstream")
+        known = self.heads.get(form.shape)
+        if known is not None and known[1] == form.resolved_fonts and not form.resolved_images and form.shared():
+            for glyphs, (ids, text) in zip(known[2], form.glyphs):
+                glyphs.add(ids, text)
+            body = known[0] % len(form.content)
+        else:
+            numbers = [b"%d" % self.use_font(name, ids, text)
+                       for name, (ids, text) in zip(form.resolved_fonts, form.glyphs)]
+            if form.shared() and not form.resolved_images and len(form.fonts) == len(numbers) == len(form.glyphs):
+                # the next forms of this shape with these fonts: only their content's length differs
+                self.heads[form.shape] = (form_head(form, numbers + [b"\0"]).replace(b"%", b"%%").replace(b"\0", b"%d"),
+                                          list(form.resolved_fonts), [self.fonts[name] for name in form.resolved_fonts])
+            numbers += [b"%d" % self.use_image(str(path)) for path in form.resolved_images]
+            body = form_head(form, numbers + [b"%d" % len(form.content)])
+        number = self.file.add(body + form.content + b"\nendstream")
         name = "FormXob." + form_name(face)  # as reportlab names them
         return number, float(form.width), name.encode(), f" /{name} Do Q"
 
@@ -182,6 +198,14 @@ class Document:
                 self.file.put(object_number, body)
 
 
+def is_truetype(name: str) -> bool:
+    return isinstance(pdfmetrics.getFont(name), TTFont)
+
+
+def box(rect: Rect) -> bytes:
+    return fp_str(rect.x0, rect.y0, rect.x1, rect.y1).encode("ascii")
+
+
 class Glyphs:
     """The glyphs a document shows in one font, with the text each stands for (the last text given wins):
     added as each form's packed IDs and text, merged in bulk, a batch at a time."""
@@ -216,8 +240,8 @@ class Glyphs:
         return self.mapping
 
 
-def form_head(form: FaceForm) -> list[bytes]:
-    """A form's object up to its content, cut where its fonts', images' and content's numbers go."""
+def form_head(form: FaceForm, numbers: list[bytes]) -> bytes:
+    """A form's object up to its content; numbers: its fonts', images' and content's, written."""
     states = b" ".join(b"/G%d << /%s %s >>" % (i, key.encode(), fp_str(value).encode())
                        for i, (key, value) in enumerate(form.states))
     fonts = min(len(form.resolved_fonts), len(form.glyphs))
@@ -228,12 +252,5 @@ def form_head(form: FaceForm) -> list[bytes]:
             + (b" /XObject << %s >>" % b" ".join(b"/I%d \0 0 R" % i for i in range(len(form.resolved_images)))
                if form.resolved_images else b"")
             + b" >> /Filter /FlateDecode /Length \0 >>\nstream\n")
-    return text.split(b"\0")
-
-
-def is_truetype(name: str) -> bool:
-    return isinstance(pdfmetrics.getFont(name), TTFont)
-
-
-def box(rect: Rect) -> bytes:
-    return fp_str(rect.x0, rect.y0, rect.x1, rect.y1).encode("ascii")
+    pieces = text.split(b"\0")
+    return b"".join(piece for pair in zip(pieces, numbers) for piece in pair) + pieces[-1]
