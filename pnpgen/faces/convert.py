@@ -99,11 +99,11 @@ class Converter:
         drawing = self.convert(key, "", "")
         return self.keep_form(key, drawing) if isinstance(drawing, FaceArt) else drawing
 
-    def fonts_of(self, shape: Shape) -> tuple[list[str], list[int]] | None:
+    def fonts_of(self, shape: Shape) -> tuple[tuple[str, ...], list[int]] | None:
         """The fonts a record's shape names, and how many glyphs each has; None when a digest differs (the
         record was made with other fonts). Once per shape: a template's faces share theirs."""
         if shape not in self.shapes:
-            names = [self.font_of(tuple(selector)) for selector in shape.fonts]
+            names = tuple(self.font_of(tuple(selector)) for selector in shape.fonts)
             same = [font_digest(name) for name in names] == list(shape.digests)
             self.shapes[shape] = (names, [font_file(name).num_glyphs for name in names]) if same else None
         return self.shapes[shape]

@@ -60,7 +60,7 @@ class FaceForm:
     glyphs: list = field(default_factory=list)
     states: tuple = ()
     images: tuple = ()
-    resolved_fonts: list = field(default_factory=list, compare=False)
+    resolved_fonts: tuple = field(default=(), compare=False)
     resolved_images: list = field(default_factory=list, compare=False)
     shape: Shape | None = field(default=None, compare=False, repr=False)
 
@@ -199,7 +199,7 @@ def encode_form(art: FaceArt) -> FaceForm:
                      list(states), art.images)
     return FaceForm(shape.width, shape.height, content, shape.fonts, shape.digests,
                     [(struct.pack(f">{len(shown)}H", *sorted(shown)), "".join(shown[g] for g in sorted(shown)))
-                     for shown in glyphs], shape.states, shape.images, list(art.resolved_fonts),
+                     for shown in glyphs], shape.states, shape.images, tuple(art.resolved_fonts),
                     list(art.resolved_images), shape)
 @functools.lru_cache(maxsize=64)
 def font_file(name: str) -> TrueTypeFile:

@@ -81,7 +81,7 @@ class Document:
         self.fonts: dict[str, Glyphs] = {}
         self.images: dict[str, int] = {}
         # a shape -> its forms' dictionary (with %d for their content's length), their fonts and those fonts' Glyphs
-        self.heads: dict[Shape, tuple[bytes, list[str], list[Glyphs]]] = {}
+        self.heads: dict[Shape, tuple[bytes, tuple[str, ...], list[Glyphs]]] = {}
         self.label_font = label_font
         self.standard_font: int | None = None
         self.streams: dict[bytes, bytes] = {}  # the content streams of the pages written last
@@ -141,7 +141,8 @@ class Document:
         if not isinstance(form, FaceForm):
             raise NeedsCanvas
         known = self.heads.get(form.shape)
-        if known is not None and known[1] == form.resolved_fonts and not form.resolved_images and form.shared():
+        if (known is not None and known[1] == form.resolved_fonts and len(form.glyphs) == len(known[2])
+                and not form.resolved_images and form.shared()):
             for glyphs, (ids, text) in zip(known[2], form.glyphs):
                 glyphs.add(ids, text)
             body = known[0] % len(form.content)
@@ -151,7 +152,7 @@ class Document:
             if form.shared() and not form.resolved_images and len(form.fonts) == len(numbers) == len(form.glyphs):
                 # the next forms of this shape with these fonts: only their content's length differs
                 self.heads[form.shape] = (form_head(form, numbers + [b"\0"]).replace(b"%", b"%%").replace(b"\0", b"%d"),
-                                          list(form.resolved_fonts), [self.fonts[name] for name in form.resolved_fonts])
+                                          form.resolved_fonts, [self.fonts[name] for name in form.resolved_fonts])
             numbers += [b"%d" % self.use_image(str(path)) for path in form.resolved_images]
             body = form_head(form, numbers + [b"%d" % len(form.content)])
         number = self.file.add(body + form.content + b"\nendstream")
@@ -159,7 +160,8 @@ class Document:
         return number, float(form.width), name.encode(), f" /{name} Do Q"
 
     def use_font(self, name: str, ids: bytes, text: str) -> int:
-        """The font's Type0 object number; its subset will hold the glyphs ids (2 bytes each) stand for text."""
+        """The font's Type0 object number; its subset will hold the glyphs of ids (2 bytes each), which stand
+        for text's characters."""
         glyphs = self.fonts.get(name)
         if glyphs is None:
             glyphs = self.fonts[name] = Glyphs(self.file.reserve())
