@@ -16,7 +16,7 @@ from ..errors import PnpError
 from .fonts import FontBook
 from .icons import safe_parser
 from .art import FaceArt, load_art
-from .form import FaceForm, encode_form, font_digest, font_file, glyph_ids
+from .form import FaceForm, Shape, encode_form, font_digest, font_file, glyphs_fit
 from .images import ImageChecker
 from .lint import lint
 from .paint import svg_to_art
@@ -48,6 +48,7 @@ class Converter:
         self.fonts: dict[tuple, str] = {}
         self.unpacked: dict[str, FaceForm] = {}  # forms, when there is no pack to keep them in
         self.recent: OrderedDict[str, FaceForm] = OrderedDict()  # the forms read last, at most RECENT_FORMS
+        self.shapes: dict[Shape, tuple | None] = {}  # see fonts_of
 
     def convert(self, key: str, svg: str, template: str) -> FaceArt | Drawing:
         """The face ready to draw. With a pack, FaceArt is kept there as bytes and parsed on each call
@@ -77,25 +78,35 @@ class Converter:
         """The face ready to place in any PDF: its form, kept in the pack; an svglib drawing as it is."""
         if key in self.unpacked:
             return self.unpacked[key]
-        if key in self.recent:  # the print-and-play PDF places the faces its components' PDFs just did
+        form = self.recent.get(key)
+        if form is not None:  # the print-and-play PDF places the faces its components' PDFs just did
             self.recent.move_to_end(key)
-            return self.recent[key]
+            return form
         data = self.pack.form_bytes(key) if self.pack else None
         if data is not None:
+            checked = key in self.pack.checked_forms
             try:
-                form = FaceForm.from_bytes(data, check=key not in self.pack.checked_forms)
+                form = FaceForm.from_bytes(data, check=not checked)
             except ValueError:
                 form = None
-            if form is not None:
-                self.pack.checked_forms.add(key)
-                form.resolved_fonts = [self.font_of(tuple(selector)) for selector in form.fonts]
-                if [font_digest(name) for name in form.resolved_fonts] == form.digests and all(
-                        max(glyph_ids(shown), default=0) < font_file(name).num_glyphs
-                        for name, shown in zip(form.resolved_fonts, form.glyphs)):  # else made with other fonts
-                    form.resolved_images = [self.images.resolve(href) for href in form.images]
-                    return self.remember(key, form)
+            fonts = self.fonts_of(form.shape) if form is not None else None
+            if fonts is not None and (checked or glyphs_fit(form.glyphs, fonts[1])):
+                if not checked:
+                    self.pack.checked_forms.add(key)
+                form.resolved_fonts = fonts[0]
+                form.resolved_images = [self.images.resolve(href) for href in form.images] if form.images else []
+                return self.remember(key, form)
         drawing = self.convert(key, "", "")
         return self.keep_form(key, drawing) if isinstance(drawing, FaceArt) else drawing
+
+    def fonts_of(self, shape: Shape) -> tuple[tuple[str, ...], list[int]] | None:
+        """The fonts a record's shape names, and how many glyphs each has; None when a digest differs (the
+        record was made with other fonts). Once per shape: a template's faces share theirs."""
+        if shape not in self.shapes:
+            names = tuple(self.font_of(tuple(selector)) for selector in shape.fonts)
+            same = [font_digest(name) for name in names] == list(shape.digests)
+            self.shapes[shape] = (names, [font_file(name).num_glyphs for name in names]) if same else None
+        return self.shapes[shape]
 
     def keep_form(self, key: str, art: FaceArt) -> FaceForm:
         form = encode_form(art)

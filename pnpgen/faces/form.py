@@ -3,7 +3,8 @@
 Text is shown in 2-byte glyph IDs of the font file (Identity-H), so nothing in the content depends on
 which other faces share the document: the writer copies the bytes and gives each form its resources.
 The record keeps what those resources need: the fonts (by SVG selector and file digest), the glyphs each
-shows with the text they stand for, the opacities and the images.
+shows with the text they stand for, the opacities and the images. What the faces of one template share
+(the shape: size, fonts, digests, opacities, images) is read and checked once per distinct bytes.
 """
 from __future__ import annotations
 
@@ -20,82 +21,148 @@ from reportlab.pdfbase import pdfmetrics
 from .art import FaceArt, is_number
 from .truetype import TrueTypeFile, open_truetype
 
-MAGIC = b"pnpgen form 1\n"
-HEAD = struct.Struct(">I")
+MAGIC = b"pnpgen form 2\n"
+HEAD = struct.Struct(">III")  # the lengths of the shape (JSON), the glyph IDs and the text they stand for
+COUNT = struct.Struct(">I")  # how many glyphs a font shows, before their IDs
 MAX_CONTENT = 16 << 20  # a face's operators, inflated: far above any card, far below a zip bomb
 # What form content may hold: numbers, names, operators, arrays and hex strings. No literal strings, no
 # dictionaries, no inline data: a record read from the cache can only draw.
 ALLOWED = bytes(sorted(set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 .-*[]<>/\n")))
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
+class Shape:
+    """A form's size, fonts (SVG selectors), their files' digests, opacities and images, as one record
+    holds them (data); forms of one template share one Shape, so readers key what they derive on it."""
+
+    data: bytes
+    width: float
+    height: float
+    fonts: tuple
+    digests: tuple
+    states: tuple
+    images: tuple
+
+
+@dataclass(slots=True)
 class FaceForm:
     """content: deflated operators in the face's box; fonts[i] is /Fi (an SVG selector), digests[i] its
-    file's digest, glyphs[i] the glyphs it shows as [their IDs in ascending order, 4 hex digits each; the text
-    each stands for, one character each ("\\0" for a missing one)]; states[i] is /Gi (["ca" or "CA", alpha]);
-    images[i] is /Ii (an href relative to the project). resolved_* are filled by whoever reads the record."""
+    file's digest, glyphs[i] the glyphs it shows as (their IDs, 2 bytes each, big-endian; the text each
+    stands for, one character each ("\\0" for a missing one)); states[i] is /Gi (("ca" or "CA", alpha));
+    images[i] is /Ii (an href relative to the project). shape: what those fields were read from (None when
+    they were replaced since). resolved_* are filled by whoever reads the record."""
 
     width: float
     height: float
     content: bytes
-    fonts: list = field(default_factory=list)
-    digests: list = field(default_factory=list)
+    fonts: tuple = ()
+    digests: tuple = ()
     glyphs: list = field(default_factory=list)
-    states: list = field(default_factory=list)
-    images: list = field(default_factory=list)
-    resolved_fonts: list = field(default_factory=list, compare=False)
+    states: tuple = ()
+    images: tuple = ()
+    resolved_fonts: tuple = field(default=(), compare=False)
     resolved_images: list = field(default_factory=list, compare=False)
+    shape: Shape | None = field(default=None, compare=False, repr=False)
+
+    def shared(self) -> Shape | None:
+        """The shape this form's fields are, if they were not replaced since it was read or made."""
+        shape = self.shape
+        if shape is not None and (shape.width, shape.height, shape.fonts, shape.digests, shape.states,
+                                  shape.images) == (self.width, self.height, self.fonts, self.digests,
+                                                    self.states, self.images):
+            return shape
+        return None
 
     def to_bytes(self) -> bytes:
-        head = json.dumps({"width": self.width, "height": self.height, "fonts": self.fonts, "digests": self.digests,
-                           "glyphs": self.glyphs, "states": self.states, "images": self.images},
-                          ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        return MAGIC + HEAD.pack(len(head)) + head + self.content
+        shape = self.shared() or shape_of(self.width, self.height, self.fonts, self.digests, self.states, self.images)
+        ids = b"".join(COUNT.pack(len(gids) // 2) + gids for gids, _ in self.glyphs)
+        text = "".join(chars for _, chars in self.glyphs).encode("utf-8")
+        return MAGIC + HEAD.pack(len(shape.data), len(ids), len(text)) + shape.data + ids + text + self.content
 
     @classmethod
     def from_bytes(cls, data: bytes, check: bool = True) -> "FaceForm":
         """Parse what to_bytes wrote; anything else raises ValueError. check=False for a record this process
-        has already checked."""
-        if not data.startswith(MAGIC) or len(data) < len(MAGIC) + HEAD.size:
-            raise ValueError("not a form record")
-        (length,) = HEAD.unpack_from(data, len(MAGIC))
+        has already checked (its shape and glyph lists are parsed, and so checked, all the same)."""
         start = len(MAGIC) + HEAD.size
+        if not data.startswith(MAGIC) or len(data) < start:
+            raise ValueError("not a form record")
+        lengths = HEAD.unpack_from(data, len(MAGIC))
+        ids_at = start + lengths[0]
+        text_at = ids_at + lengths[1]
+        content_at = text_at + lengths[2]
+        if content_at > len(data):
+            raise ValueError("not a form record")
+        shape = read_shape(data[start:ids_at])
         try:
-            head = json.loads(data[start:start + length].decode("utf-8"))
-            form = cls(head["width"], head["height"], data[start + length:], head["fonts"], head["digests"],
-                       head["glyphs"], head["states"], head["images"])
-        except (KeyError, TypeError, ValueError, UnicodeDecodeError, RecursionError) as err:
-            raise ValueError(f"not a form record ({type(err).__name__})") from None
+            glyphs = split_glyphs(data[ids_at:text_at], data[text_at:content_at].decode("utf-8"), len(shape.fonts))
+        except (struct.error, UnicodeDecodeError):
+            raise ValueError("bad glyphs") from None
+        form = cls(shape.width, shape.height, data[content_at:], shape.fonts, shape.digests, glyphs, shape.states,
+                   shape.images, shape=shape)
         if check:
             check_form(form)
         return form
 
 
-def glyph_ids(shown: list) -> tuple[int, ...]:
+def split_glyphs(ids: bytes, text: str, fonts: int) -> list[tuple[bytes, str]]:
+    """Each font's (glyph IDs, text) from a record's ID block (count, IDs; per font) and its text."""
+    glyphs, at, chars = [], 0, 0
+    for _ in range(fonts):
+        (count,) = COUNT.unpack_from(ids, at)
+        at += COUNT.size
+        glyphs.append((ids[at:at + 2 * count], text[chars:chars + count]))
+        at += 2 * count
+        chars += count
+    if at != len(ids) or chars != len(text):
+        raise ValueError("bad glyphs")
+    return glyphs
+
+
+@functools.lru_cache(maxsize=256)
+def read_shape(data: bytes) -> Shape:
+    """The shape a record's JSON describes, checked to be only numbers and names; anything else ValueError."""
+    try:
+        head = json.loads(data.decode("utf-8"))
+        shape = Shape(data, head["width"], head["height"], tuple(tuple(f) for f in head["fonts"]),
+                      tuple(head["digests"]), tuple(tuple(s) for s in head["states"]), tuple(head["images"]))
+    except (KeyError, TypeError, ValueError, UnicodeDecodeError, RecursionError) as err:
+        raise ValueError(f"not a form record ({type(err).__name__})") from None
+    if not (is_number(shape.width) and is_number(shape.height)):
+        raise ValueError("bad size")
+    if len(shape.fonts) != len(shape.digests):
+        raise ValueError("bad record")
+    if not all(len(f) == 3 and all(isinstance(v, str) for v in f) for f in shape.fonts):
+        raise ValueError("bad font")
+    if not all(len(s) == 2 and s[0] in ("ca", "CA") and is_number(s[1]) and 0 <= s[1] <= 1 for s in shape.states):
+        raise ValueError("bad opacity")
+    if not all(isinstance(d, str) for d in shape.digests + shape.images):
+        raise ValueError("bad names")
+    return shape
+
+
+def shape_of(width: float, height: float, fonts, digests, states, images) -> Shape:
+    return read_shape(json.dumps({"width": width, "height": height, "fonts": fonts, "digests": digests,
+                                  "states": states, "images": images},
+                                 ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def glyph_ids(shown: tuple[bytes, str]) -> tuple[int, ...]:
     """The glyph IDs of one font's entry in FaceForm.glyphs."""
-    data = bytes.fromhex(shown[0])
-    return struct.unpack(f">{len(data) // 2}H", data)
+    return struct.unpack(f">{len(shown[0]) // 2}H", shown[0])
+
+
+def glyphs_fit(glyphs: list[tuple[bytes, str]], counts: list[int]) -> bool:
+    """Whether every glyph ID (2 bytes each, in any order) of each font is below its font's count of
+    glyphs: by their high bytes alone where those settle it. A checked record's glyphs were taken from the
+    font its digests name; any other's are bounds-checked."""
+    for (ids, _), count in zip(glyphs, counts):
+        if max(ids[0::2], default=0) >= count >> 8 and max(struct.unpack(f">{len(ids) // 2}H", ids), default=0) >= count:
+            return False
+    return True
 
 
 def check_form(form: FaceForm) -> None:
-    """Refuse a record that is anything but drawing: ValueError."""
-    if not (is_number(form.width) and is_number(form.height)):
-        raise ValueError("bad size")
-    lists = (form.fonts, form.digests, form.glyphs, form.states, form.images)
-    if not all(isinstance(item, list) for item in lists) or not len(form.fonts) == len(form.digests) == len(form.glyphs):
-        raise ValueError("bad record")
-    if not all(isinstance(f, list) and len(f) == 3 and all(isinstance(v, str) for v in f) for f in form.fonts):
-        raise ValueError("bad font")
-    for shown in form.glyphs:
-        if not (isinstance(shown, list) and len(shown) == 2 and isinstance(shown[0], str) and isinstance(shown[1], str)
-                and len(shown[0]) == 4 * len(shown[1])):
-            raise ValueError("bad glyphs")
-        bytes.fromhex(shown[0])  # ValueError unless hex
-    if not all(isinstance(s, list) and len(s) == 2 and s[0] in ("ca", "CA") and is_number(s[1]) and 0 <= s[1] <= 1
-               for s in form.states):
-        raise ValueError("bad opacity")
-    if not all(isinstance(d, str) for d in form.digests + form.images):
-        raise ValueError("bad names")
+    """Refuse a record whose content is anything but drawing: ValueError."""
     inflater = zlib.decompressobj()
     try:
         content = inflater.decompress(form.content, MAX_CONTENT)
@@ -128,14 +195,12 @@ def encode_form(art: FaceArt) -> FaceForm:
             name = states.setdefault((part[1], part[2]), len(states))
             code.append(f"/G{name} gs")
     content = zlib.compress("\n".join(code).encode("latin-1"))
-    return FaceForm(art.width, art.height, content, [list(f) for f in art.fonts],
-                    [font_digest(name) for name in art.resolved_fonts],
-                    [[struct.pack(f">{len(shown)}H", *sorted(shown)).hex(), "".join(shown[g] for g in sorted(shown))]
-                     for shown in glyphs],
-                    [list(state) for state in states], list(art.images), list(art.resolved_fonts),
-                    list(art.resolved_images))
-
-
+    shape = shape_of(art.width, art.height, art.fonts, [font_digest(name) for name in art.resolved_fonts],
+                     list(states), art.images)
+    return FaceForm(shape.width, shape.height, content, shape.fonts, shape.digests,
+                    [(struct.pack(f">{len(shown)}H", *sorted(shown)), "".join(shown[g] for g in sorted(shown)))
+                     for shown in glyphs], shape.states, shape.images, tuple(art.resolved_fonts),
+                    list(art.resolved_images), shape)
 @functools.lru_cache(maxsize=64)
 def font_file(name: str) -> TrueTypeFile:
     """The font file behind a registered reportlab font name (a name stands for one file in a process)."""

@@ -6,7 +6,7 @@ import operator
 import re
 import struct
 from array import array
-from itertools import accumulate, repeat
+from itertools import repeat
 from pathlib import Path
 from typing import Iterable
 
@@ -220,20 +220,20 @@ class TrueTypeFile:
         outlines and every other glyph is empty; no layout tables (a PDF addresses glyphs by ID), and a
         cmap of chars (code point -> glyph ID) only."""
         count, kept = self.num_glyphs, self.closure(gids)
-        outlines, lengths, metrics = [], [0] * count, array("H", bytes(4 * count))
+        outlines, metrics, loca, offset, start = [], array("H", bytes(4 * count)), array(U32), 0, 0
         for gid in kept:
             glyph = self.glyph(gid)
             outlines += (glyph, bytes(-len(glyph) % 4))  # each glyph 4-byte aligned
-            lengths[gid] = len(glyph) + -len(glyph) % 4
+            loca += array(U32, [offset]) * (gid + 1 - start)  # the glyphs up to this one start where it does
+            offset, start = offset + len(glyph) + -len(glyph) % 4, gid + 1
             metrics[2 * gid], metrics[2 * gid + 1] = self.advance_units[gid], self.lsb_units[gid]
+        loca += array(U32, [offset]) * (count + 1 - start)
         head, hhea = bytearray(self.table("head")), bytearray(self.table("hhea"))
         struct.pack_into(">I", head, 8, 0)  # checkSumAdjustment, set once the file is whole
         struct.pack_into(">h", head, 50, 1)  # long loca offsets
         struct.pack_into(">H", hhea, 34, count)  # every glyph has a full metric
         post = bytearray((bytes(self.table("post")[:32]) if "post" in self.tables else b"").ljust(32, b"\0"))
         struct.pack_into(">I", post, 0, 0x00030000)  # version 3: no glyph names
-        loca = array(U32, [0])
-        loca.extend(accumulate(lengths))
         tables = {tag: self.table(tag) for tag in COPIED_TABLES if tag in self.tables}
         tables.update(head=head, hhea=hhea, post=post, glyf=b"".join(outlines),
                       loca=swapped(loca), hmtx=swapped(metrics), cmap=write_cmap(chars or {}))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import io
+import struct
 from pathlib import Path
 from typing import BinaryIO, Mapping, Sequence
 
@@ -17,7 +18,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from ..atomic import write_atomically
 from ..faces.art import FaceArt
-from ..faces.form import FaceForm, encode_form, font_file, glyph_ids
+from ..faces.form import FaceForm, Shape, encode_form, font_file
 from ..units import mm
 from .canvas_pdf import GREY, LABEL_SIZE, canvas_pdf_bytes, label_position, placing
 from .cid_fonts import cid_font_objects
@@ -25,6 +26,9 @@ from .image_objects import image_objects
 from .impose import Page, Rect
 from .mark_ops import marks_operators
 from .pdf_file import EPOCH, PdfFile, form_name, stream, text_string
+
+
+RECENT_PAGES = 8  # page contents kept, to deflate a page that repeats one written shortly before only once
 
 
 class NeedsCanvas(Exception):
@@ -72,11 +76,15 @@ class Document:
     def __init__(self, out: BinaryIO, drawings: Mapping, label_font: str):
         self.file = PdfFile(out)
         self.drawings = drawings
-        self.forms: dict[str, tuple[int, float]] = {}  # face key -> (object number, face width)
-        self.fonts: dict[str, tuple[int, dict[int, str]]] = {}  # font name -> (Type0 number, glyph ID -> text)
+        # face key -> (object number, face width, its name in a page's resources, its operators after placing())
+        self.forms: dict[str, tuple[int, float, bytes, str]] = {}
+        self.fonts: dict[str, Glyphs] = {}
         self.images: dict[str, int] = {}
+        # a shape -> its forms' dictionary (with %d for their content's length), their fonts and those fonts' Glyphs
+        self.heads: dict[Shape, tuple[bytes, tuple[str, ...], list[Glyphs]]] = {}
         self.label_font = label_font
         self.standard_font: int | None = None
+        self.streams: dict[bytes, bytes] = {}  # the content streams of the pages written last
         self.marks: dict[int, tuple] = {}  # id(a page's marks) -> (the marks, kept so the id stays theirs; operators)
 
     def write(self, pages: Sequence[Page], bleed: float | None, margin: float, info: bytes) -> None:
@@ -89,16 +97,14 @@ class Document:
         self.file.finish(catalog, self.file.add(info))
 
     def write_page(self, page: Page, tree: int, bleed: float | None, margin: float) -> int:
-        code, shown = [], {}
-        for placement in page.placements:
-            name = "FormXob." + form_name(placement.face)  # as reportlab names them
-            if placement.face not in self.forms:
-                self.forms[placement.face] = self.write_form(self.drawings[placement.face])
-            number, width = self.forms[placement.face]
-            shown[name] = number
-            face_bleed = bleed if bleed is not None else (width - placement.width) / 2
-            p = placement
-            code.append(f"{placing(p.x, p.y, p.width, p.height, p.clip, p.clip_path, p.flip, face_bleed)} /{name} Do Q")
+        code, shown, forms = [], {}, self.forms
+        for p in page.placements:
+            entry = forms.get(p.face)
+            if entry is None:
+                entry = forms[p.face] = self.write_form(p.face)
+            shown[entry[2]] = entry[0]
+            face_bleed = bleed if bleed is not None else (entry[1] - p.width) / 2
+            code.append(placing(p.x, p.y, p.width, p.height, p.clip, p.clip_path, p.flip, face_bleed) + entry[3])
         if page.marks:
             known = self.marks.get(id(page.marks))  # full sheets of a component share their marks
             if known is None or known[0] is not page.marks:
@@ -109,8 +115,8 @@ class Document:
         if where is not None:
             code.append(self.label_operators(page.label, *where))
             fonts = b" /Font << /FL %d 0 R >>" % self.label_number()
-        content = self.file.add(stream(b"", "\n".join(code).encode("latin-1")))
-        objects = b" ".join(b"/%s %d 0 R" % (name.encode(), number) for name, number in sorted(shown.items()))
+        content = self.file.add(self.page_stream("\n".join(code).encode("latin-1")))
+        objects = b" ".join(b"/%s %d 0 R" % item for item in sorted(shown.items()))
         size = page.size
         return self.file.add(
             b"<< /Type /Page /Parent %d 0 R /MediaBox [ 0 0 %s ] /TrimBox [ %s ] /BleedBox [ %s ] /Resources << "
@@ -118,35 +124,49 @@ class Document:
             % (tree, fp_str(size.width, size.height).encode(), box(page.trim_box), box(page.bleed_box), objects,
                fonts, content))
 
-    def write_form(self, drawing) -> tuple[int, float]:
-        if isinstance(drawing, FaceArt):
-            drawing = encode_form(drawing)
-        if not isinstance(drawing, FaceForm):
-            raise NeedsCanvas
-        form = drawing
-        fonts = b" ".join(b"/F%d %d 0 R" % (i, self.use_font(name, zip(glyph_ids(shown), shown[1])))
-                          for i, (name, shown) in enumerate(zip(form.resolved_fonts, form.glyphs)))
-        states = b" ".join(b"/G%d << /%s %s >>" % (i, key.encode(), fp_str(value).encode())
-                           for i, (key, value) in enumerate(form.states))
-        images = b" ".join(b"/I%d %d 0 R" % (i, self.use_image(str(path))) for i, path in enumerate(form.resolved_images))
-        resources = (b"/ProcSet [ /PDF /Text /ImageB /ImageC /ImageI ]" + (b" /Font << %s >>" % fonts if fonts else b"")
-                     + (b" /ExtGState << %s >>" % states if states else b"")
-                     + (b" /XObject << %s >>" % images if images else b""))
-        head = b"/Type /XObject /Subtype /Form /FormType 1 /BBox [ 0 0 %s ] /Matrix [ 1 0 0 1 0 0 ] /Resources << %s >> " \
-               b"/Filter /FlateDecode" % (fp_str(form.width, form.height).encode(), resources)
-        number = self.file.add(stream(head, form.content, compress=False))
-        return number, float(form.width)
+    def page_stream(self, code: bytes) -> bytes:
+        """A page's content stream; the backs of a deck's full sheets are the same page over and over, and
+        deflated once."""
+        body = self.streams.get(code)
+        if body is None:
+            if len(self.streams) >= RECENT_PAGES:
+                self.streams.clear()
+            body = self.streams[code] = stream(b"", code)
+        return body
 
-    def use_font(self, name: str, pairs) -> int:
-        """The font's Type0 object number; its subset will hold the glyphs (ID, text) pairs name."""
-        entry = self.fonts.get(name)
-        if entry is None:
-            entry = self.fonts[name] = (self.file.reserve(), {})
-        used = entry[1]
-        used.update(pairs)
-        if 0 in used:  # .notdef, a character the font lacks: it stands for no text
-            used[0] = ""
-        return entry[0]
+    def write_form(self, face: str) -> tuple[int, float, bytes, str]:
+        form = self.drawings[face]
+        if isinstance(form, FaceArt):
+            form = encode_form(form)
+        if not isinstance(form, FaceForm):
+            raise NeedsCanvas
+        known = self.heads.get(form.shape)
+        if (known is not None and known[1] == form.resolved_fonts and len(form.glyphs) == len(known[2])
+                and not form.resolved_images and form.shared()):
+            for glyphs, (ids, text) in zip(known[2], form.glyphs):
+                glyphs.add(ids, text)
+            body = known[0] % len(form.content)
+        else:
+            numbers = [b"%d" % self.use_font(name, ids, text)
+                       for name, (ids, text) in zip(form.resolved_fonts, form.glyphs)]
+            if form.shared() and not form.resolved_images and len(form.fonts) == len(numbers) == len(form.glyphs):
+                # the next forms of this shape with these fonts: only their content's length differs
+                self.heads[form.shape] = (form_head(form, numbers + [b"\0"]).replace(b"%", b"%%").replace(b"\0", b"%d"),
+                                          form.resolved_fonts, [self.fonts[name] for name in form.resolved_fonts])
+            numbers += [b"%d" % self.use_image(str(path)) for path in form.resolved_images]
+            body = form_head(form, numbers + [b"%d" % len(form.content)])
+        number = self.file.add(body + form.content + b"\nendstream")
+        name = "FormXob." + form_name(face)  # as reportlab names them
+        return number, float(form.width), name.encode(), f" /{name} Do Q"
+
+    def use_font(self, name: str, ids: bytes, text: str) -> int:
+        """The font's Type0 object number; its subset will hold the glyphs of ids (2 bytes each), which stand
+        for text's characters."""
+        glyphs = self.fonts.get(name)
+        if glyphs is None:
+            glyphs = self.fonts[name] = Glyphs(self.file.reserve())
+        glyphs.add(ids, text)
+        return glyphs.number
 
     def use_image(self, path: str) -> int:
         if path not in self.images:
@@ -158,7 +178,7 @@ class Document:
 
     def label_number(self) -> int:
         if is_truetype(self.label_font):
-            return self.use_font(self.label_font, [])
+            return self.use_font(self.label_font, b"", "")
         if self.standard_font is None:  # one of PDF's standard fonts (as tests ask): nothing to embed
             self.standard_font = self.file.add(b"<< /Type /Font /Subtype /Type1 /BaseFont /%s "
                                                b"/Encoding /WinAnsiEncoding >>" % self.label_font.encode("ascii"))
@@ -167,7 +187,7 @@ class Document:
     def label_operators(self, label: str, x: float, y: float) -> str:
         if is_truetype(self.label_font):
             ids = font_file(self.label_font).glyph_ids(label)
-            self.use_font(self.label_font, zip(ids, label))
+            self.use_font(self.label_font, struct.pack(f">{len(ids)}H", *ids), label)
             shown = "<" + "".join(f"{gid:04x}" for gid in ids) + ">"
         else:
             escaped = label.encode("cp1252", "replace").decode("latin-1")
@@ -175,8 +195,8 @@ class Document:
         return f"q {fp_str(*GREY)} rg BT /FL {LABEL_SIZE} Tf {fp_str(x, y)} Td {shown} Tj ET Q"
 
     def write_fonts(self) -> None:
-        for name, (number, used) in self.fonts.items():
-            for object_number, body in cid_font_objects(font_file(name), used, number, self.file.reserve):
+        for name, glyphs in self.fonts.items():
+            for object_number, body in cid_font_objects(font_file(name), glyphs.used(), glyphs.number, self.file.reserve):
                 self.file.put(object_number, body)
 
 
@@ -186,3 +206,53 @@ def is_truetype(name: str) -> bool:
 
 def box(rect: Rect) -> bytes:
     return fp_str(rect.x0, rect.y0, rect.x1, rect.y1).encode("ascii")
+
+
+class Glyphs:
+    """The glyphs a document shows in one font, with the text each stands for (the last text given wins):
+    added as each form's packed IDs and text, merged in bulk, a batch at a time."""
+
+    BATCH = 256
+
+    def __init__(self, number: int):
+        self.number = number  # the Type0 font's object number
+        self.mapping: dict[int, str] = {}
+        self.ids: list[bytes] = []
+        self.texts: list[str] = []
+
+    def add(self, ids: bytes, text: str) -> None:
+        if len(ids) != 2 * len(text):  # pairs, as zip makes them: an uneven entry must not shift the next
+            count = min(len(ids) // 2, len(text))
+            ids, text = ids[:2 * count], text[:count]
+        self.ids.append(ids)
+        self.texts.append(text)
+        if len(self.ids) >= self.BATCH:
+            self.merge()
+
+    def merge(self) -> None:
+        ids = b"".join(self.ids)
+        self.mapping.update(zip(struct.unpack(f">{len(ids) // 2}H", ids), "".join(self.texts)))
+        self.ids, self.texts = [], []
+
+    def used(self) -> dict[int, str]:
+        """Glyph ID -> text; .notdef (0, a character the font lacks) stands for no text."""
+        self.merge()
+        if 0 in self.mapping:
+            self.mapping[0] = ""
+        return self.mapping
+
+
+def form_head(form: FaceForm, numbers: list[bytes]) -> bytes:
+    """A form's object up to its content; numbers: its fonts', images' and content's, written."""
+    states = b" ".join(b"/G%d << /%s %s >>" % (i, key.encode(), fp_str(value).encode())
+                       for i, (key, value) in enumerate(form.states))
+    fonts = min(len(form.resolved_fonts), len(form.glyphs))
+    text = (b"<< /Type /XObject /Subtype /Form /FormType 1 /BBox [ 0 0 %s ] /Matrix [ 1 0 0 1 0 0 ] /Resources << "
+            b"/ProcSet [ /PDF /Text /ImageB /ImageC /ImageI ]" % fp_str(form.width, form.height).encode()
+            + (b" /Font << %s >>" % b" ".join(b"/F%d \0 0 R" % i for i in range(fonts)) if fonts else b"")
+            + (b" /ExtGState << %s >>" % states if states else b"")
+            + (b" /XObject << %s >>" % b" ".join(b"/I%d \0 0 R" % i for i in range(len(form.resolved_images)))
+               if form.resolved_images else b"")
+            + b" >> /Filter /FlateDecode /Length \0 >>\nstream\n")
+    pieces = text.split(b"\0")
+    return b"".join(piece for pair in zip(pieces, numbers) for piece in pair) + pieces[-1]
