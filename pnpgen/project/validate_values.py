@@ -82,13 +82,11 @@ def freeze(value):
 
 def read_fields(container, key, problems: Collector, skip: tuple = ()) -> Fields:
     """Read a mapping of free-form fields (container itself when key is None)."""
-    if key is None:
-        value, where = container, container.loc
-    elif isinstance(container, LMap) and key not in container:
+    if isinstance(container, LMap) and key is not None and key not in container:
         return Fields()
-    else:
-        value, where = container[key], container.where(key)
+    value = container if key is None else container[key]
     if not isinstance(value, LMap):
+        where = container.loc if key is None else container.where(key)
         problems.add(where, f"expected a mapping of fields such as {{number: 1}}; found {describe(value)}")
         return Fields()
     return Fields({str(k): freeze(v) for k, v in value.items() if k not in skip})
