@@ -23,17 +23,18 @@ STARTS = (MappingStartEvent, SequenceStartEvent)
 WORD = 24  # plain scalars up to this long that are text are remembered as such: field names, not descriptions
 
 
-def build_values(text: str, shown: str, loader=FAST):
-    """One YAML document as LMap/LList/scalars (None for an empty file), every problem in it at once."""
+def build_values(text: str | bytes, shown: str, loader=FAST):
+    """One YAML document (text, or UTF-8 without a BOM) as LMap/LList/scalars (None for an empty file), every
+    problem in it at once."""
     try:
         return build_with(text, shown, loader)
     except yaml.YAMLError:
         if loader is yaml.SafeLoader:
             raise
-    return build_with(text, shown, yaml.SafeLoader)
+    return build_with(text.decode("utf-8") if isinstance(text, bytes) else text, shown, yaml.SafeLoader)
 
 
-def build_with(text: str, shown: str, loader):
+def build_with(text: str | bytes, shown: str, loader):
     parser = loader(text)
     try:
         return _Builder(shown, parser).build_document()
@@ -60,6 +61,7 @@ class _Builder:
         self.firsts = parser.yaml_implicit_resolvers  # the first characters of plain scalars that may not be text
         self.plain_text = None not in self.firsts  # else a resolver looks at every plain scalar
         self.words: set[str] = set()  # short plain scalars found to be text
+        self.texts: dict[str, str] = {}  # one copy of each text: cards repeating a value (type: 攻撃) share it
 
     def reader(self):
         """The next event, kept for each anchored collection still open (a closure: it runs once an event)."""
@@ -253,9 +255,9 @@ class _Builder:
             text = event.value
             if not event.implicit[0]:  # quoted or a block: text; only a "…" escape makes a surrogate
                 if event.style != '"' or not SURROGATE.search(text):
-                    return text
+                    return self.texts.setdefault(text, text)
             elif self.plain_text and (text[:1] not in self.firsts or text in self.words):  # text for certain
-                return text
+                return self.texts.setdefault(text, text)
             elif text.isdigit() and text.isascii() and text[0] != "0" and len(text) <= MAX_DIGITS:
                 return int(text)
             else:
