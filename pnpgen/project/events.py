@@ -62,6 +62,7 @@ class _Builder:
         self.plain_text = None not in self.firsts  # else a resolver looks at every plain scalar
         self.words: set[str] = set()  # short plain scalars found to be text
         self.texts: dict[str, str] = {}  # one copy of each text: cards repeating a value (type: 攻撃) share it
+        self.keys: dict[str, object] = {}  # a plain key's text -> the key it reads as: each card repeats them
 
     def reader(self):
         """The next event, kept for each anchored collection still open (a closure: it runs once an event)."""
@@ -212,11 +213,19 @@ class _Builder:
         spots = [mark.line + 1, mark.column + 1]
         inner = depth + 1
         direct = inner <= MAX_DEPTH
+        keys, scalar = self.keys, self.scalar
         while type(event := read()) is not MappingEndEvent:
             if (direct and type(event) is ScalarEvent and event.anchor is None and event.tag is None
                     and event.value != "<<" and self.count < MAX_NODES):
                 self.count += 1
-                key = self.scalar(event)
+                plain = event.implicit[0]
+                key = keys.get(event.value) if plain else None
+                if key is None:
+                    key = scalar(event)
+                    if type(key) is str:
+                        key = sys.intern(key)  # a deck's cards share their few field names instead of a copy each
+                    if plain and key is not None:
+                        keys[event.value] = key
                 mark = event.start_mark
                 place = (mark.line + 1, mark.column + 1)
             elif self.is_merge(event):
@@ -224,10 +233,9 @@ class _Builder:
                 continue
             else:
                 key = self.build(event, read, inner)
+                key = sys.intern(key) if type(key) is str else key
                 place = self.origin(event)
-            if type(key) is str:
-                key = sys.intern(key)  # a deck's cards share their few field names instead of a copy each
-            elif not isinstance(key, (int, float, bool)):
+            if type(key) is not str and not isinstance(key, (int, float, bool)):
                 self.problems.add(Location(self.shown, *place), "a key must be a plain word or number")
                 self.skip(read(), read)
                 continue
@@ -240,7 +248,7 @@ class _Builder:
             value = read()
             if direct and type(value) is ScalarEvent and value.anchor is None and self.count < MAX_NODES:
                 self.count += 1
-                out[key] = self.scalar(value)
+                out[key] = scalar(value)
                 mark = value.start_mark
                 spots += (*place, mark.line + 1, mark.column + 1)
             else:
