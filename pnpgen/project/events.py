@@ -65,7 +65,8 @@ class _Builder:
         self.keys: dict[str, object] = {}  # a plain key's text -> the key it reads as: each card repeats them
 
     def reader(self):
-        """The next event, kept for each anchored collection still open (a closure: it runs once an event)."""
+        """The next event, kept for each anchored collection still open. Only an anchored collection's build (and
+        what it builds) reads through it; the rest of a file reads the parser's events directly."""
         get, recording = self.parser.get_event, self.recording
 
         def read():
@@ -82,9 +83,9 @@ class _Builder:
         if parser.check_event(StreamEndEvent):
             return None
         parser.get_event()  # document start
-        first = self.read()
+        first = parser.get_event()
         try:
-            value = self.build(first, self.read, 0)
+            value = self.build(first, parser.get_event, 0)
         except PnpError:
             self.drain()  # a YAML error later in the file is the one to report
             self.check_single(first)
@@ -150,6 +151,7 @@ class _Builder:
                 self.follow(event)
             elif isinstance(event, STARTS):
                 open_.append(self.enter(event))
+                read = self.read if open_[-1] else read
             elif isinstance(event, ScalarEvent):
                 self.enter(event)
             elif open_.pop():
@@ -162,6 +164,8 @@ class _Builder:
         if type(event) is AliasEvent:
             event, read = self.follow(event)
         recorded = self.enter(event) if event.anchor is not None else False
+        if recorded:  # its events are kept, for an alias to replay: all of them, however deep they are read
+            read = self.read
         if depth > MAX_DEPTH:
             raise PnpError(f"values nested more than {MAX_DEPTH} levels deep; expected a project file", self.locate(event))
         self.count += 1
@@ -299,6 +303,7 @@ class _Builder:
             self.merge_one(out, spots, event, read, depth)
             return
         recorded = self.enter(event)  # the list itself is neither built nor counted: only what it names
+        read = self.read if recorded else read
         while type(item := read()) is not SequenceEndEvent:
             self.merge_one(out, spots, item, read, depth)
         if recorded:
