@@ -7,6 +7,7 @@ template renders; anything that reads the card as a whole (iterating it, printin
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Callable, Iterator
 
 from ..project.model import Fields
@@ -19,9 +20,11 @@ class TrackedFields(Fields):
     """The card's fields as a template sees them, noting which ones it reads."""
 
     __slots__ = ("seen",)
+    # the Mapping ways, through __getitem__ and __iter__ (Fields reads its values directly), so that they note
+    __contains__, items, values = Mapping.__contains__, Mapping.items, Mapping.values
 
     def __init__(self, fields: Fields):
-        self._items, self._index = fields._items, fields._index
+        self._at, self._values = fields._at, fields._values
         self.seen: set[str] | None = set()
 
     def note(self, key) -> None:
@@ -30,7 +33,7 @@ class TrackedFields(Fields):
 
     def __getitem__(self, key: str):
         self.note(key)
-        return self._index[key]
+        return self._values[self._at[key]]
 
     def __getattr__(self, name: str):
         self.note(name)
@@ -38,11 +41,11 @@ class TrackedFields(Fields):
 
     def __iter__(self) -> Iterator[str]:
         self.seen = ALL
-        return iter(self._index)
+        return iter(self._at)
 
     def __len__(self) -> int:
         self.seen = ALL
-        return len(self._index)
+        return len(self._values)
 
     def __hash__(self) -> int:
         self.seen = ALL
@@ -106,10 +109,10 @@ class FaceMemo:
 
 
 def describe_values(fields: Fields, keys: tuple | None) -> str:
-    index = fields._index
+    index, values = fields._at, fields._values
     if keys is ALL:
-        return repr(fields._items)
-    return repr(tuple(index[key] if key in index else MISSING for key in keys))
+        return repr(tuple(zip(index, values)))
+    return repr(tuple(values[index[key]] if key in index else MISSING for key in keys))
 
 
 SIDES = ("front", "back")

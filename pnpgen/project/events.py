@@ -10,7 +10,7 @@ from yaml.events import (AliasEvent, DocumentEndEvent, MappingEndEvent, MappingS
 
 from ..errors import Collector, Location, PnpError
 from .located import LList, LMap, Marks
-from .scalars import BASE, read_scalar, show_tag
+from .scalars import BASE, MAX_DIGITS, STR, SURROGATE, read_scalar, show_tag
 
 # libyaml's parser when PyYAML has it: the same events, several times faster; on an error the pure-Python
 # parser reads the file again, as its messages say more
@@ -20,19 +20,21 @@ COLLECTIONS = (BASE + "map", BASE + "seq", BASE + "omap")
 MAX_DEPTH = 100  # far deeper than any project; recursion (ours) stays bounded
 MAX_NODES = 200_000  # bounds alias expansion (a "billion laughs" file stops here)
 STARTS = (MappingStartEvent, SequenceStartEvent)
+WORD = 24  # plain scalars up to this long that are text are remembered as such: field names, not descriptions
 
 
-def build_values(text: str, shown: str, loader=FAST):
-    """One YAML document as LMap/LList/scalars (None for an empty file), every problem in it at once."""
+def build_values(text: str | bytes, shown: str, loader=FAST):
+    """One YAML document (text, or UTF-8 without a BOM) as LMap/LList/scalars (None for an empty file), every
+    problem in it at once."""
     try:
         return build_with(text, shown, loader)
     except yaml.YAMLError:
         if loader is yaml.SafeLoader:
             raise
-    return build_with(text, shown, yaml.SafeLoader)
+    return build_with(text.decode("utf-8") if isinstance(text, bytes) else text, shown, yaml.SafeLoader)
 
 
-def build_with(text: str, shown: str, loader):
+def build_with(text: str | bytes, shown: str, loader):
     parser = loader(text)
     try:
         return _Builder(shown, parser).build_document()
@@ -55,12 +57,25 @@ class _Builder:
         self.problems = Collector()
         self.anchors: dict[str, list] = {}  # anchor name -> its node's events, as the parser gave them
         self.recording: list[list] = []  # the event lists of anchored collections still open
+        self.read = self.reader()
+        self.firsts = parser.yaml_implicit_resolvers  # the first characters of plain scalars that may not be text
+        self.plain_text = None not in self.firsts  # else a resolver looks at every plain scalar
+        self.words: set[str] = set()  # short plain scalars found to be text
+        self.texts: dict[str, str] = {}  # one copy of each text: cards repeating a value (type: 攻撃) share it
+        self.keys: dict[str, object] = {}  # a plain key's text -> the key it reads as: each card repeats them
 
-    def read(self):
-        event = self.parser.get_event()
-        for events in self.recording:
-            events.append(event)
-        return event
+    def reader(self):
+        """The next event, kept for each anchored collection still open. Only an anchored collection's build (and
+        what it builds) reads through it; the rest of a file reads the parser's events directly."""
+        get, recording = self.parser.get_event, self.recording
+
+        def read():
+            event = get()
+            if recording:
+                for events in recording:
+                    events.append(event)
+            return event
+        return read
 
     def build_document(self):
         parser = self.parser
@@ -68,9 +83,9 @@ class _Builder:
         if parser.check_event(StreamEndEvent):
             return None
         parser.get_event()  # document start
-        first = self.read()
+        first = parser.get_event()
         try:
-            value = self.build(first, self.read, 0)
+            value = self.build(first, parser.get_event, 0)
         except PnpError:
             self.drain()  # a YAML error later in the file is the one to report
             self.check_single(first)
@@ -87,7 +102,7 @@ class _Builder:
 
     def drain(self) -> None:
         """Read the rest of the document unbuilt, noting anchors and checking aliases as the composer does."""
-        self.recording = []
+        self.recording.clear()
         while not isinstance(event := self.parser.get_event(), DocumentEndEvent):
             if isinstance(event, AliasEvent):
                 self.follow(event)
@@ -136,6 +151,7 @@ class _Builder:
                 self.follow(event)
             elif isinstance(event, STARTS):
                 open_.append(self.enter(event))
+                read = self.read if open_[-1] else read
             elif isinstance(event, ScalarEvent):
                 self.enter(event)
             elif open_.pop():
@@ -148,6 +164,8 @@ class _Builder:
         if type(event) is AliasEvent:
             event, read = self.follow(event)
         recorded = self.enter(event) if event.anchor is not None else False
+        if recorded:  # its events are kept, for an alias to replay: all of them, however deep they are read
+            read = self.read
         if depth > MAX_DEPTH:
             raise PnpError(f"values nested more than {MAX_DEPTH} levels deep; expected a project file", self.locate(event))
         self.count += 1
@@ -156,7 +174,7 @@ class _Builder:
                            "not an alias bomb", self.locate(event))
         kind = type(event)
         if kind is ScalarEvent:
-            return read_scalar(event, self.parser, self.problems, self.shown)
+            return self.scalar(event)
         tag = event.tag
         if tag is not None and tag != "!" and tag not in COLLECTIONS:
             self.problems.add(self.locate(event), f"the tag {show_tag(tag)} is not allowed; expected plain YAML values")
@@ -176,41 +194,90 @@ class _Builder:
 
     def build_list(self, start, read, depth: int) -> LList:
         out = LList()
-        spots = [start.start_mark.line + 1, start.start_mark.column + 1]
+        mark = start.start_mark
+        spots = [mark.line + 1, mark.column + 1]
+        inner = depth + 1
+        direct = inner <= MAX_DEPTH  # a plain scalar item is then built here, as build() would
         while type(event := read()) is not SequenceEndEvent:
-            out.append(self.build(event, read, depth + 1))
-            spots += self.origin(event)
+            if direct and type(event) is ScalarEvent and event.anchor is None and self.count < MAX_NODES:
+                self.count += 1
+                out.append(self.scalar(event))
+                mark = event.start_mark
+                spots += (mark.line + 1, mark.column + 1)
+            else:
+                out.append(self.build(event, read, inner))
+                spots += self.origin(event)
         out.marks, out.at = self.marks, self.marks.add(spots)
         return out
 
     def build_mapping(self, start, read, depth: int) -> LMap:
+        """The entries in order; a plain scalar key or value (nearly all of them) is built here, as build() would."""
         out = LMap()
-        spots = [start.start_mark.line + 1, start.start_mark.column + 1]
-        lines: dict = {}  # the line each key was first written on, for a duplicate's message
+        mark = start.start_mark
+        spots = [mark.line + 1, mark.column + 1]
+        inner = depth + 1
+        direct = inner <= MAX_DEPTH
+        keys, scalar = self.keys, self.scalar
         while type(event := read()) is not MappingEndEvent:
-            if self.is_merge(event):
-                self.merge_into(out, spots, lines, read(), read, depth)
+            if (direct and type(event) is ScalarEvent and event.anchor is None and event.tag is None
+                    and event.value != "<<" and self.count < MAX_NODES):
+                self.count += 1
+                plain = event.implicit[0]
+                key = keys.get(event.value) if plain else None
+                if key is None:
+                    key = scalar(event)
+                    if type(key) is str:
+                        key = sys.intern(key)  # a deck's cards share their few field names instead of a copy each
+                    if plain and key is not None:
+                        keys[event.value] = key
+                mark = event.start_mark
+                place = (mark.line + 1, mark.column + 1)
+            elif self.is_merge(event):
+                self.merge_into(out, spots, read(), read, depth)
                 continue
-            key = self.build(event, read, depth + 1)
-            place = self.origin(event)
-            if not isinstance(key, (str, int, float, bool)) or key is None:
+            else:
+                key = self.build(event, read, inner)
+                key = sys.intern(key) if type(key) is str else key
+                place = self.origin(event)
+            if type(key) is not str and not isinstance(key, (int, float, bool)):
                 self.problems.add(Location(self.shown, *place), "a key must be a plain word or number")
                 self.skip(read(), read)
                 continue
             if key in out:
-                self.problems.add(Location(self.shown, *place),
-                                  f"duplicate key '{key}' (first at line {lines[key]}); expected each key once")
+                first = next(index for index, known in enumerate(out) if known is key or known == key)
+                self.problems.add(Location(self.shown, *place), f"duplicate key '{key}' (first at line "
+                                  f"{spots[2 + 4 * first]}); expected each key once")
                 self.skip(read(), read)
                 continue
-            if type(key) is str:
-                key = sys.intern(key)  # a deck's cards share their few field names instead of a copy each
             value = read()
-            out[key] = self.build(value, read, depth + 1)
-            lines[key] = place[0]
-            spots += place
-            spots += self.origin(value)
+            if direct and type(value) is ScalarEvent and value.anchor is None and self.count < MAX_NODES:
+                self.count += 1
+                out[key] = scalar(value)
+                mark = value.start_mark
+                spots += (*place, mark.line + 1, mark.column + 1)
+            else:
+                out[key] = self.build(value, read, inner)
+                spots += (*place, *self.origin(value))
         out.marks, out.at = self.marks, self.marks.add(spots)
         return out
+
+    def scalar(self, event):
+        """A scalar's value: text and plain whole numbers without asking the resolver, the rest as read_scalar does."""
+        if event.tag is None:
+            text = event.value
+            if not event.implicit[0]:  # quoted or a block: text; only a "…" escape makes a surrogate
+                if event.style != '"' or not SURROGATE.search(text):
+                    return self.texts.setdefault(text, text)
+            elif self.plain_text and (text[:1] not in self.firsts or text in self.words):  # text for certain
+                return self.texts.setdefault(text, text)
+            elif text.isdigit() and text.isascii() and text[0] != "0" and len(text) <= MAX_DIGITS:
+                return int(text)
+            else:
+                tag = self.parser.resolve(yaml.ScalarNode, text, event.implicit)
+                if tag == STR and len(text) <= WORD:
+                    self.words.add(text)  # a field name such as `number` is resolved once, not once a card
+                return read_scalar(event, self.parser, self.problems, self.shown, tag)
+        return read_scalar(event, self.parser, self.problems, self.shown)
 
     def is_merge(self, event) -> bool:
         """A `<<` key (the composer resolves it to !!merge); noting its anchor, as it is never built."""
@@ -228,20 +295,21 @@ class _Builder:
         self.enter(event)
         return True
 
-    def merge_into(self, out: LMap, spots: list, lines: dict, event, read, depth: int) -> None:
+    def merge_into(self, out: LMap, spots: list, event, read, depth: int) -> None:
         """`<<: *defaults` (or a list of them): each mapping's keys the mapping does not have yet."""
         if type(event) is AliasEvent:
             event, read = self.follow(event)
         if type(event) is not SequenceStartEvent:
-            self.merge_one(out, spots, lines, event, read, depth)
+            self.merge_one(out, spots, event, read, depth)
             return
         recorded = self.enter(event)  # the list itself is neither built nor counted: only what it names
+        read = self.read if recorded else read
         while type(item := read()) is not SequenceEndEvent:
-            self.merge_one(out, spots, lines, item, read, depth)
+            self.merge_one(out, spots, item, read, depth)
         if recorded:
             self.recording.pop()
 
-    def merge_one(self, out: LMap, spots: list, lines: dict, event, read, depth: int) -> None:
+    def merge_one(self, out: LMap, spots: list, event, read, depth: int) -> None:
         merged = self.build(event, read, depth + 1)
         if not isinstance(merged, LMap):
             self.problems.add(self.locate(event), "'<<' merges a mapping; expected an alias of a mapping")
@@ -249,6 +317,4 @@ class _Builder:
         for index, (key, value) in enumerate(merged.items()):
             if key not in out:
                 out[key] = value
-                found = merged.spots_of(index)
-                lines[key] = found[0]
-                spots += found
+                spots += merged.spots_of(index)

@@ -5,6 +5,7 @@ from array import array
 
 from ..errors import Location
 
+UNSET = object()
 SMALL = 8  # up to this many keys a lookup walks the mapping; a larger one builds its dict of locations once
 
 
@@ -42,13 +43,12 @@ class Places:
     def __get__(self, holder, owner=None):
         if holder is None:
             return self
-        try:
-            return getattr(holder, self.slot)
-        except AttributeError:
+        value = getattr(holder, self.slot, UNSET)
+        if value is UNSET:
             value = self.make(holder)
             if self.keep:
                 setattr(holder, self.slot, value)
-            return value
+        return value
 
     def __set__(self, holder, value) -> None:
         setattr(holder, self.slot, value)

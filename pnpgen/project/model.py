@@ -4,56 +4,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Mapping, Union
+from typing import Iterable
 
 from ..errors import Location
+from .fields import Fields, Scalar, Value
 
-Scalar = Union[str, int, float, bool, None]
-Value = Union[Scalar, tuple, "Fields"]
-
-
-class Fields(Mapping[str, Value]):
-    """An immutable, hashable mapping of a card's data, as templates and the checker see it."""
-
-    __slots__ = ("_items", "_index")
-
-    def __init__(self, items: Mapping[str, Value] | tuple = ()):
-        # a dict first: isinstance() against the Mapping ABC is slow, and a project makes thousands of these
-        pairs = tuple(items.items()) if isinstance(items, (dict, Fields)) or isinstance(items, Mapping) else tuple(items)
-        self._items: tuple[tuple[str, Value], ...] = pairs
-        self._index = dict(pairs)
-
-    def __getitem__(self, key: str) -> Value:
-        return self._index[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._index)
-
-    def __len__(self) -> int:
-        return len(self._index)
-
-    def __hash__(self) -> int:
-        return hash(self._items)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Fields):  # the common case, without copying either side
-            return self._index == other._index
-        return isinstance(other, Mapping) and dict(self.items()) == dict(other.items())
-
-    def __getattr__(self, name: str) -> Value:
-        # Templates write card.number; a missing field is an undefined-variable error upstream.
-        try:
-            return self._index[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    def __repr__(self) -> str:
-        return f"Fields({dict(self._items)!r})"
-
-    def merged(self, other: Mapping[str, Value]) -> "Fields":
-        combined = dict(self._items)
-        combined.update(other)
-        return Fields(combined)
+__all__ = ["Box", "Card", "Component", "Expectation", "Fields", "Figure", "Game", "Layout", "Note", "Outline", "Piece",
+           "Project", "Scalar", "Setup", "Size", "Source", "Standee", "Value", "plain"]
 
 
 @dataclass(frozen=True)
@@ -104,7 +61,7 @@ class Standee:
     base_depth: float  # points
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # a deck keeps thousands: no __dict__ each
 class Card:
     """One distinct card (or chip, sheet) of a component, before copies are made."""
 

@@ -19,10 +19,10 @@ EXAMPLES = {"str": "text", "int": "a whole number such as 12", "float": "a numbe
             "bool": "true or false", "null": "null", "timestamp": "a date that exists, such as 2024-02-29"}
 
 
-def read_scalar(event, parser, problems: Collector, shown: str):
-    """The value of a scalar event (the parser resolves its tag and constructs it); None and a problem when
-    the tag is not a plain one or the text is not what the tag says."""
-    tag = event.tag
+def read_scalar(event, parser, problems: Collector, shown: str, tag: str | None = None):
+    """The value of a scalar event (the parser resolves its tag, unless given, and constructs it); None and a
+    problem when the tag is not a plain one or the text is not what the tag says."""
+    tag = tag or event.tag
     if tag is None or tag == "!":
         tag = parser.resolve(yaml.ScalarNode, event.value, event.implicit)
     text = event.value

@@ -22,19 +22,21 @@ def read_cards(raw: LMap, defaults: Fields, default_copies: int, problems: Colle
         base_rows = [(fields, raw.where("matrix")) for fields in read_matrix(raw, problems)]
     entries = as_list(raw, "cards", problems) if "cards" in raw else None
     for fields, where in base_rows:
+        row = defaults.merged(fields)
         if entries is None:
-            cards.append(Card(defaults.merged(fields), default_copies, where, ()))
+            cards.append(Card(row, default_copies, where, ()))
             continue
         for index, entry in enumerate(entries):
-            card = read_card(entry, entries.where(index), defaults.merged(fields), default_copies, problems)
+            card = read_card(entries, index, row, default_copies, problems)
             if card:
                 cards.append(card)
     return cards
 
 
-def read_card(entry, where: Location, defaults: Fields, default_copies: int, problems: Collector) -> Card | None:
+def read_card(entries: LList, index: int, defaults: Fields, default_copies: int, problems: Collector) -> Card | None:
+    entry = entries[index]
     if not isinstance(entry, LMap):
-        problems.add(where, "expected a card: a mapping of fields such as {number: 1, copies: 10}")
+        problems.add(entries.where(index), "expected a card: a mapping of fields such as {number: 1, copies: 10}")
         return None
     copies = read_value(entry, "copies", "count", problems, default=default_copies)
     if copies is not None and copies > MAX_COPIES:
@@ -112,7 +114,8 @@ def locate_fields(raw: LMap) -> tuple[tuple[str, Location], ...]:
     for place in places:
         if isinstance(place, LMap):
             for name in place:
-                spots.setdefault(str(name), place.where_key(name))
+                if str(name) not in spots:  # a deck's cards mostly repeat the names before them: no Location made
+                    spots[str(name)] = place.where_key(name)
     for name in ("copies", "tbd"):
         spots.pop(name, None)
     return tuple(spots.items())

@@ -72,6 +72,9 @@ def describe(value) -> str:
     return str(value)
 
 
+NESTED = (LMap, LList)  # the values freeze() changes: a card's are mostly scalars, which it would only return
+
+
 def freeze(value):
     if isinstance(value, LMap):
         return Fields({str(k): freeze(v) for k, v in value.items()})
@@ -82,16 +85,15 @@ def freeze(value):
 
 def read_fields(container, key, problems: Collector, skip: tuple = ()) -> Fields:
     """Read a mapping of free-form fields (container itself when key is None)."""
-    if key is None:
-        value, where = container, container.loc
-    elif isinstance(container, LMap) and key not in container:
+    if isinstance(container, LMap) and key is not None and key not in container:
         return Fields()
-    else:
-        value, where = container[key], container.where(key)
+    value = container if key is None else container[key]
     if not isinstance(value, LMap):
+        where = container.loc if key is None else container.where(key)
         problems.add(where, f"expected a mapping of fields such as {{number: 1}}; found {describe(value)}")
         return Fields()
-    return Fields({str(k): freeze(v) for k, v in value.items() if k not in skip})
+    return Fields({k if type(k) is str else str(k): v if type(v) not in NESTED else freeze(v)
+                   for k, v in value.items() if k not in skip})
 
 
 def read_players(raw: LMap, key: str, problems: Collector, default: tuple = ()) -> tuple[int, ...]:
