@@ -236,9 +236,12 @@ def pdf_digest(project: Project, assets: str, title: str, pages: list[Page], ble
     and the spec decide every placement and mark, in far less to hash than the pages' repr. Other pages (die-cut
     sheets) are fed some at a time: a deck's pages are never one string."""
     hasher = feed_digest(hashlib.sha256(), __version__, "pdf", project.name, assets, title, bleed, len(pages))
-    if items and spec is not None:
-        described = "\n".join(f"{item.front!r} {item.back!r} {item.label!r}" for item in items)
-        return feed_digest(hasher, "imposed", spec, items[0].size, described).hexdigest()
+    if items and spec is not None:  # described some at a time too: a deck's items are never one string
+        feed_digest(hasher, "imposed", spec, items[0].size, len(items))
+        for start in range(0, len(items), 256):
+            hasher.update("\n".join(f"{item.front!r} {item.back!r} {item.label!r}"
+                                     for item in items[start:start + 256]).encode("utf-8") + b"\n")
+        return hasher.hexdigest()
     for start in range(0, len(pages), 64):
         hasher.update(shared_repr(pages[start:start + 64]).encode("utf-8"))
     return hasher.hexdigest()

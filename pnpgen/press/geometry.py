@@ -1,11 +1,62 @@
-"""Turn a page's slots (x, y, width, height, clip of each placement) into its trim and bleed boxes, and a front
-page's geometry into its back's: pages that share a geometry (every full page of a component) share the work."""
+"""Turn a page's slots (x, y, width, height, clip of each placement) into its placements, its trim and bleed boxes,
+and a front page's geometry into its back's: pages that share a geometry (every full page of a component) share
+the work, and the memory."""
 from __future__ import annotations
 
 import functools
-from typing import Sequence
+from dataclasses import dataclass
+from typing import Iterator, Sequence
 
 from .marks import Mark, Rect, bound, intersect, mirror_mark, mirror_rect
+
+
+@dataclass(frozen=True, slots=True)  # one for each piece: no __dict__ each
+class Placement:
+    """A face on a page: (x, y) is the bottom-left of the trim; the face is drawn with its origin at
+    (x - bleed, y - bleed); only the part inside clip shows."""
+
+    face: str
+    x: float
+    y: float
+    width: float
+    height: float
+    clip: Rect
+    rotate: int = 0  # always 0: items are never rotated
+    clip_path: tuple = ()  # polygons ((x, y), …) clipping instead of clip, for die-cut outlines
+    flip: str = ""  # "y": the face mirrored about its horizontal middle; "xy": turned half round
+
+
+class Placed(Sequence):
+    """A grid page's placements, made when read from its faces and its slots (which every full page of a
+    component shares): a deck's pages hold a face key a piece until they are written, not a Placement.
+    Reads, compares, hashes and prints as the tuple of its placements."""
+
+    __slots__ = ("faces", "slots")
+
+    def __init__(self, faces: tuple[str, ...], slots: tuple[tuple, ...]):
+        self.faces, self.slots = faces, slots
+
+    def __len__(self) -> int:
+        return len(self.faces)
+
+    def __iter__(self) -> Iterator[Placement]:
+        return map(Placement, self.faces, *zip(*self.slots)) if self.faces else iter(())
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        return Placement(self.faces[index], *self.slots[index])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Placed) and other.slots is self.slots:
+            return other.faces == self.faces
+        return isinstance(other, (tuple, Placed)) and tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
 
 
 def page_boxes(slots: Sequence[tuple]) -> tuple[Rect, Rect] | None:

@@ -9,7 +9,7 @@ from typing import Iterable, Sequence
 from .bleed import clip_trims, outer_bleed
 from .marks import (EPS, WHITE_REACH, Mark, Rect, align_windows, crop_trims, intersect, mirror_mark,
                     mirror_rect, outline_trims, shift_mark, shift_rect)
-from .geometry import page_boxes, turn_over
+from .geometry import Placed, Placement, page_boxes, turn_over
 from .offset import offset_backs
 from ..project.model import Size
 from ..units import mm
@@ -40,22 +40,6 @@ class Item:
     back: str | None
     size: Size
     label: str = ""
-
-
-@dataclass(frozen=True, slots=True)  # one for each piece: no __dict__ each
-class Placement:
-    """A face on a page: (x, y) is the bottom-left of the trim; the face is drawn with its origin at
-    (x - bleed, y - bleed); only the part inside clip shows."""
-
-    face: str
-    x: float
-    y: float
-    width: float
-    height: float
-    clip: Rect
-    rotate: int = 0  # always 0: items are never rotated
-    clip_path: tuple = ()  # polygons ((x, y), …) clipping instead of clip, for die-cut outlines
-    flip: str = ""  # "y": the face mirrored about its horizontal middle; "xy": turned half round
 
 
 @dataclass(frozen=True)
@@ -196,31 +180,31 @@ def _mark_trims(trims: list[Rect], clips: list[Rect], limit: Rect, spec: SheetSp
 
 
 def _fill_grid(items: Sequence[Item], grid: Grid, spec: SheetSpec) -> tuple[Page, list[Item]]:
-    trims, clips, marks, bare, boxes = _grid_geometry(grid, items[0].size, spec, len(items))
-    placements = [Placement(item.front, t.x0, t.y0, t.width, t.height, clip)
-                  for item, t, clip in zip(items, trims, clips)]
+    slots, marks, bare, boxes = _grid_geometry(grid, items[0].size, spec, len(items))
+    placements = Placed(tuple(item.front for item in items), slots)
     return _make_page(grid.paper, "front", placements, marks, bare=bare, boxes=boxes), list(items)
 
 
 @functools.lru_cache(maxsize=64)
 def _grid_geometry(grid: Grid, size: Size, spec: SheetSpec, count: int) -> tuple:
-    """(trims, clips, marks, bare sides, (trim box, bleed box)) of a grid page of `count` items: every full page
-    of a component has the same, so it is worked out once."""
+    """(slots, marks, bare sides, (trim box, bleed box)) of a grid page of `count` items: every full page of a
+    component has the same, so it is worked out once."""
     trims = _cells(grid, size, spec)[:count]
     limit = _printable(grid.paper, spec.margin)
     clips = clip_trims(trims, limit, spec.bleed, _mark_reserve(spec))
     marks, bare = _mark_trims(trims, clips, limit, spec)
-    return tuple(trims), tuple(clips), tuple(marks), frozenset(bare), page_boxes([(t.x0, t.y0, t.width, t.height, c)
-                                                                               for t, c in zip(trims, clips)])
+    slots = tuple((t.x0, t.y0, t.width, t.height, c) for t, c in zip(trims, clips))
+    return slots, tuple(marks), frozenset(bare), page_boxes(slots)
 
 
-def _make_page(paper: Size, side: str, placements: list[Placement], marks: Sequence[Mark],
+def _make_page(paper: Size, side: str, placements: Sequence[Placement], marks: Sequence[Mark],
                label: str = "", fallback: tuple[Rect, Rect] | None = None, bare: Iterable[str] = frozenset(),
                boxes: tuple[Rect, Rect] | None = None) -> Page:
     """boxes: the page's (trim box, bleed box) when already known (see geometry.page_boxes)."""
     boxes = boxes or page_boxes([(p.x, p.y, p.width, p.height, p.clip) for p in placements])
     trim_box, bleed_box = boxes or fallback or (Rect(0, 0, paper.width, paper.height),) * 2
-    return Page(paper, side, tuple(placements), tuple(marks), trim_box, bleed_box, label, tuple(sorted(bare)))
+    placements = placements if isinstance(placements, Placed) else tuple(placements)
+    return Page(paper, side, placements, tuple(marks), trim_box, bleed_box, label, tuple(sorted(bare)))
 
 
 def _mirror_axes(paper: Size, duplex: str) -> dict:
@@ -232,10 +216,11 @@ def _mirror_axes(paper: Size, duplex: str) -> dict:
 
 def _back_page(front: Page, items: list[Item], spec: SheetSpec) -> Page:
     axes = _mirror_axes(front.size, spec.duplex)
-    slots, marks, bare, boxes = turn_over(tuple((p.x, p.y, p.width, p.height, p.clip) for p in front.placements),
-                                          front.marks, front.bare_edges, tuple(i.back is not None for i in items),
-                                          tuple(axes.items()))
-    placements = [Placement(item.back, *slot) for item, slot in zip([i for i in items if i.back is not None], slots)]
+    shown = front.placements
+    slots, marks, bare, boxes = turn_over(shown.slots if isinstance(shown, Placed) else tuple(
+        (p.x, p.y, p.width, p.height, p.clip) for p in shown), front.marks, front.bare_edges,
+        tuple(i.back is not None for i in items), tuple(axes.items()))
+    placements = Placed(tuple(item.back for item in items if item.back is not None), slots)
     fallback = tuple(mirror_rect(r, **axes) for r in (front.trim_box, front.bleed_box))
     return _make_page(front.size, "back", placements, marks, f"{front.label} back" if front.label else "", fallback,
                       bare, boxes)
