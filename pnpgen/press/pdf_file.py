@@ -6,6 +6,7 @@ import zlib
 from typing import BinaryIO
 
 HEADER = b"%PDF-1.4\n%\x93\x8c\x8b\x9e pnpgen\n"
+FLUSH_SIZE = 1 << 16  # bytes gathered before a write: fewer calls than one per object, little held
 EPOCH = "D:20000101000000+00'00'"  # a fixed date: the same inputs make the same bytes
 
 
@@ -18,12 +19,22 @@ class PdfFile:
         self.offsets: list[int] = [0]  # by object number; 0 until written
         self.position = 0
         self.hasher = hashlib.md5()  # noqa: S324 - the document ID, not security
+        self.pending: list[bytes] = []  # objects not yet written: hashed and written some at a time
+        self.pending_size = 0
         self.emit(HEADER)
 
     def emit(self, data: bytes) -> None:
+        self.pending.append(data)
+        self.pending_size += len(data)
+        self.position += len(data)
+        if self.pending_size >= FLUSH_SIZE:
+            self.flush()
+
+    def flush(self) -> None:
+        data = b"".join(self.pending)
         self.out.write(data)
         self.hasher.update(data)
-        self.position += len(data)
+        self.pending, self.pending_size = [], 0
 
     def reserve(self) -> int:
         self.offsets.append(0)
@@ -46,11 +57,13 @@ class PdfFile:
             raise ValueError(f"objects {missing[:5]} reserved but never written")
         start = self.position
         size = len(self.offsets)
+        self.flush()
         identity = self.hasher.hexdigest().encode("ascii")
         table = [b"xref\n0 %d\n0000000000 65535 f \n" % size] + [b"%010d 00000 n \n" % o for o in self.offsets[1:]]
         self.emit(b"".join(table))
         self.emit(b"trailer\n<<\n/ID [<%s><%s>]\n/Info %d 0 R\n/Root %d 0 R\n/Size %d\n>>\nstartxref\n%d\n%%%%EOF\n"
                   % (identity, identity, info, root, size, start))
+        self.flush()
 
 
 def stream(entries: bytes, data: bytes, compress: bool = True) -> bytes:

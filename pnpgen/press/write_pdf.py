@@ -23,6 +23,7 @@ from ..units import mm
 from .canvas_pdf import GREY, LABEL_SIZE, canvas_pdf_bytes, label_position, placing
 from .cid_fonts import cid_font_objects
 from .image_objects import image_objects
+from .geometry import Placed
 from .impose import Page, Rect
 from .mark_ops import marks_operators
 from .pdf_file import EPOCH, PdfFile, form_name, stream, text_string
@@ -86,6 +87,7 @@ class Document:
         self.standard_font: int | None = None
         self.streams: dict[bytes, bytes] = {}  # the content streams of the pages written last
         self.marks: dict[int, tuple] = {}  # id(a page's marks) -> (the marks, kept so the id stays theirs; operators)
+        self.moves: dict[tuple, tuple] = {}  # (id(a grid's slots), their bleeds) -> (the slots, kept; operators)
 
     def write(self, pages: Sequence[Page], bleed: float | None, margin: float, info: bytes) -> None:
         tree = self.file.reserve()
@@ -97,14 +99,23 @@ class Document:
         self.file.finish(catalog, self.file.add(info))
 
     def write_page(self, page: Page, tree: int, bleed: float | None, margin: float) -> int:
-        code, shown, forms = [], {}, self.forms
-        for p in page.placements:
-            entry = forms.get(p.face)
+        placements, forms = page.placements, self.forms
+        grid = isinstance(placements, Placed)
+        entries = []
+        for face in placements.faces if grid else [p.face for p in placements]:
+            entry = forms.get(face)
             if entry is None:
-                entry = forms[p.face] = self.write_form(p.face)
-            shown[entry[2]] = entry[0]
-            face_bleed = bleed if bleed is not None else (entry[1] - p.width) / 2
-            code.append(placing(p.x, p.y, p.width, p.height, p.clip, p.clip_path, p.flip, face_bleed) + entry[3])
+                entry = forms[face] = self.write_form(face)
+            entries.append(entry)
+        shown = {entry[2]: entry[0] for entry in entries}
+        if grid:
+            moves = self.grid_moves(placements.slots, tuple(
+                bleed if bleed is not None else (entry[1] - slot[2]) / 2 for entry, slot in zip(entries, placements.slots)))
+        else:
+            moves = [placing(p.x, p.y, p.width, p.height, p.clip, p.clip_path, p.flip,
+                             bleed if bleed is not None else (entry[1] - p.width) / 2)
+                     for p, entry in zip(placements, entries)]
+        code = [move + entry[3] for move, entry in zip(moves, entries)]
         if page.marks:
             known = self.marks.get(id(page.marks))  # full sheets of a component share their marks
             if known is None or known[0] is not page.marks:
@@ -123,6 +134,16 @@ class Document:
             b"/ProcSet [ /PDF /Text /ImageB /ImageC /ImageI ] /XObject << %s >>%s >> /Contents %d 0 R >>"
             % (tree, fp_str(size.width, size.height).encode(), box(page.trim_box), box(page.bleed_box), objects,
                fonts, content))
+
+    def grid_moves(self, slots: tuple, bleeds: tuple[float, ...]) -> list[str]:
+        """The placing() operators of a grid page's slots: every full sheet of a component shares its slots,
+        and so these."""
+        known = self.moves.get((id(slots), bleeds))
+        if known is None or known[0] is not slots:
+            known = self.moves[(id(slots), bleeds)] = (slots, [
+                placing(*slot[:5], slot[6] if len(slot) > 6 else (), slot[7] if len(slot) > 7 else "", face_bleed)
+                for slot, face_bleed in zip(slots, bleeds)])  # a slot: the fields of a Placement after its face
+        return known[1]
 
     def page_stream(self, code: bytes) -> bytes:
         """A page's content stream; the backs of a deck's full sheets are the same page over and over, and

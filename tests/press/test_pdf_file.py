@@ -1,11 +1,12 @@
 """The streaming PDF writer: objects land where the cross-reference table says, and the bytes repeat."""
+import hashlib
 import io
 import re
 
 import pytest
 from pypdf import PdfReader
 
-from pnpgen.press.pdf_file import PdfFile, stream, text_string
+from pnpgen.press.pdf_file import FLUSH_SIZE, PdfFile, stream, text_string
 
 
 def write_small(out) -> None:
@@ -45,3 +46,21 @@ def test_an_object_reserved_but_never_written_is_an_error():
     pdf.reserve()
     with pytest.raises(ValueError):
         pdf.finish(1, 1)
+
+
+def test_objects_reach_the_file_some_at_a_time_and_the_id_hashes_every_byte_before_the_xref():
+    """Objects are gathered into writes of about FLUSH_SIZE bytes: the file grows while the document is
+    made, memory holds no more than one such write, and the ID is the MD5 of what precedes the xref."""
+    out = io.BytesIO()
+    pdf = PdfFile(out)
+    seen = []
+    for number in range(200):
+        pdf.add(stream(b"", bytes(range(256)) * 4, compress=False))
+        seen.append(out.tell())
+        assert pdf.position - out.tell() < FLUSH_SIZE
+    assert 0 < seen[len(seen) // 2] < seen[-1]
+    catalog = pdf.add(b"<< /Type /Catalog >>")
+    pdf.finish(catalog, pdf.add(b"<< >>"))
+    data = out.getvalue()
+    before = data[:data.rindex(b"\nxref\n") + 1]
+    assert re.search(rb"/ID \[<([0-9a-f]{32})>", data).group(1) == hashlib.md5(before).hexdigest().encode()

@@ -19,6 +19,7 @@ from pnpgen.faces.fonts import BUNDLED_FONTS
 from pnpgen.press.impose import Item, SheetSpec, impose
 from pnpgen.project.model import Size
 from pnpgen.units import mm, to_mm
+from pnpgen.press import pdf_file
 from pnpgen.press.write_pdf import form_name, write_document, write_pdf
 
 FONT = "NotoSansJP-Regular"
@@ -132,6 +133,19 @@ def test_bleed_none_reads_the_bleed_from_each_drawing(tmp_path):
     assert write(pages, drawings, tmp_path / "a.pdf") == write(pages, drawings, tmp_path / "b.pdf", bleed=None)
 
 
+def test_grid_pages_write_as_their_placements_listed_one_by_one(tmp_path):
+    """A grid page's placements come from slots its sheets share (whose operators are made once); the
+    same placements as a plain tuple must give the same bytes, with the bleed given or read per face."""
+    items, drawings = deck(20)
+    pages = impose(items, SheetSpec(A4))
+    listed = [dataclasses.replace(page, placements=tuple(page.placements)) for page in pages]
+    assert type(pages[0].placements) is not tuple and len(pages) == 6
+    for bleed in (BLEED, None):
+        grid = write(pages, drawings, tmp_path / "grid.pdf", bleed=bleed)
+        assert grid == write(listed, drawings, tmp_path / "listed.pdf", bleed=bleed)
+        assert len(pypdf.PdfReader(tmp_path / "grid.pdf").pages) == 6
+
+
 def test_forms_are_named_from_the_face_key():
     assert form_name("front-1") == form_name("front-1") != form_name("front-2")
     assert form_name("front-1").startswith("F") and len(form_name("front-1")) == 17
@@ -216,11 +230,13 @@ def darkest(image, x_mm: float, y_mm: float, page_h_mm: float, scale: float = 2)
     return min(min(image.getpixel((i, j))) for i in range(px - 2, px + 3) for j in range(py - 2, py + 3))
 
 
-def test_pages_are_written_as_they_come_not_held_until_the_end(writer):
+def test_pages_are_written_as_they_come_not_held_until_the_end(writer, monkeypatch):
     """The streaming writer asks for each face when a page first shows it, and by then the pages before
-    are already in the file: what memory holds does not grow with the document."""
+    are already in the file (once its few kilobytes of gathered objects are full, here at once): what
+    memory holds does not grow with the document."""
     if writer != "forms":
         pytest.skip("reportlab's canvas holds the whole document by design")
+    monkeypatch.setattr(pdf_file, "FLUSH_SIZE", 1)
     items = [Item(f"front-{i}", None, POKER) for i in range(40)]
     written_when_asked = []
     out = io.BytesIO()
