@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Callable, Iterator
 
+from ..cache import feed_digest
 from ..project.model import Fields
 
 ALL = None  # the key set of a render that read the whole card
@@ -106,6 +107,38 @@ class FaceMemo:
         keys = ALL if tracked.seen is ALL else tuple(sorted(tracked.seen))
         table = self.tables.setdefault(common, {}).setdefault(keys, {})
         table[describe_values(tracked, keys)] = (face_key, svg)
+
+
+class Fieldless:
+    """The face of each component side whose template read no card field: that render never looked at the card,
+    so every card of the side has its face. The pack records it under the side's render key prefix fed FIELDLESS
+    where a card's fields would be, looked up once a build; a side that has it needs no lookup a card."""
+
+    def __init__(self):
+        self.faces: dict[tuple, str | None] = {}  # (game, component side) -> its face key, None: none known
+
+    def find(self, common: tuple, prefix, pack, usable: Callable[[str], bool]) -> str | None:
+        """The side's face key if the pack records one and usable(face key) holds (prefix: the hasher fed the side)."""
+        if common not in self.faces:
+            self.faces[common] = pack.face_key(fieldless_key(prefix))
+        face_key = self.faces[common]
+        return face_key if face_key is not None and usable(face_key) else None
+
+    def remember(self, common: tuple, prefix, pack, tracked: TrackedFields, face_key: str) -> bool:
+        """Record the face of a render that read no field (whether it did is returned)."""
+        if tracked.seen is ALL or tracked.seen:
+            return False
+        if self.faces.get(common) != face_key:
+            self.faces[common] = face_key
+            pack.record_face(fieldless_key(prefix), face_key)
+        return True
+
+
+FIELDLESS = b"\0read no card field"  # never a card's fields, whose repr starts "Fields("
+
+
+def fieldless_key(prefix) -> str:
+    return feed_digest(prefix.copy(), FIELDLESS).hexdigest()
 
 
 def describe_values(fields: Fields, keys: tuple | None) -> str:
