@@ -20,52 +20,57 @@ MISSING = "\0missing"  # the value of a field a render asked for and the card do
 class TrackedFields(Fields):
     """The card's fields as a template sees them, noting which ones it reads."""
 
-    __slots__ = ("seen",)
+    __slots__ = ("_seen",)  # underscored, as _note: a template asking for card.seen or card.note gets the field
     # the Mapping ways, through __getitem__ and __iter__ (Fields reads its values directly), so that they note
     __contains__, items, values = Mapping.__contains__, Mapping.items, Mapping.values
 
     def __init__(self, fields: Fields):
         self._at, self._values = fields._at, fields._values
-        self.seen: set[str] | None = set()
+        self._seen: set[str] | None = set()
 
-    def note(self, key) -> None:
-        if self.seen is not ALL:
-            self.seen.add(key if isinstance(key, str) else repr(key))
+    def _note(self, key) -> None:
+        if self._seen is not ALL:
+            self._seen.add(key if isinstance(key, str) else repr(key))
 
     def __getitem__(self, key: str):
-        self.note(key)
+        self._note(key)
         return self._values[self._at[key]]
 
     def __getattr__(self, name: str):
-        self.note(name)
+        self._note(name)
         return Fields.__getattr__(self, name)
 
     def __iter__(self) -> Iterator[str]:
-        self.seen = ALL
+        self._seen = ALL
         return iter(self._at)
 
     def __len__(self) -> int:
-        self.seen = ALL
+        self._seen = ALL
         return len(self._values)
 
     def __hash__(self) -> int:
-        self.seen = ALL
+        self._seen = ALL
         return Fields.__hash__(self)
 
     def __eq__(self, other: object) -> bool:
-        self.seen = ALL
+        self._seen = ALL
         return Fields.__eq__(self, other)
 
     def __repr__(self) -> str:
-        self.seen = ALL
+        self._seen = ALL
         return Fields.__repr__(self)
 
     def merged(self, other) -> Fields:
-        self.seen = ALL
+        self._seen = ALL
         return Fields.merged(self, other)
 
 
 TrackedFields.__name__ = TrackedFields.__qualname__ = "Fields"  # messages name the type as the designer knows it
+
+
+def read_fields(tracked: TrackedFields) -> set[str] | None:
+    """The names of the fields a render has read so far (ALL: the card as a whole)."""
+    return tracked._seen
 
 
 class Bounded(dict):
@@ -104,7 +109,7 @@ class FaceMemo:
             self.tables.clear()
             self.size = 0
         self.size += 1
-        keys = ALL if tracked.seen is ALL else tuple(sorted(tracked.seen))
+        keys = ALL if tracked._seen is ALL else tuple(sorted(tracked._seen))
         table = self.tables.setdefault(common, {}).setdefault(keys, {})
         table[describe_values(tracked, keys)] = (face_key, svg)
 
@@ -126,7 +131,7 @@ class Fieldless:
 
     def remember(self, common: tuple, prefix, pack, tracked: TrackedFields, face_key: str) -> bool:
         """Record the face of a render that read no field (whether it did is returned)."""
-        if tracked.seen is ALL or tracked.seen:
+        if tracked._seen is ALL or tracked._seen:
             return False
         if self.faces.get(common) != face_key:
             self.faces[common] = face_key
