@@ -183,16 +183,15 @@ class Renderer:
         sides = [(side, common, self.key_prefix(game, common)) for side, template in (("front", component.front),
                  ("back", component.back)) if template for common in [(game.id, common_of(component, side, template))]]
         missing, get, usable = [], self.pack.get if self.pack is not None else None, self.usable
-        fixed = [(side, bytes.fromhex(face_key)) for side, common, prefix in sides if get is not None
-                 for face_key in [self.fieldless.find(common, prefix, self.pack, self.is_usable)] if face_key]
-        sides = [entry for entry in sides if entry[0] not in dict(fixed)]  # a side every card shares: no lookup a card
+        checked = self.pack.checked if get is not None else ()  # usable (is_usable() asks it first), unmemoised
+        fixed, sides = self.fieldless.split(sides, self.pack, self.is_usable) if get is not None else ([], sides)
         for index, card in cards:
             text, found = repr(card.fields).encode("utf-8") if sides else b"", list(fixed)
             for side, common, prefix in sides:
                 key = feed_digest(prefix.copy(), text).hexdigest()
                 raw = get(b"R", key) if get is not None else None  # as pack.face_key(key), in fewer calls
                 face_key = raw.hex() if raw is not None and len(raw) == KEY else None
-                if face_key is None or not (usable.get(face_key) or self.is_usable(face_key)):
+                if face_key is None or not (usable.get(face_key) or face_key in checked or self.is_usable(face_key)):
                     self.render_keys.keep((common, id(card)), (card, key))  # rendering it needs the key again
                     break
                 found.append((side, raw))

@@ -129,6 +129,13 @@ class Fieldless:
         face_key = self.faces[common]
         return face_key if face_key is not None and usable(face_key) else None
 
+    def split(self, sides: list[tuple], pack, usable: Callable[[str], bool]) -> tuple[list, list]:
+        """Of (side, common, prefix) entries, (side, its face key's bytes) for each side whose face is every card's,
+        and the entries of the others (looked up a card)."""
+        fixed = [(side, bytes.fromhex(face_key)) for side, common, prefix in sides
+                 for face_key in [self.find(common, prefix, pack, usable)] if face_key]
+        return fixed, [entry for entry in sides if entry[0] not in dict(fixed)]
+
     def remember(self, common: tuple, prefix, pack, tracked: TrackedFields, face_key: str) -> bool:
         """Record the face of a render that read no field (whether it did is returned)."""
         if tracked._seen is ALL or tracked._seen:
@@ -155,6 +162,7 @@ def describe_values(fields: Fields, keys: tuple | None) -> str:
 
 SIDES = ("front", "back")
 KEY = 32  # bytes of a face key
+ZERO = bytes(KEY)  # a face not noted
 
 
 class Settled:
@@ -184,9 +192,9 @@ class Settled:
         at = 2 * index * KEY
         if keys is None or at + 2 * KEY > len(keys):
             return None
-        found = tuple(keys[at + offset:at + offset + KEY] if has else None for offset, has in zip((0, KEY), sides))
-        return None if not all(key is None or any(key) for key in found) else tuple(
-            key and key.hex() for key in found)
+        front = keys[at:at + KEY] if sides[0] else None
+        back = keys[at + KEY:at + 2 * KEY] if sides[1] else None
+        return None if front == ZERO or back == ZERO else (front and front.hex(), back and back.hex())
 
     def find(self, component, index: int, side: str) -> str | None:
         keys = self.keys_of(component)
