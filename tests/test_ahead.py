@@ -62,17 +62,18 @@ def test_laying_out_looks_up_no_card_again(tmp_path, monkeypatch, counted, paral
     cold = pnpgen.build(project, Options(out_dir=tmp_path / "out", cache_dir=tmp_path / "cache", check=False))
     assert (cold.renders, cold.faces) == (241, 241)  # 240 fronts, one shared back
     # Every face, the helper's too, was settled while rendering ahead; a deck too small for a helper is rendered
-    # as it is laid out, but for its first card (each side looked up once as it renders).
-    assert counted["layout"] == ([0, 0] if parallel else [2 * 239, 239])
+    # as it is laid out, but for its first card (each front looked up once as it renders; the back read no field,
+    # so its face, rendered for the first card, is every card's).
+    assert counted["layout"] == ([0, 0] if parallel else [239, 239])
     cards = project / "cards.yaml"
     cards.write_text(cards.read_text(encoding="utf-8").replace("カード7,", "変えたカード,"), encoding="utf-8")
     counted["ahead"], counted["layout"] = [0, 0], [0, 0]
     tweak = pnpgen.build(project, Options(out_dir=tmp_path / "out", cache_dir=tmp_path / "cache", check=False))
-    assert (tweak.renders, tweak.faces) == (2, 1)
-    # 239 unchanged cards: front and back each looked up once; the changed card's front misses (its back is not
-    # looked up then), and rendering looks up both sides. The cold build sealed its pack (pnpgen/seal.py): its faces
-    # are not checked again, only the new front is looked for.
-    assert counted["ahead"] == [2 * 239 + 3, 1]
+    assert (tweak.renders, tweak.faces) == (1, 1)  # the changed card's front; its back is the deck's
+    # Each side's fieldless face looked for once (the back's is found), then each card's front once, the changed
+    # card's again as it renders. The cold build sealed its pack (pnpgen/seal.py): its faces are not checked again,
+    # only the new front is looked for.
+    assert counted["ahead"] == [2 + 240 + 1, 1]
     assert counted["layout"] == [0, 0]
     pnpgen.build(project, Options(out_dir=tmp_path / "clean", cache=False, check=False))
     assert pdf_bytes(tmp_path / "out") == pdf_bytes(tmp_path / "clean")

@@ -18,7 +18,7 @@ from .describe import describe_card, distinguishing_fields, field_holding
 from .fonts import FontBook
 from .icons import IconSet
 from .images import ImageChecker
-from .reuse import KEY, Bounded, FaceMemo, Settled, TrackedFields
+from .reuse import KEY, Bounded, FaceMemo, Fieldless, Settled, TrackedFields
 from ..project.model import Card, Component, Fields, Game, Project
 from ..project import bounds
 from ..project.bounds import ENDLESS, NO_MEMORY
@@ -81,6 +81,7 @@ class Renderer:
         self.names: dict[str, str] = Bounded(MEMO)  # a face key -> the one string pages name it by
         self.fitted: dict[tuple, Markup] = Bounded(MEMO)  # text() arguments -> the fitted SVG
         self.memo = FaceMemo()  # cards that agree on every field their template read share the face
+        self.fieldless = Fieldless()  # and every card shares the face of a template that read none
         self.key_prefixes: dict[tuple, object] = {}  # what cards of one component and side share, hashed
         self.render_keys: dict[tuple, tuple[Card, str]] = Bounded(MEMO)  # (common, id(card)) -> (the card, its key)
         self.fields_text: tuple = (None, b"")  # the last card's fields and their repr, encoded
@@ -132,9 +133,12 @@ class Renderer:
         """(face key, SVG): from the face cache when every input is the same (the SVG is then not needed
         and is ""), else from the template."""
         common = (game.id, common_of(component, side, template))
-        render_key = self.render_key(game, component, card, side, template)
         if self.pack is not None:
-            face_key = self.pack.face_key(render_key)
+            prefix = self.key_prefix(game, common)
+            face_key = self.fieldless.find(common, prefix, self.pack, self.is_usable)
+            if face_key is None:
+                render_key = self.render_key(game, component, card, side, template)
+                face_key = self.pack.face_key(render_key)
             if face_key and self.is_usable(face_key):
                 return face_key, ""
         found = self.memo.find(common, card.fields)
@@ -145,6 +149,8 @@ class Renderer:
             face_key = hashlib.sha256(svg.encode("utf-8")).hexdigest()
             kept = "" if self.store is not None and self.pack is not None else svg  # the pack keeps the face
             self.memo.remember(common, tracked, face_key, kept)
+            if self.pack is not None and self.fieldless.remember(common, prefix, self.pack, tracked, face_key):
+                return face_key, svg  # found for every card by its side: no record a card
         else:
             face_key, svg = found
         if self.pack is not None:
@@ -177,19 +183,22 @@ class Renderer:
         sides = [(side, common, self.key_prefix(game, common)) for side, template in (("front", component.front),
                  ("back", component.back)) if template for common in [(game.id, common_of(component, side, template))]]
         missing, get, usable = [], self.pack.get if self.pack is not None else None, self.usable
+        checked = self.pack.checked if get is not None else ()  # usable (is_usable() asks it first), unmemoised
+        fixed, sides = self.fieldless.split(sides, self.pack, self.is_usable) if get is not None else ([], sides)
         for index, card in cards:
-            text, found = repr(card.fields).encode("utf-8"), []
+            text, found = repr(card.fields).encode("utf-8") if sides else b"", list(fixed)
             for side, common, prefix in sides:
                 key = feed_digest(prefix.copy(), text).hexdigest()
                 raw = get(b"R", key) if get is not None else None  # as pack.face_key(key), in fewer calls
                 face_key = raw.hex() if raw is not None and len(raw) == KEY else None
-                if face_key is None or not (usable.get(face_key) or self.is_usable(face_key)):
+                if face_key is None or not (usable.get(face_key) or face_key in checked or self.is_usable(face_key)):
                     self.render_keys.keep((common, id(card)), (card, key))  # rendering it needs the key again
                     break
                 found.append((side, raw))
             else:
                 self.settled.note_card(component, index, found)
                 continue
+            self.settled.note_card(component, index, fixed)  # its shared side is known; the other is rendered
             missing.append((index, card))
         return missing
 

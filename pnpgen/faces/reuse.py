@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Callable, Iterator
 
+from ..cache import feed_digest
 from ..project.model import Fields
 
 ALL = None  # the key set of a render that read the whole card
@@ -19,52 +20,57 @@ MISSING = "\0missing"  # the value of a field a render asked for and the card do
 class TrackedFields(Fields):
     """The card's fields as a template sees them, noting which ones it reads."""
 
-    __slots__ = ("seen",)
+    __slots__ = ("_seen",)  # underscored, as _note: a template asking for card.seen or card.note gets the field
     # the Mapping ways, through __getitem__ and __iter__ (Fields reads its values directly), so that they note
     __contains__, items, values = Mapping.__contains__, Mapping.items, Mapping.values
 
     def __init__(self, fields: Fields):
         self._at, self._values = fields._at, fields._values
-        self.seen: set[str] | None = set()
+        self._seen: set[str] | None = set()
 
-    def note(self, key) -> None:
-        if self.seen is not ALL:
-            self.seen.add(key if isinstance(key, str) else repr(key))
+    def _note(self, key) -> None:
+        if self._seen is not ALL:
+            self._seen.add(key if isinstance(key, str) else repr(key))
 
     def __getitem__(self, key: str):
-        self.note(key)
+        self._note(key)
         return self._values[self._at[key]]
 
     def __getattr__(self, name: str):
-        self.note(name)
+        self._note(name)
         return Fields.__getattr__(self, name)
 
     def __iter__(self) -> Iterator[str]:
-        self.seen = ALL
+        self._seen = ALL
         return iter(self._at)
 
     def __len__(self) -> int:
-        self.seen = ALL
+        self._seen = ALL
         return len(self._values)
 
     def __hash__(self) -> int:
-        self.seen = ALL
+        self._seen = ALL
         return Fields.__hash__(self)
 
     def __eq__(self, other: object) -> bool:
-        self.seen = ALL
+        self._seen = ALL
         return Fields.__eq__(self, other)
 
     def __repr__(self) -> str:
-        self.seen = ALL
+        self._seen = ALL
         return Fields.__repr__(self)
 
     def merged(self, other) -> Fields:
-        self.seen = ALL
+        self._seen = ALL
         return Fields.merged(self, other)
 
 
 TrackedFields.__name__ = TrackedFields.__qualname__ = "Fields"  # messages name the type as the designer knows it
+
+
+def read_fields(tracked: TrackedFields) -> set[str] | None:
+    """The names of the fields a render has read so far (ALL: the card as a whole)."""
+    return tracked._seen
 
 
 class Bounded(dict):
@@ -103,9 +109,48 @@ class FaceMemo:
             self.tables.clear()
             self.size = 0
         self.size += 1
-        keys = ALL if tracked.seen is ALL else tuple(sorted(tracked.seen))
+        keys = ALL if tracked._seen is ALL else tuple(sorted(tracked._seen))
         table = self.tables.setdefault(common, {}).setdefault(keys, {})
         table[describe_values(tracked, keys)] = (face_key, svg)
+
+
+class Fieldless:
+    """The face of each component side whose template read no card field: that render never looked at the card,
+    so every card of the side has its face. The pack records it under the side's render key prefix fed FIELDLESS
+    where a card's fields would be, looked up once a build; a side that has it needs no lookup a card."""
+
+    def __init__(self):
+        self.faces: dict[tuple, str | None] = {}  # (game, component side) -> its face key, None: none known
+
+    def find(self, common: tuple, prefix, pack, usable: Callable[[str], bool]) -> str | None:
+        """The side's face key if the pack records one and usable(face key) holds (prefix: the hasher fed the side)."""
+        if common not in self.faces:
+            self.faces[common] = pack.face_key(fieldless_key(prefix))
+        face_key = self.faces[common]
+        return face_key if face_key is not None and usable(face_key) else None
+
+    def split(self, sides: list[tuple], pack, usable: Callable[[str], bool]) -> tuple[list, list]:
+        """Of (side, common, prefix) entries, (side, its face key's bytes) for each side whose face is every card's,
+        and the entries of the others (looked up a card)."""
+        fixed = [(side, bytes.fromhex(face_key)) for side, common, prefix in sides
+                 for face_key in [self.find(common, prefix, pack, usable)] if face_key]
+        return fixed, [entry for entry in sides if entry[0] not in dict(fixed)]
+
+    def remember(self, common: tuple, prefix, pack, tracked: TrackedFields, face_key: str) -> bool:
+        """Record the face of a render that read no field (whether it did is returned)."""
+        if tracked._seen is ALL or tracked._seen:
+            return False
+        if self.faces.get(common) != face_key:
+            self.faces[common] = face_key
+            pack.record_face(fieldless_key(prefix), face_key)
+        return True
+
+
+FIELDLESS = b"\0read no card field"  # never a card's fields, whose repr starts "Fields("
+
+
+def fieldless_key(prefix) -> str:
+    return feed_digest(prefix.copy(), FIELDLESS).hexdigest()
 
 
 def describe_values(fields: Fields, keys: tuple | None) -> str:
@@ -117,6 +162,7 @@ def describe_values(fields: Fields, keys: tuple | None) -> str:
 
 SIDES = ("front", "back")
 KEY = 32  # bytes of a face key
+ZERO = bytes(KEY)  # a face not noted
 
 
 class Settled:
@@ -146,9 +192,9 @@ class Settled:
         at = 2 * index * KEY
         if keys is None or at + 2 * KEY > len(keys):
             return None
-        found = tuple(keys[at + offset:at + offset + KEY] if has else None for offset, has in zip((0, KEY), sides))
-        return None if not all(key is None or any(key) for key in found) else tuple(
-            key and key.hex() for key in found)
+        front = keys[at:at + KEY] if sides[0] else None
+        back = keys[at + KEY:at + 2 * KEY] if sides[1] else None
+        return None if front == ZERO or back == ZERO else (front and front.hex(), back and back.hex())
 
     def find(self, component, index: int, side: str) -> str | None:
         keys = self.keys_of(component)

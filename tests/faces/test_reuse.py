@@ -1,7 +1,7 @@
 """TrackedFields notes every field a template reads; reading the card as a whole counts as reading all."""
 import pytest
 
-from pnpgen.faces.reuse import ALL, Bounded, FaceMemo, TrackedFields
+from pnpgen.faces.reuse import ALL, Bounded, FaceMemo, TrackedFields, read_fields
 from pnpgen.project.model import Fields
 
 CARD = Fields({"name": "剣", "number": 1, "effect": ""})
@@ -22,7 +22,15 @@ CARD = Fields({"name": "剣", "number": 1, "effect": ""})
 def test_what_a_template_reads_is_noted(read, seen):
     tracked = TrackedFields(CARD)
     read(tracked)
-    assert tracked.seen is ALL if seen == "all" else tracked.seen == seen
+    assert read_fields(tracked) is ALL if seen == "all" else read_fields(tracked) == seen
+
+
+def test_fields_named_as_what_tracking_keeps_read_as_fields():
+    from pnpgen.project.sandbox import make_environment
+
+    tracked = TrackedFields(Fields({"note": "注", "seen": "見た", "name": "剣"}))
+    assert make_environment().from_string("{{ card.note }}|{{ card.seen }}").render(card=tracked) == "注|見た"
+    assert read_fields(tracked) == {"note", "seen"}
 
 
 def test_a_memo_hit_needs_the_same_values_of_every_field_read():
