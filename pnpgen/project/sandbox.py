@@ -8,7 +8,8 @@ import jinja2
 from jinja2.loaders import split_template_path
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
-from .bounds import BoundedEnvironment
+from .bounds import BoundedEnvironment, bounded_lipsum
+from .chance import pick_repeatably, write_lorem
 from .files import MAX_FILE_BYTES
 
 _ZEN = str.maketrans("0123456789-+", "０１２３４５６７８９－＋")
@@ -52,6 +53,8 @@ def make_environment(templates_dir: Path | None = None) -> ImmutableSandboxedEnv
         cache_size=400,
     )
     env.filters["zen"] = to_full_width
+    env.filters["random"] = pick_repeatably  # same project, same PDFs: chance is seeded by the card
+    env.globals["lipsum"] = bounded_lipsum(write_lorem)
     return env
 
 
