@@ -16,7 +16,8 @@ MARK = b"\0pnpidx1"  # starts a sealed pack's index (packindex.py): no record ki
 TRAILER = struct.Struct(">8sQ")  # the mark, and how long the index is
 MAX_PACK = 256 << 20  # far above a 10,000-card deck (~15 MB): a bigger file is not ours, and is not read
 CHUNK = 1 << 20  # files are read, and records written out, this much at a time
-WINDOW = 1 << 16  # records are read this much at a time: the PDF writer asks for them nearly in file order
+WINDOW, WINDOWS = 1 << 16, 4  # records are read this much at a time, from up to 4 places: the PDF writer asks
+# for them nearly in file order
 
 
 def encode_record(kind: bytes, key: bytes, payload: bytes) -> bytes:
@@ -38,20 +39,27 @@ class Segment:
         self.trusted = trusted  # ours (this process's records, or a sealed pack): a record's check is not redone
         self.pending = bytearray()
         self.refused = False  # the disk refused a write: what follows stays in memory
-        self.window, self.window_at = b"", 0  # the bytes read last, from there: requests in order share a read
+        self.windows: list[tuple[int, bytes]] = []  # (where, bytes) read last: requests in order share a read
         self.info = None  # the file's status when it was opened (a pack)
 
     def read(self, position: int, size: int) -> bytes:
         if position >= self.flushed:
             start = position - self.flushed
             return bytes(self.pending[start:start + size])
-        start = position - self.window_at
-        if 0 <= start and start + size <= len(self.window):
-            return self.window[start:start + size]
+        for at, window in self.windows:
+            if at <= position and position + size <= at + len(window):
+                return window[position - at:position - at + size]
         if size >= WINDOW:
             return read_at(self.file, size, position)
-        self.window, self.window_at = read_at(self.file, min(WINDOW, self.flushed - position), position), position
-        return self.window[:size]
+        window = read_at(self.file, min(WINDOW, self.flushed - position), position)
+        # A request just past a window goes on reading in order there (a PDF's fronts and its backs are two
+        # such streams); any other replaces the window read longest ago.
+        follows = [n for n, (at, old) in enumerate(self.windows) if at <= position < at + len(old) + WINDOW]
+        if follows:
+            self.windows[follows[0]] = (position, window)
+        else:
+            self.windows = [(position, window)] + self.windows[:WINDOWS - 1]
+        return window[:size]
 
     def append(self, record: bytes) -> int:
         position = self.flushed + len(self.pending)
