@@ -24,9 +24,9 @@ from pathlib import Path
 from . import __version__
 from .atomic import write_atomically
 from .errors import PnpError
-from .packfile import (CHECK, CHECKED, HEADER, MAGIC, USED, Segment, check_record, encode_record,
+from .packfile import (CHECK, CHECKED, HEADER, MAGIC, USED, Checked, Segment, check_record, encode_record,
                        entry_of, open_pack, read_records, slot_of, split_entry, temporary_file)
-from .packindex import GONE, Checked, Index, appendix, copy_records, read_table
+from .packindex import GONE, Index, appendix, copy_records, read_table
 from .seal import append_pack, can_seal, is_sealed, write_pack
 
 
@@ -107,8 +107,8 @@ class FacePack:
     """The records of one project, indexed and read when asked: the pack file as it was, and what this
     process adds appended to a file of its own; written back at once (only when something is new).
 
-    The index holds a few dozen bytes a record (a 128-bit key prefix and where the record lies), never a
-    payload. Every record is checked again when read, so the files are trusted no more than the pack was,
+    The index holds a few dozen bytes a record (a 128-bit key prefix and where the record lies; a sealed
+    pack's is its trailer, read in one block into arrays: packindex.py), never a payload but an R record's. Every record is checked again when read, so the files are trusted no more than the pack was,
     unless the pack is sealed (seal.py): this machine wrote it and vouched for every face record in it."""
 
     def __init__(self, path: Path | None):
@@ -254,10 +254,10 @@ class FacePack:
         for slot, entry in self.index.items():
             sure = entry & CHECKED or not slot & 1  # R and S records (even slots) are claims and checked on reading
             if entry & USED:
-                used.append((slot, entry))
+                used.append(entry)
                 vouched = vouched and sure
             elif sure or not can_seal():
-                older.append((slot, entry))
+                older.append(entry)
             else:
                 dropped += 1
         if self.added or (vouched and not self.sealed and not dropped and used and can_seal()):

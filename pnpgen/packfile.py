@@ -181,6 +181,32 @@ def check_record(record: bytes, kind: bytes, key: bytes, trusted: bool = False) 
     return payload if kind != b"S" or hashlib.sha256(payload).digest() == key else None
 
 
+class Checked:
+    """A set of face keys kept as a flag on the entries of their records of one kind in an index
+    (packindex.Index; a record forgotten is unchecked)."""
+
+    def __init__(self, index, kind: bytes):
+        self.index, self.kind, self.number = index, kind, KINDS.index(kind)
+
+    def __contains__(self, face_key: str) -> bool:
+        return bool(self.index.get(slot_of(self.kind, face_key), 0) & CHECKED)
+
+    def add(self, face_key: str) -> None:
+        slot = slot_of(self.kind, face_key)
+        entry = self.index.get(slot)
+        if entry is not None:
+            self.index[slot] = entry | CHECKED
+
+    def clear(self) -> None:
+        self.index.unflag(self.number, CHECKED)
+
+    def discard(self, face_key: str) -> None:
+        slot = slot_of(self.kind, face_key)
+        entry = self.index.get(slot)
+        if entry is not None:
+            self.index[slot] = entry & ~CHECKED
+
+
 SPAN = 1 << 16  # saving reads and writes records this much at a time: few system calls, little memory
 USED, CHECKED, FLAGS = 1, 2, 10  # entry flags; FLAGS bits hold the flags and the segment number
 

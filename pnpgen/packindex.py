@@ -15,12 +15,14 @@ import sys
 from array import array
 from bisect import bisect_left
 
-from .packfile import (CHECK, CHECKED, FLAGS, HEADER, KINDS, MAGIC, MARK, SPAN, TRAILER, USED, holds, read_at, slot_of,
+from .packfile import (CHECK, CHECKED, FLAGS, HEADER, KINDS, MAGIC, MARK, SPAN, TRAILER, USED, holds, read_at,
                        split_entry)
 
 FOOTER = struct.Struct(">8sQI4I32s")  # mark, start, records in the file, listed per kind, check
+PLACE = struct.Struct(">II")  # where a record lies, how long it is
 GONE, FACE = 4, 32  # a flag: the trailer's entry was dropped or replaced; an R record's payload
 HALF = (1 << 64) - 1
+NUMBERS = {kind[0]: number for number, kind in enumerate(KINDS)}
 WIDE, NARROW = "Q", "I"  # 8- and 4-byte arrays: the trailer is not used where the platform's differ
 USABLE = array(WIDE).itemsize == 8 and array(NARROW).itemsize == 4
 
@@ -137,33 +139,61 @@ class Table:
         copy(len(self.highs))
         return Table(highs, lows, positions, sizes, counts, bytes(faces), start, self.physical + added)
 
-    def encode(self) -> bytes:
-        """The trailer, after the pack's records (at self.start)."""
-        blocks = [in_file_order(array(items.typecode, items)).tobytes()
-                           for items in (self.highs, self.lows, self.positions, self.sizes)] + [self.faces]
-        counts = [self.bounds[kind + 1] - self.bounds[kind] for kind in range(len(KINDS))]
-        body = TRAILER.pack(MARK, TRAILER.size + sum(map(len, blocks)) + FOOTER.size) + b"".join(blocks)
-        foot = FOOTER.pack(MARK, self.start, self.physical, *counts, bytes(32))[:-32]
-        return body + foot + hashlib.sha256(body + foot).digest()
+    def encode(self) -> list[bytes]:
+        """The trailer, after the pack's records (at self.start), in a few blocks."""
+        return framed([in_file_order(array(items.typecode, items)).tobytes()
+                       for items in (self.highs, self.lows, self.positions, self.sizes)] + [self.faces],
+                      self.start, self.physical, [end - start for start, end in zip(self.bounds, self.bounds[1:])])
 
 
-def build_table(rows: list[tuple[int, int, int, bytes]], start: int) -> Table:
-    """The table of a pack whose records are rows (slot, position, size, payload: only an R record's is
-    needed), its trailer starting at start. An R record that holds no face key is left out."""
-    physical = len(rows)
-    rows = sorted((row for row in rows if row[0] & 3 or len(row[3]) == FACE), key=lambda row: (row[0] & 3, row[0]))
-    counts = [sum(1 for row in rows if row[0] & 3 == kind) for kind in range(len(KINDS))]
-    return Table(array(WIDE, [row[0] >> 66 for row in rows]), array(WIDE, [row[0] >> 2 & HALF for row in rows]),
-                 array(NARROW, [row[1] for row in rows]), array(NARROW, [row[2] for row in rows]), counts,
-                 b"".join(row[3] for row in rows[:counts[0]]), start, physical)
+def framed(blocks: list[bytes], start: int, physical: int, counts: list[int]) -> list[bytes]:
+    """A trailer's blocks (key halves, places, sizes, face keys) with its mark, length, footer and check."""
+    blocks = [TRAILER.pack(MARK, TRAILER.size + sum(map(len, blocks)) + FOOTER.size)] + blocks + [
+        FOOTER.pack(MARK, start, physical, *counts, bytes(32))[:-32]]
+    check = hashlib.sha256()
+    for block in blocks:
+        check.update(block)
+    return blocks + [check.digest()]
 
 
-def copy_records(segments: list, entries: list[tuple[int, int]], trailer: bool):
-    """A pack file: the records of entries (slot, entry_of) copied from segments as written (if their checks
-    still hold), read and written a chunk at a time (records are mostly kept in the order they lie in),
-    then its trailer if asked."""
-    out, windows, rows, done = bytearray(MAGIC), {}, [], 0  # windows: segment number -> (where, chunk) read last
-    for slot, entry in entries:
+class Rows:
+    """The entries of a trailer being written, one fixed-size row of bytes a record (its kind's number, key
+    prefix, place, size and, for an R record, face key): sorted as bytes, they are the trailer's order, and
+    its blocks are their columns. Cheap to gather, compact, and no Python object a record."""
+
+    def __init__(self):
+        self.faces, self.rows = bytearray(), bytearray()  # R records' rows (with face keys), the others'
+        self.records = 0  # in the file: an R record that holds no face key is not listed
+
+    def add(self, record: bytes, position: int) -> None:
+        self.records += 1
+        kind = NUMBERS[record[0]]
+        if kind:
+            self.rows += bytes((kind,)) + record[1:17] + PLACE.pack(position, len(record))
+        elif len(record) == HEADER.size + FACE + CHECK:  # an R record that holds no face key is not listed
+            self.faces += b"\0" + record[1:17] + PLACE.pack(position, len(record)) + record[HEADER.size:-CHECK]
+
+    def encode(self, start: int) -> list[bytes]:
+        """The trailer of the pack these records make, starting at start."""
+        width, blocks = 17 + PLACE.size, [bytearray() for _ in range(5)]
+        counts = [len(self.faces) // (width + FACE)] + [self.rows[::width].count(kind) for kind in range(1, 4)]
+        for rows, wide in ((self.faces, width + FACE), (self.rows, width)):
+            data = bytes(rows)
+            data = b"".join(sorted([data[at:at + wide] for at in range(0, len(data), wide)]))
+            for block, offset, size in zip(blocks, (1, 9, 17, 21, width), (8, 8, 4, 4, wide - width)):
+                column = bytearray(size * (len(data) // wide))
+                for byte in range(size):
+                    column[byte::size] = data[offset + byte::wide]
+                block += column
+        return framed([bytes(block) for block in blocks], start, self.records, counts)
+
+
+def copy_records(segments: list, entries: list[int], trailer: bool):
+    """A pack file: the records of entries (entry_of) copied from segments as written (if their checks still
+    hold), read and written a chunk at a time (records are mostly kept in the order they lie in), then its
+    trailer if asked."""
+    out, windows, rows, done = bytearray(MAGIC), {}, Rows(), 0  # windows: segment number -> (where, chunk) read last
+    for entry in entries:
         segment, position, size = split_entry(entry)
         start, window = windows.get(segment, (0, b""))
         if not start <= position <= position + size <= start + len(window):
@@ -171,13 +201,14 @@ def copy_records(segments: list, entries: list[tuple[int, int]], trailer: bool):
         record = window[position - start:position - start + size]
         if len(record) == size if segments[segment].trusted else holds(record, size):
             if trailer:
-                rows.append((slot, done + len(out), size, record[HEADER.size:-CHECK] if not slot & 3 else b""))
+                rows.add(record, done + len(out))
             out += record
         if len(out) >= SPAN:
             yield bytes(out)
             done += len(out)
             out.clear()
-    yield bytes(out) + (build_table(rows, done + len(out)).encode() if trailer else b"")
+    yield bytes(out)
+    yield from rows.encode(done + len(out)) if trailer else []
 
 
 def appendix(table: Table, added: list[tuple[int, int]], segments: list) -> bytes | None:
@@ -192,7 +223,7 @@ def appendix(table: Table, added: list[tuple[int, int]], segments: list) -> byte
         if slot & 3 or size == HEADER.size + FACE + CHECK:  # an R record that holds no face key is not listed
             rows.append((slot, table.start + len(out), size, record[HEADER.size:-CHECK] if not slot & 3 else b""))
         out += record
-    return bytes(out + table.merged(rows, table.start + len(out), len(added)).encode())
+    return b"".join([out] + table.merged(rows, table.start + len(out), len(added)).encode())
 
 
 def read_table(file, size: int) -> Table | None:
@@ -277,29 +308,3 @@ class Index:
         if self.table is not None:
             start, end = self.table.bounds[kind], self.table.bounds[kind + 1]
             self.table.flags[start:end] = self.table.flags[start:end].translate(bytes(v & ~flag for v in range(256)))
-
-
-class Checked:
-    """A set of face keys kept as a flag on the entries of their records of one kind (a record forgotten is
-    unchecked)."""
-
-    def __init__(self, index: Index, kind: bytes):
-        self.index, self.kind, self.number = index, kind, KINDS.index(kind)
-
-    def __contains__(self, face_key: str) -> bool:
-        return bool(self.index.get(slot_of(self.kind, face_key), 0) & CHECKED)
-
-    def add(self, face_key: str) -> None:
-        slot = slot_of(self.kind, face_key)
-        entry = self.index.get(slot)
-        if entry is not None:
-            self.index[slot] = entry | CHECKED
-
-    def clear(self) -> None:
-        self.index.unflag(self.number, CHECKED)
-
-    def discard(self, face_key: str) -> None:
-        slot = slot_of(self.kind, face_key)
-        entry = self.index.get(slot)
-        if entry is not None:
-            self.index[slot] = entry & ~CHECKED

@@ -6,6 +6,8 @@ machine made or checked is sealed as it is written: the seal names the file's de
 modification and change times. No user process can set a change time, and no archive chooses an inode, so
 a pack unpacked, copied, edited in place or touched back to an old time never matches a seal, and is
 read with every check, as before. A sealed pack is written durably: its bytes are on disk before its seal.
+A build that adds a few records appends them to the sealed pack it opened, if it is still that very file:
+under a lock, the seal broken before the first byte is written and made again once all are on disk.
 Only on POSIX systems, whose inode numbers and change times mean this.
 """
 from __future__ import annotations
