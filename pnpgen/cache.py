@@ -24,10 +24,10 @@ from pathlib import Path
 from . import __version__
 from .atomic import write_atomically
 from .errors import PnpError
-from .packfile import (CHECK, CHECKED, HEADER, MAGIC, SPAN, USED, Checked, Segment, check_record,
-                       encode_record, entry_of, holds, index_headers, open_pack, read_records, slot_of, split_entry,
-                       temporary_file)
-from .seal import can_seal, is_sealed, write_pack
+from .packfile import (CHECK, CHECKED, HEADER, MAGIC, USED, Checked, Segment, check_record, encode_record,
+                       entry_of, open_pack, read_records, slot_of, split_entry, temporary_file)
+from .packindex import GONE, Index, appendix, copy_records, read_table
+from .seal import append_pack, can_seal, is_sealed, write_pack
 
 
 def default_cache_dir() -> Path:
@@ -107,27 +107,30 @@ class FacePack:
     """The records of one project, indexed and read when asked: the pack file as it was, and what this
     process adds appended to a file of its own; written back at once (only when something is new).
 
-    The index holds a few dozen bytes a record (a 128-bit key prefix and where the record lies), never a
-    payload. Every record is checked again when read, so the files are trusted no more than the pack was,
+    The index holds a few dozen bytes a record (a 128-bit key prefix and where the record lies; a sealed
+    pack's is its trailer, read in one block into arrays: packindex.py), never a payload but an R record's. Every record is checked again when read, so the files are trusted no more than the pack was,
     unless the pack is sealed (seal.py): this machine wrote it and vouched for every face record in it."""
 
     def __init__(self, path: Path | None):
         self.path = path
-        self.index: dict[int, int] = {}  # slot_of(kind, key) -> where the record lies and its flags (entry_of)
         self.segments: list[Segment] = []
         self.added = False
+        found = open_pack(path) if path is not None else None
+        # A sealed pack's index is the trailer after its records; a pack that is not, or whose trailer does
+        # not hold, is scanned with every check.
+        table = read_table(found.file, found.flushed) if found is not None and is_sealed(path, found.info) else None
+        self.index = Index(table)  # slot_of(kind, key) -> where the record lies and its flags (entry_of)
         self.checked = Checked(self.index, b"A")  # face keys whose FaceArt record this process checked or wrote
         self.checked_forms = Checked(self.index, b"F")  # and whose form record
-        found = open_pack(path) if path is not None else None
-        self.sealed = found is not None and is_sealed(path, os.fstat(found.file.fileno()))
+        self.sealed = table is not None
         if found is not None:
             self.segments.append(found)
-        if self.sealed:  # indexed from its headers; its face records count as checked
+        if table is not None:  # its face records count as checked
             found.trusted = True
-            self.index.update(index_headers(found.file, len(MAGIC), found.flushed, {b"A": CHECKED, b"F": CHECKED}))
+            table.vouch()
         elif found is not None:
             for kind, key, position, record in read_records(found.file, len(MAGIC), found.flushed):
-                self.index[slot_of(kind, key.hex())] = entry_of(0, position, len(record))
+                self.index.extra[slot_of(kind, key.hex())] = entry_of(0, position, len(record))
 
     def face_key(self, render_key: str) -> str | None:
         found = self.get(b"R", render_key)
@@ -151,6 +154,18 @@ class FacePack:
 
     def get(self, kind: bytes, key: str) -> bytes | None:
         slot = slot_of(kind, key)
+        table = self.index.table
+        if table is not None and slot not in self.index.extra:  # a sealed pack's record, as its trailer lists it
+            at = table.find(slot)
+            if at < 0:
+                return None
+            if kind == b"R":  # its payload is in the trailer
+                table.flags[at] |= USED
+                return table.face(at)
+            found = check_record(self.segments[0].read(table.positions[at], table.sizes[at]), kind, bytes.fromhex(key),
+                                 True)
+            table.flags[at] |= USED if found is not None else GONE
+            return found
         entry = self.index.get(slot)
         found = self.read(slot, entry, kind, key) if entry is not None else None
         if found is not None:
@@ -228,8 +243,12 @@ class FacePack:
         """Write the pack if this build added to it: what it used first, then older records while the
         pack stays within twice what it used (so edits do not grow it for ever). Sealed when this build
         vouches for every face record kept: an unused face record it cannot vouch for is dropped (where
-        packs can be sealed); a pack that was not sealed is written again to seal it, if nothing is lost."""
+        packs can be sealed); a pack that was not sealed is written again to seal it, if nothing is lost.
+        A few records added to the sealed pack this build opened are appended to it instead."""
         if self.path is None:
+            return
+        if self.added and self.append():
+            self.added = False
             return
         used, older, dropped, vouched = [], [], 0, True
         for slot, entry in self.index.items():
@@ -242,24 +261,28 @@ class FacePack:
             else:
                 dropped += 1
         if self.added or (vouched and not self.sealed and not dropped and used and can_seal()):
-            write_pack(self.path, self.encode(used + older[:len(used) + 1000]), vouched)
+            kept = used + older[:len(used) + 1000]
+            write_pack(self.path, copy_records(self.segments, kept, vouched and can_seal()), vouched)
         self.added = False
 
-    def encode(self, entries: list[int]):
-        """The pack file: its records copied as written (if their checks still hold), read and written a chunk
-        at a time (records are mostly kept in the order they lie in)."""
-        out, windows = bytearray(MAGIC), {}  # segment number -> (where the chunk read last starts, the chunk)
-        for entry in entries:
-            segment, position, size = split_entry(entry)
-            start, window = windows.get(segment, (0, b""))
-            if not start <= position <= position + size <= start + len(window):
-                start, window = windows[segment] = position, self.segments[segment].read(position, max(size, SPAN))
-            record = window[position - start:position - start + size]
-            out += record if (len(record) == size if self.segments[segment].trusted else holds(record, size)) else b""
-            if len(out) >= SPAN:
-                yield bytes(out)
-                out.clear()
-        yield bytes(out)
+    def append(self) -> bool:
+        """Append the records this build added, and the pack's new trailer, to the sealed pack it opened, if
+        the build vouches for every face record the trailer lists and the pack stays within twice what it
+        used; False (nothing written) when the pack is to be written anew."""
+        table = self.index.table
+        if table is None or not can_seal() or not table.vouched():
+            return False
+        added = sorted(self.index.extra.items(), key=lambda item: split_entry(item[1]))  # as they lie
+        if any(table.slot(at) not in self.index.extra for at in table.gone()):  # a scan would find it again
+            return False
+        if any(not (entry & CHECKED or not slot & 1) or not split_entry(entry)[0] for slot, entry in added):
+            return False
+        used = table.used() + sum(entry & USED for _, entry in added)
+        if table.physical + len(added) > 2 * used + 1000:
+            return False
+        data = appendix(table, added, self.segments)
+        return data is not None and append_pack(self.path, self.segments[0].file, self.segments[0].info, table.start,
+                                                data)
 
 
 def digest(*parts: object) -> str:

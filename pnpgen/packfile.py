@@ -12,8 +12,12 @@ MAGIC = b"pnpgen faces 1\n"
 HEADER = struct.Struct(">c32sI")  # kind, key, payload length
 CHECK = 32  # the SHA-256 of header and payload
 KINDS = (b"R", b"A", b"S", b"F")
+MARK = b"\0pnpidx1"  # starts a sealed pack's index (packindex.py): no record kind, so older readers stop there
+TRAILER = struct.Struct(">8sQ")  # the mark, and how long the index is
 MAX_PACK = 256 << 20  # far above a 10,000-card deck (~15 MB): a bigger file is not ours, and is not read
 CHUNK = 1 << 20  # files are read, and records written out, this much at a time
+WINDOW, WINDOWS = 1 << 16, 4  # records are read this much at a time, from up to 4 places: the PDF writer asks
+# for them nearly in file order
 
 
 def encode_record(kind: bytes, key: bytes, payload: bytes) -> bytes:
@@ -35,12 +39,27 @@ class Segment:
         self.trusted = trusted  # ours (this process's records, or a sealed pack): a record's check is not redone
         self.pending = bytearray()
         self.refused = False  # the disk refused a write: what follows stays in memory
+        self.windows: list[tuple[int, bytes]] = []  # (where, bytes) read last: requests in order share a read
+        self.info = None  # the file's status when it was opened (a pack)
 
     def read(self, position: int, size: int) -> bytes:
         if position >= self.flushed:
             start = position - self.flushed
             return bytes(self.pending[start:start + size])
-        return read_at(self.file, size, position)
+        for at, window in self.windows:
+            if at <= position and position + size <= at + len(window):
+                return window[position - at:position - at + size]
+        if size >= WINDOW:
+            return read_at(self.file, size, position)
+        window = read_at(self.file, min(WINDOW, self.flushed - position), position)
+        # A request just past a window goes on reading in order there (a PDF's fronts and its backs are two
+        # such streams); any other replaces the window read longest ago.
+        follows = [n for n, (at, old) in enumerate(self.windows) if at <= position < at + len(old) + WINDOW]
+        if follows:
+            self.windows[follows[0]] = (position, window)
+        else:
+            self.windows = [(position, window)] + self.windows[:WINDOWS - 1]
+        return window[:size]
 
     def append(self, record: bytes) -> int:
         position = self.flushed + len(self.pending)
@@ -88,7 +107,9 @@ def open_pack(path: Path) -> Segment | None:
             hasattr(os, "getuid") and info.st_uid != os.getuid()) or read_at(file, len(MAGIC), 0) != MAGIC:
         file.close()
         return None
-    return Segment(file, info.st_size)
+    found = Segment(file, info.st_size)
+    found.info = info
+    return found
 
 
 def read_records(file, start: int, end: int, trusted: bool = False):
@@ -101,6 +122,12 @@ def read_records(file, start: int, end: int, trusted: bool = False):
             return
         kind, key, length = HEADER.unpack_from(window, position - base)
         size = HEADER.size + length + CHECK
+        if window.startswith(MARK, position - base):  # an index (packindex.py): records appended after it are read
+            skip = TRAILER.unpack_from(window, position - base)[1]
+            if skip < TRAILER.size:
+                return
+            position += skip
+            continue
         if kind not in KINDS or position + size > end:
             return
         window, base = fill(file, window, base, position, size)
@@ -110,28 +137,6 @@ def read_records(file, start: int, end: int, trusted: bool = False):
         if trusted or kind != b"S" or hashlib.sha256(memoryview(record)[HEADER.size:-CHECK]).digest() == key:
             yield kind, key, position, record
         position += size
-
-
-def index_headers(file, start: int, end: int, flags: dict[bytes, int]) -> dict[int, int]:
-    """The index of a pack of ours (slot_of -> entry_of, segment 0, with flags[kind]) from its headers alone,
-    read a chunk at a time (a record longer than a chunk is skipped unread): a pack of thousands of records
-    is indexed in a few milliseconds."""
-    index: dict[int, int] = {}
-    kinds = {kind: (number, flags.get(kind, 0)) for number, kind in enumerate(KINDS)}
-    unpack, head, whole, from_bytes = HEADER.unpack_from, HEADER.size, HEADER.size + CHECK, int.from_bytes
-    window, base, position = b"", start, start
-    while position + whole <= end:
-        if position + head > base + len(window):
-            window, base = read_at(file, CHUNK, position), position
-            if len(window) < head:
-                break
-        kind, key, length = unpack(window, position - base)
-        found = kinds.get(kind)
-        if found is None or position + whole + length > end:
-            break
-        index[from_bytes(key[:16], "big") << 2 | found[0]] = ((position << 32 | whole + length) << FLAGS) | found[1]
-        position += whole + length
-    return index
 
 
 def fill(file, window: bytes, base: int, position: int, need: int) -> tuple[bytes, int]:
@@ -177,29 +182,29 @@ def check_record(record: bytes, kind: bytes, key: bytes, trusted: bool = False) 
 
 
 class Checked:
-    """A set of face keys kept as a flag on the entries of their records of one kind (a record forgotten is
-    unchecked)."""
+    """A set of face keys kept as a flag on the entries of their records of one kind in an index
+    (packindex.Index; a record forgotten is unchecked)."""
 
-    def __init__(self, index: dict[int, int], kind: bytes):
-        self.index = index
-        self.kind = kind
+    def __init__(self, index, kind: bytes):
+        self.index, self.kind, self.number = index, kind, KINDS.index(kind)
 
     def __contains__(self, face_key: str) -> bool:
         return bool(self.index.get(slot_of(self.kind, face_key), 0) & CHECKED)
 
     def add(self, face_key: str) -> None:
         slot = slot_of(self.kind, face_key)
-        if slot in self.index:
-            self.index[slot] |= CHECKED
+        entry = self.index.get(slot)
+        if entry is not None:
+            self.index[slot] = entry | CHECKED
 
     def clear(self) -> None:
-        for slot in [slot for slot in self.index if slot & 3 == KINDS.index(self.kind)]:
-            self.index[slot] &= ~CHECKED
+        self.index.unflag(self.number, CHECKED)
 
     def discard(self, face_key: str) -> None:
         slot = slot_of(self.kind, face_key)
-        if slot in self.index:
-            self.index[slot] &= ~CHECKED
+        entry = self.index.get(slot)
+        if entry is not None:
+            self.index[slot] = entry & ~CHECKED
 
 
 SPAN = 1 << 16  # saving reads and writes records this much at a time: few system calls, little memory

@@ -6,6 +6,8 @@ machine made or checked is sealed as it is written: the seal names the file's de
 modification and change times. No user process can set a change time, and no archive chooses an inode, so
 a pack unpacked, copied, edited in place or touched back to an old time never matches a seal, and is
 read with every check, as before. A sealed pack is written durably: its bytes are on disk before its seal.
+A build that adds a few records appends them to the sealed pack it opened, if it is still that very file:
+under a lock, the seal broken before the first byte is written and made again once all are on disk.
 Only on POSIX systems, whose inode numbers and change times mean this.
 """
 from __future__ import annotations
@@ -87,3 +89,36 @@ def is_sealed(pack: Path, info: os.stat_result) -> bool:
         return False
     finally:
         os.close(handle)
+
+
+def append_pack(pack: Path, file, opened: os.stat_result, start: int, data: bytes) -> bool:
+    """Write data into the sealed pack this build opened (file; opened: its status then) from start on, and
+    seal it again, under an exclusive lock; False, having written nothing, when the pack is no longer that
+    very file, still sealed, or another build holds the lock. The seal is broken before the first byte is
+    written: an append cut short leaves a pack that is scanned with every check."""
+    if not can_seal():
+        return False
+    import fcntl
+
+    try:
+        handle = os.open(pack, os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        now = os.fstat(handle)
+        if seal_text(now) != seal_text(opened) or seal_text(os.fstat(file.fileno())) != seal_text(opened) or \
+                not is_sealed(pack, now):
+            return False
+        break_seal(pack)
+        view, done = memoryview(data), 0
+        while done < len(view):
+            done += os.pwrite(handle, view[done:], start + done)
+        os.ftruncate(handle, start + len(data))
+        os.fsync(handle)
+        seal(pack, os.fstat(handle))
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(handle)  # and with it the lock

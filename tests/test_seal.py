@@ -52,7 +52,7 @@ def forbid_checks(monkeypatch) -> list:
     monkeypatch.setattr(art.FaceArt, "parse", classmethod(counted("parse", art.FaceArt.parse.__func__)))
     monkeypatch.setattr(form, "check_form", counted("check_form", form.check_form))
     monkeypatch.setattr(packfile, "holds", counted("holds", packfile.holds))
-    monkeypatch.setattr("pnpgen.cache.holds", packfile.holds)
+    monkeypatch.setattr("pnpgen.packindex.holds", packfile.holds)
     return done
 
 
