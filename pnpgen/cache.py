@@ -1,28 +1,23 @@
-"""Turn rendered faces into one plain file per project in the user's cache folder, read back without trusting it.
+"""Turn rendered faces into one plain file per project in the user's cache folder, read back as data only.
 
-A pack file holds records, each [kind, key, length, payload, sha256 of all that]: R maps a render key
-(the digest of everything a face is rendered from) to the face's key (the SHA-256 of its SVG); A maps a
-face key to its FaceArt (JSON: PDF operators, font selectors, project-relative image names); S maps a
-face key to its SVG (faces only svglib draws; their key is checked against the text); F maps a face key to
-its form (the face's PDF content, independent of the document it is placed in: see press/face_forms.py). Nothing in it can
-run when read, a record that fails its check is a miss, and the folder must be the user's own: a cache
-another user can write to could make every build print what that user wants.
-
-A build does not load the pack: it indexes it (a few dozen bytes a record) and reads a record when it is
-asked for, checking it again; the records it adds go to an unnamed file of its own (packfile.py), a helper
-process hands its records back through one, and saving copies the records kept into the new pack. So a
-build's memory does not grow with the size of the deck.
+A pack holds records [kind, key, length, payload, SHA-256 of all that]: R maps a render key (the digest of
+everything a face is rendered from) to the face's key (the SHA-256 of its SVG); A maps a face key to its
+FaceArt (JSON operators, font selectors, project-relative image names); S to its SVG (faces only svglib
+draws, checked against the key); F to its form (faces/form.py). Nothing in it can run when read; a record
+that fails its check is a miss; the folder must be the user's own. A pack this machine wrote and vouched
+for is sealed (seal.py) and trusted while it is that very file; any other is checked record by record.
+A build indexes the pack (packindex.py) and reads a record when asked; what it adds goes to a file of its
+own (packfile.py), so its memory does not grow with the deck.
 """
 from __future__ import annotations
 
-import dataclasses
-import hashlib
 import os
 import stat
 from pathlib import Path
 
 from . import __version__
 from .atomic import write_atomically
+from .digests import digest
 from .errors import PnpError
 from .packfile import (CHECK, CHECKED, HEADER, MAGIC, USED, Checked, Segment, check_record, encode_record,
                        entry_of, open_pack, read_records, slot_of, split_entry, temporary_file)
@@ -146,6 +141,11 @@ class FacePack:
     def form_bytes(self, face_key: str) -> bytes | None:
         return self.get(b"F", face_key)
 
+    def form_record(self, face_key: str) -> tuple[bytes | None, int]:
+        """The face's form record, and whether it is checked already (made or checked by this build, or sealed)."""
+        found, flags = self.get_flagged(b"F", face_key)
+        return found, flags & CHECKED
+
     def store_form(self, face_key: str, payload: bytes) -> None:
         self.put(b"F", face_key, payload)
 
@@ -153,24 +153,28 @@ class FacePack:
         return slot_of(b"A", face_key) in self.index or slot_of(b"S", face_key) in self.index
 
     def get(self, kind: bytes, key: str) -> bytes | None:
+        return self.get_flagged(kind, key)[0]
+
+    def get_flagged(self, kind: bytes, key: str) -> tuple[bytes | None, int]:
+        """get(), and the record's flags (CHECKED: trusted as it is) from the same lookup."""
         slot = slot_of(kind, key)
         table = self.index.table
         if table is not None and slot not in self.index.extra:  # a sealed pack's record, as its trailer lists it
             at = table.find(slot)
             if at < 0:
-                return None
+                return None, 0
             if kind == b"R":  # its payload is in the trailer
                 table.flags[at] |= USED
-                return table.face(at)
+                return table.face(at), table.flags[at]
             found = check_record(self.segments[0].read(table.positions[at], table.sizes[at]), kind, bytes.fromhex(key),
                                  True)
             table.flags[at] |= USED if found is not None else GONE
-            return found
+            return found, table.flags[at] if found is not None else 0
         entry = self.index.get(slot)
         found = self.read(slot, entry, kind, key) if entry is not None else None
         if found is not None:
             self.index[slot] = entry | USED
-        return found
+        return found, entry if found is not None else 0
 
     def read(self, slot: int, entry: int, kind: bytes, key: str) -> bytes | None:
         """The record's payload if its check holds and it is the one asked for; else it is dropped: a miss."""
@@ -283,34 +287,3 @@ class FacePack:
         data = appendix(table, added, self.segments)
         return data is not None and append_pack(self.path, self.segments[0].file, self.segments[0].info, table.start,
                                                 data)
-
-
-def digest(*parts: object) -> str:
-    """SHA-256 of the parts, each length-prefixed: no two different lists of parts share a digest."""
-    return feed_digest(hashlib.sha256(), *parts).hexdigest()
-
-
-def shared_repr(items: list) -> str:
-    """repr(items), a list of dataclass objects, written faster when they share tuple fields: a tuple that
-    recurs (the crop marks every full page of a component shares) is written once."""
-    seen: dict[int, tuple[tuple, str]] = {}
-
-    def field_repr(value) -> str:
-        if not isinstance(value, tuple):
-            return repr(value)
-        if id(value) not in seen:
-            seen[id(value)] = (value, repr(value))  # the tuple is kept: its id stays its own meanwhile
-        return seen[id(value)][1]
-
-    return "[" + ", ".join(type(item).__qualname__ + "(" + ", ".join(
-        f"{f.name}={field_repr(getattr(item, f.name))}" for f in dataclasses.fields(item) if f.repr) + ")"
-        for item in items) + "]"
-
-
-def feed_digest(hasher, *parts: object):
-    """Feed parts to a hasher as digest() does (a copy of a hasher fed the common parts saves repeating them)."""
-    for part in parts:
-        data = part if isinstance(part, bytes) else repr(part).encode("utf-8")
-        hasher.update(len(data).to_bytes(8, "big"))
-        hasher.update(data)
-    return hasher

@@ -11,7 +11,8 @@ from typing import Callable, Mapping, Sequence
 from . import __version__
 from .ahead import render_ahead
 from .atomic import refuse_links_out, replace_all, staging_path, write_atomically
-from .cache import Cache, default_cache_dir, digest, feed_digest, shared_repr
+from .cache import Cache, default_cache_dir
+from .digests import digest, feed_digest, shared_repr
 from .faces.inputs import input_digests
 from .faces.convert import Converter
 from .errors import PnpError

@@ -307,7 +307,7 @@ def test_a_full_disk_keeps_the_records_in_memory_and_the_build_going(tmp_path, m
 
 def test_shared_repr_is_repr_of_pages_that_share_their_marks():
     """pdf_digest hashes shared_repr(pages): the very text repr gives, whatever the pages share."""
-    from pnpgen.cache import shared_repr
+    from pnpgen.digests import shared_repr
     from pnpgen.press.impose import Item, SheetSpec, impose
     from pnpgen.project.model import Size
     from pnpgen.units import mm

@@ -17,7 +17,7 @@ LAYERS = [
     {"press"},
     {"faces"},
     {"project"},
-    {"cache", "packfile", "packindex", "seal", "units", "atomic", "errors"},
+    {"cache", "packfile", "packindex", "seal", "digests", "units", "atomic", "errors"},
 ]
 
 

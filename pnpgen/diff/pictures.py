@@ -11,7 +11,8 @@ from typing import Iterable
 
 from PIL import Image, ImageChops, ImageFilter
 
-from ..cache import Cache, digest, write_quietly
+from ..cache import Cache, write_quietly
+from ..digests import digest
 from ..errors import PnpError
 from ..export.pieces import face_page
 from ..faces.convert import Converter

@@ -82,9 +82,8 @@ class Converter:
         if form is not None:  # the print-and-play PDF places the faces its components' PDFs just did
             self.recent.move_to_end(key)
             return form
-        data = self.pack.form_bytes(key) if self.pack else None
+        data, checked = self.pack.form_record(key) if self.pack else (None, False)
         if data is not None:
-            checked = key in self.pack.checked_forms
             try:
                 form = FaceForm.from_bytes(data, check=not checked)
             except ValueError:

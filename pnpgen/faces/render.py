@@ -11,7 +11,8 @@ from jinja2.sandbox import SecurityError
 from markupsafe import Markup
 
 from .. import units
-from ..cache import Cache, feed_digest
+from ..cache import Cache
+from ..digests import feed_digest
 from ..errors import Location, PnpError
 from .art import load_art
 from .describe import describe_card, distinguishing_fields, field_holding

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Callable, Iterator
 
-from ..cache import feed_digest
+from ..digests import feed_digest
 from ..project.model import Fields
 
 ALL = None  # the key set of a render that read the whole card

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pnpgen.cache import shared_repr
+from pnpgen.digests import shared_repr
 from pnpgen.press.geometry import Placed, Placement
 from pnpgen.press.impose import Item, SheetSpec, impose
 from pnpgen.project.model import Size
