@@ -151,6 +151,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
             staged.append((staging, output.target))
             if progress:
                 progress("writing", done, len(mine), manifest.key(output.target))
+        cache.save()  # while the other core finishes: the faces are kept even if a PDF then fails
         for job in jobs:
             job.wait()
         sizes = {target: staging.stat().st_size for staging, target in staged}
@@ -171,7 +172,6 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
     removed = handle_leftovers(project, options, manifest, report)
     if stale or removed or renewed:
         manifest.save()
-    cache.save()
     record_build(project, out_dir, renderer.stamp.revision)  # what `diff --since last-build` compares with
     report.renders, report.faces = renderer.renders, converter.conversions
     return report
