@@ -50,7 +50,8 @@ class Manifest:
     def save(self) -> None:
         saved = {**self.entries, **({LAST_BUILD: self.last_build} if self.last_build else {})}
         data = json.dumps(saved, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8")
-        write_atomically(self.out_dir / NAME, data, "build manifest")
+        # Not synced to disk: a manifest lost in a crash reads as none, and the next build writes every PDF
+        write_atomically(self.out_dir / NAME, data, "build manifest", durable=False)
 
     def leftovers(self, possible: set[str], games: set[str] | None) -> list[str]:
         """Files an earlier build wrote here that this project no longer makes (a removed component or game):

@@ -1,12 +1,20 @@
 """Turn a job into work on another core (a forked child) when that is safe, else into work done when awaited."""
 from __future__ import annotations
 
+import contextlib
+import json
 import multiprocessing
+import os
+import signal
+import sys
 import threading
+import time
 import traceback
 from typing import Callable
 
-from .errors import PnpError
+from .errors import Location, PnpError, Problem
+
+CANCEL_WAIT = 60  # seconds a cancelled job gets to clean up after itself before it is terminated
 
 
 def can_fork() -> bool:
@@ -24,61 +32,108 @@ def in_turn(jobs: list[Callable[[], object]]) -> Callable[[], None]:
 
 class Background:
     """job() running in a forked child; wait() returns what it returned (None or bytes) when it is done
-    and raises what it raised."""
+    and raises what it raised. The outcome comes back through a pipe as plain bytes (no pickles)."""
 
     def __init__(self, job: Callable[[], bytes | None]):
         self.job = job
-        self.process = None
+        self.pid: int | None = None
         if can_fork():
-            context = multiprocessing.get_context("fork")
-            self.receive, send = context.Pipe(duplex=False)
-            self.process = context.Process(target=run_and_report, args=(job, send), daemon=True)
-            self.process.start()
-            send.close()
+            self.receive, send = os.pipe()
+            self.pid = os.fork()
+            if self.pid == 0:
+                os.close(self.receive)
+                run_and_report(job, send)  # never returns
+            os.close(send)
 
     def wait(self) -> bytes | None:
-        if self.process is None:
+        if self.pid is None:
             return self.job()
-        try:
-            outcome = self.receive.recv()
-        except EOFError:
-            outcome = ("crash", f"the worker process ended with exit code {self.process.exitcode}")
-        self.process.join()
-        if outcome is None:
+        outcome = read_all(self.receive)
+        status = self.reap(0)
+        return decode_outcome(outcome, status)
+
+    def reap(self, flags: int) -> int | None:
+        """The child's exit code once it has ended (its pipe closed); None while it runs (flags=WNOHANG)."""
+        pid, status = os.waitpid(self.pid, flags)
+        if pid == 0:
             return None
-        kind, payload = outcome
-        if kind == "done":
-            return payload
-        if kind == "pnp":
-            raise PnpError(payload)
-        if kind == "interrupt":
-            raise KeyboardInterrupt
-        raise RuntimeError(f"a worker process failed:\n{payload}")
+        self.pid = None
+        with contextlib.suppress(OSError):
+            os.close(self.receive)
+        return os.waitstatus_to_exitcode(status)
 
     def cancel(self) -> None:
         """Let the job end by itself (it cleans up after itself; Ctrl-C reaches it too), its outcome unread;
         only a job that hangs is terminated."""
-        if self.process is not None:
-            self.process.join(timeout=60)
-            if self.process.is_alive():
-                self.process.terminate()
-                self.process.join()
-
+        deadline = time.monotonic() + CANCEL_WAIT
+        while self.pid is not None and self.reap(os.WNOHANG) is None:
+            if time.monotonic() > deadline:
+                self.stop()
+                return
+            time.sleep(0.02)
 
     def stop(self) -> None:
         """End a job whose outcome is no longer wanted and that has nothing to clean up."""
-        if self.process is not None:
-            self.process.terminate()
-            self.process.join()
+        if self.pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGTERM)
+            self.reap(0)
 
 
-def run_and_report(job: Callable[[], bytes | None], send) -> None:
+def run_and_report(job: Callable[[], bytes | None], send: int) -> None:
+    """In the child: run the job, write its outcome, and leave at once (no cleanup of the parent's that the
+    child inherited, such as temporary files, may run here)."""
+    code = 0
     try:
-        result = job()
-        send.send(None if result is None else ("done", bytes(result)))
-    except PnpError as err:
-        send.send(("pnp", err.problems))
-    except KeyboardInterrupt:
-        send.send(("interrupt", None))
-    except BaseException:  # reported to the parent, which raises it there
-        send.send(("crash", traceback.format_exc()))
+        try:
+            result = job()
+            outcome = b"N" if result is None else b"D" + bytes(result)
+        except PnpError as err:
+            outcome = b"P" + encode_problems(err.problems)
+        except KeyboardInterrupt:
+            outcome = b"I"
+        except BaseException:  # reported to the parent, which raises it there
+            outcome = b"C" + traceback.format_exc().encode("utf-8", "replace")
+        view = memoryview(outcome)
+        while view:
+            view = view[os.write(send, view):]
+    except BaseException:
+        code = 1
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(code)
+
+
+def read_all(handle: int) -> bytes:
+    parts = []
+    while True:
+        part = os.read(handle, 1 << 16)
+        if not part:
+            return b"".join(parts)
+        parts.append(part)
+
+
+def decode_outcome(outcome: bytes, code: int | None) -> bytes | None:
+    kind, payload = outcome[:1], outcome[1:]
+    if kind == b"N":
+        return None
+    if kind == b"D":
+        return payload
+    if kind == b"P":
+        raise PnpError(decode_problems(payload))
+    if kind == b"I":
+        raise KeyboardInterrupt
+    if kind == b"C":
+        raise RuntimeError(f"a worker process failed:\n{payload.decode('utf-8', 'replace')}")
+    raise RuntimeError(f"a worker process failed: the worker process ended with exit code {code}")
+
+
+def encode_problems(problems: list[Problem]) -> bytes:
+    return json.dumps([[None if p.location is None else [p.location.file, p.location.line, p.location.col,
+                                                         p.location.sheet], p.message] for p in problems]).encode()
+
+
+def decode_problems(data: bytes) -> list[Problem]:
+    return [Problem(None if where is None else Location(*where), message) for where, message in json.loads(data)]

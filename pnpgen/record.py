@@ -67,7 +67,7 @@ def record_sources(root: Path, data: Iterable[Path], out_dir: Path, revision: st
         return
     index = {"version": VERSION, "revision": revision, "files": files}
     write_atomically(folder / "index.json", json.dumps(index, ensure_ascii=False, indent=1, sort_keys=True)
-                     .encode("utf-8"), "build record")
+                     .encode("utf-8"), "build record", durable=False)  # lost in a crash: no last build to compare
     keep = {entry["sha256"] for entry in files.values()}
     for stale in (folder / "objects").iterdir() if (folder / "objects").is_dir() else ():
         if stale.name not in keep:

@@ -1,10 +1,11 @@
 """Background jobs: done on another core when forking is safe, their errors raised where they are awaited."""
+import os
 import threading
 from pathlib import Path
 
 import pytest
 
-from pnpgen.errors import Location, PnpError
+from pnpgen.errors import Location, PnpError, Problem
 from pnpgen.parallel import Background
 
 
@@ -32,9 +33,35 @@ def test_with_other_threads_the_job_runs_when_awaited(tmp_path: Path):
     other.start()
     try:
         job = Background(lambda: ran.append(threading.get_ident()))
-        assert job.process is None and ran == []
+        assert job.pid is None and ran == []
         job.wait()
         assert ran == [threading.get_ident()]
     finally:
         stop.set()
         other.join()
+
+
+def test_every_problem_of_a_job_comes_back_with_its_location_and_sheet():
+    problems = [Problem(Location("cards.xlsx", 12, 3, "Deck"), "a value\nwith a new line"),
+                Problem(Location("cards.yaml", 4, 1), "another"), Problem(None, "no place")]
+
+    def fail():
+        raise PnpError(problems)
+
+    with pytest.raises(PnpError) as caught:
+        Background(fail).wait()
+    assert caught.value.problems == PnpError(problems).problems
+
+
+def test_a_job_that_crashes_or_dies_is_reported_and_its_bytes_come_back_whole():
+    big = bytes(range(256)) * 4000  # more than a pipe holds at once
+    assert Background(lambda: big).wait() == big
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        Background(lambda: 1 / 0).wait()
+    with pytest.raises(RuntimeError, match="exit code 3"):
+        Background(lambda: os._exit(3)).wait()
+
+
+def test_no_pickle_carries_an_outcome():
+    source = (Path(__file__).resolve().parent.parent / "pnpgen" / "parallel.py").read_text(encoding="utf-8")
+    assert "import pickle" not in source and "Pipe(" not in source and ".send(" not in source
