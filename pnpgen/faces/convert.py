@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # svglib's drawings; reportlab.graphics is imported only by t
     from reportlab.graphics.shapes import Drawing
 
 logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
-RECENT_FORMS = 2048  # a component's faces, for its game's print-and-play PDF; a few MB at most
+RECENT_FORMS = 1024  # a component's faces, for its game's print-and-play PDF when one process writes both; ~1 MB
 DRAWINGS = 256
 
 
