@@ -4,7 +4,6 @@ from __future__ import annotations
 import functools
 import os
 import signal
-from typing import Callable
 
 from .faces.convert import Converter
 from .faces.render import Renderer
@@ -14,20 +13,15 @@ from .project.model import Game
 PARALLEL_CARDS = 200  # fewer distinct cards than this are not worth a second process
 
 
-def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Converter,
-                 fork_others: Callable[[], None] = lambda: None) -> None:
+def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Converter) -> None:
     """Render and convert every other distinct card in a helper process while this one does the rest;
     laying out then finds every face in the pack. Faces are named by content, so which process made
-    one changes nothing in the PDFs. A tuck box's panels are faces of their own, made as it is laid out.
-
-    fork_others() starts other work in processes of its own (the rulebooks) once one card of each component
-    is rendered: its templates are then compiled and its fonts read, and the processes forked share them."""
+    one changes nothing in the PDFs. A tuck box's panels are faces of their own, made as it is laid out."""
     cards = [(game, component, card, index) for game in games for component in game.components
              if component.kind != "box" for index, card in renderer.uncached(game, component, distinct_cards(component))]
     # One card of each component first (in their order): its templates are compiled once, before the fork, for both.
     firsts = list({id(entry[1]): entry for entry in reversed(cards)}.values())[::-1]
     render_cards(renderer, firsts)
-    fork_others()
     if len(cards) < PARALLEL_CARDS or not can_fork():
         return
     rest = [entry for entry in cards if entry not in firsts]

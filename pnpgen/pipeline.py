@@ -124,9 +124,10 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
             staging.parent.mkdir(parents=True, exist_ok=True)
             typesets.append(functools.partial(output.typeset, staging))
             staged.append((staging, output.target))
-        def start_rules() -> None:  # all in one process, which reads the fonts and makes the half-width ones once
-            jobs.extend([Background(in_turn(typesets))] if typesets else [])
-        render_ahead(games if options.only != "rules" else (), renderer, converter, start_rules)
+        # All in one process, which reads the fonts and makes the half-width ones once; started first, for
+        # it is the longest single job of a build with rulebooks (typesetting, and its pictures' faces).
+        jobs.extend([Background(in_turn(typesets))] if typesets else [])
+        render_ahead(games if options.only != "rules" else (), renderer, converter)
         tick = counter("rendering", sum(len(g.components) for g in games), progress)
         components = [o for game in games if options.only != "rules"
                       for o in plan_components(project, game, options, out_dir, renderer, report, tick, assets)]
