@@ -16,7 +16,7 @@ from ..errors import PnpError
 from .fonts import FontBook
 from .icons import safe_parser
 from .art import FaceArt, load_art
-from .form import FaceForm, Shape, encode_form, font_digest, font_file, glyphs_fit
+from .form import FaceForm, Shape, encode_form, font_digest, font_file, glyphs_fit, locate_parts
 from .images import ImageChecker
 from .lint import lint
 from .paint import svg_to_art
@@ -74,8 +74,9 @@ class Converter:
     def forms(self) -> "Forms":
         return Forms(self)
 
-    def form(self, key: str) -> FaceForm | Drawing:
-        """The face ready to place in any PDF: its form, kept in the pack; an svglib drawing as it is."""
+    def form(self, key: str, raw: bool = False) -> FaceForm | Drawing | tuple:
+        """The face ready to place in any PDF: its form, kept in the pack; an svglib drawing as it is.
+        raw: a checked record without images comes as it is, for the writer to copy (see placeable)."""
         if key in self.unpacked:
             return self.unpacked[key]
         form = self.recent.get(key)
@@ -83,6 +84,10 @@ class Converter:
             self.recent.move_to_end(key)
             return form
         data, checked = self.pack.form_record(key) if self.pack else (None, False)
+        if raw and checked:
+            parts = self.placeable(data)
+            if parts is not None:
+                return parts
         if data is not None:
             try:
                 form = FaceForm.from_bytes(data, check=not checked)
@@ -97,6 +102,19 @@ class Converter:
                 return self.remember(key, form)
         drawing = self.convert(key, "", "")
         return self.keep_form(key, drawing) if isinstance(drawing, FaceArt) else drawing
+
+    def placeable(self, data: bytes) -> tuple | None:
+        """A checked form record as the writer copies it, neither parsed into objects nor remembered: (its
+        shape, the fonts it names, the record, where its glyph IDs, their text and its content start); None
+        for one with images or other fonts (form() reads those)."""
+        try:
+            shape, ids_at, text_at, content_at = locate_parts(data)
+        except ValueError:
+            return None
+        fonts = self.shapes[shape] if shape in self.shapes else self.fonts_of(shape)
+        if fonts is None or shape.images:
+            return None
+        return shape, fonts[0], data, ids_at, text_at, content_at
 
     def fonts_of(self, shape: Shape) -> tuple[tuple[str, ...], list[int]] | None:
         """The fonts a record's shape names, and how many glyphs each has; None when a digest differs (the
@@ -182,6 +200,10 @@ class Forms(Drawings):
 
     def __getitem__(self, key: str) -> FaceForm | Drawing:
         return self.converter.form(key)
+
+    def raw(self, key: str) -> FaceForm | Drawing | tuple:
+        """As [key], but a checked record comes as Converter.placeable gives it."""
+        return self.converter.form(key, raw=True)
 
     @property
     def arts(self) -> Drawings:

@@ -83,16 +83,7 @@ class FaceForm:
     def from_bytes(cls, data: bytes, check: bool = True) -> "FaceForm":
         """Parse what to_bytes wrote; anything else raises ValueError. check=False for a record this process
         has already checked (its shape and glyph lists are parsed, and so checked, all the same)."""
-        start = len(MAGIC) + HEAD.size
-        if not data.startswith(MAGIC) or len(data) < start:
-            raise ValueError("not a form record")
-        lengths = HEAD.unpack_from(data, len(MAGIC))
-        ids_at = start + lengths[0]
-        text_at = ids_at + lengths[1]
-        content_at = text_at + lengths[2]
-        if content_at > len(data):
-            raise ValueError("not a form record")
-        shape = read_shape(data[start:ids_at])
+        shape, ids_at, text_at, content_at = locate_parts(data)
         try:
             glyphs = split_glyphs(data[ids_at:text_at], data[text_at:content_at].decode("utf-8"), len(shape.fonts))
         except (struct.error, UnicodeDecodeError):
@@ -102,6 +93,21 @@ class FaceForm:
         if check:
             check_form(form)
         return form
+
+
+def locate_parts(data: bytes) -> tuple[Shape, int, int, int]:
+    """A form record's shape (checked as read_shape does) and where its glyph IDs, their text and its content
+    start; ValueError for anything to_bytes did not write."""
+    start = len(MAGIC) + HEAD.size
+    if not data.startswith(MAGIC) or len(data) < start:
+        raise ValueError("not a form record")
+    lengths = HEAD.unpack_from(data, len(MAGIC))
+    ids_at = start + lengths[0]
+    text_at = ids_at + lengths[1]
+    content_at = text_at + lengths[2]
+    if content_at > len(data):
+        raise ValueError("not a form record")
+    return read_shape(data[start:ids_at]), ids_at, text_at, content_at
 
 
 def split_glyphs(ids: bytes, text: str, fonts: int) -> list[tuple[bytes, str]]:

@@ -51,6 +51,14 @@ class PdfFile:
     def add(self, body: bytes) -> int:
         return self.put(self.reserve(), body)
 
+    def add_stream(self, template: bytes, data: bytes) -> int:
+        """add() an object whose whole text (from "N 0 obj") is template % (its number, len(data), data): a
+        form's, copied once."""
+        number = len(self.offsets)
+        self.offsets.append(self.position)
+        self.emit(template % (number, len(data), data))
+        return number
+
     def finish(self, root: int, info: int) -> None:
         missing = [n for n, offset in enumerate(self.offsets) if n and not offset]
         if missing:

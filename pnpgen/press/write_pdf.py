@@ -24,6 +24,7 @@ from .canvas_pdf import GREY, LABEL_SIZE, canvas_pdf_bytes, label_position, plac
 from .cid_fonts import cid_font_objects
 from .image_objects import image_objects
 from .geometry import Placed
+from .glyphs import Glyphs, Shown
 from .impose import Page, Rect
 from .mark_ops import marks_operators
 from .pdf_file import EPOCH, PdfFile, form_name, stream, text_string
@@ -77,12 +78,14 @@ class Document:
     def __init__(self, out: BinaryIO, drawings: Mapping, label_font: str):
         self.file = PdfFile(out)
         self.drawings = drawings
+        self.raw = getattr(drawings, "raw", None)  # Forms.raw: checked records come as bytes to copy
         # face key -> (object number, face width, its name in a page's resources, its operators after placing())
         self.forms: dict[str, tuple[int, float, bytes, str]] = {}
         self.fonts: dict[str, Glyphs] = {}
         self.images: dict[str, int] = {}
-        # a shape -> its forms' dictionary (with %d for their content's length), their fonts and those fonts' Glyphs
-        self.heads: dict[Shape, tuple[bytes, tuple[str, ...], list[Glyphs]]] = {}
+        # a shape -> its forms' object (PdfFile.add_stream's template), their fonts, those fonts' Glyphs, their width
+        self.heads: dict[Shape, tuple[bytes, tuple[str, ...], list[Glyphs], float]] = {}
+        self.shown = Shown(self.fonts)  # the glyphs of records copied as they are
         self.label_font = label_font
         self.standard_font: int | None = None
         self.streams: dict[bytes, bytes] = {}  # the content streams of the pages written last
@@ -156,7 +159,14 @@ class Document:
         return body
 
     def write_form(self, face: str) -> tuple[int, float, bytes, str]:
-        form = self.drawings[face]
+        form = self.raw(face) if self.raw is not None else self.drawings[face]
+        if form.__class__ is tuple:  # a checked record (Converter.placeable): copied without parsing
+            known = self.heads.get(form[0])
+            if known is not None and known[1] == form[1]:
+                data, ids_at, text_at, content_at = form[2:]
+                self.shown.add(known[2], data[ids_at:text_at], data[text_at:content_at])
+                return self.form_entry(face, self.file.add_stream(known[0], data[content_at:]), known[3])
+            form = self.drawings[face]  # the first of its shape, parsed to make the shape's head
         if isinstance(form, FaceArt):
             form = encode_form(form)
         if not isinstance(form, FaceForm):
@@ -164,21 +174,24 @@ class Document:
         known = self.heads.get(form.shape)
         if (known is not None and known[1] == form.resolved_fonts and len(form.glyphs) == len(known[2])
                 and not form.resolved_images and form.shared()):
+            self.shown.merge()
             for glyphs, (ids, text) in zip(known[2], form.glyphs):
                 glyphs.add(ids, text)
-            body = known[0] % len(form.content)
-        else:
-            numbers = [b"%d" % self.use_font(name, ids, text)
-                       for name, (ids, text) in zip(form.resolved_fonts, form.glyphs)]
-            if form.shared() and not form.resolved_images and len(form.fonts) == len(numbers) == len(form.glyphs):
-                # the next forms of this shape with these fonts: only their content's length differs
-                self.heads[form.shape] = (form_head(form, numbers + [b"\0"]).replace(b"%", b"%%").replace(b"\0", b"%d"),
-                                          form.resolved_fonts, [self.fonts[name] for name in form.resolved_fonts])
-            numbers += [b"%d" % self.use_image(str(path)) for path in form.resolved_images]
-            body = form_head(form, numbers + [b"%d" % len(form.content)])
-        number = self.file.add(body + form.content + b"\nendstream")
+            return self.form_entry(face, self.file.add_stream(known[0], form.content), known[3])
+        numbers = [b"%d" % self.use_font(name, ids, text) for name, (ids, text) in zip(form.resolved_fonts, form.glyphs)]
+        if form.shared() and not form.resolved_images and len(form.fonts) == len(numbers) == len(form.glyphs):
+            # the next forms of this shape with these fonts: only their number and content differ
+            head = form_head(form, numbers + [b"\0"]).replace(b"%", b"%%").replace(b"\0", b"%d")
+            self.heads[form.shape] = (b"%d 0 obj\n" + head + b"%s\nendstream\nendobj\n", form.resolved_fonts,
+                                      [self.fonts[name] for name in form.resolved_fonts], float(form.width))
+        numbers += [b"%d" % self.use_image(str(path)) for path in form.resolved_images]
+        body = form_head(form, numbers + [b"%d" % len(form.content)])
+        return self.form_entry(face, self.file.add(body + form.content + b"\nendstream"), float(form.width))
+
+    @staticmethod
+    def form_entry(face: str, number: int, width: float) -> tuple[int, float, bytes, str]:
         name = "FormXob." + form_name(face)  # as reportlab names them
-        return number, float(form.width), name.encode(), f" /{name} Do Q"
+        return number, width, name.encode(), f" /{name} Do Q"
 
     def use_font(self, name: str, ids: bytes, text: str) -> int:
         """The font's Type0 object number; its subset will hold the glyphs of ids (2 bytes each), which stand
@@ -186,6 +199,7 @@ class Document:
         glyphs = self.fonts.get(name)
         if glyphs is None:
             glyphs = self.fonts[name] = Glyphs(self.file.reserve())
+        self.shown.merge()
         glyphs.add(ids, text)
         return glyphs.number
 
@@ -216,6 +230,7 @@ class Document:
         return f"q {fp_str(*GREY)} rg BT /FL {LABEL_SIZE} Tf {fp_str(x, y)} Td {shown} Tj ET Q"
 
     def write_fonts(self) -> None:
+        self.shown.merge()
         for name, glyphs in self.fonts.items():
             for object_number, body in cid_font_objects(font_file(name), glyphs.used(), glyphs.number, self.file.reserve):
                 self.file.put(object_number, body)
@@ -227,40 +242,6 @@ def is_truetype(name: str) -> bool:
 
 def box(rect: Rect) -> bytes:
     return fp_str(rect.x0, rect.y0, rect.x1, rect.y1).encode("ascii")
-
-
-class Glyphs:
-    """The glyphs a document shows in one font, with the text each stands for (the last text given wins):
-    added as each form's packed IDs and text, merged in bulk, a batch at a time."""
-
-    BATCH = 256
-
-    def __init__(self, number: int):
-        self.number = number  # the Type0 font's object number
-        self.mapping: dict[int, str] = {}
-        self.ids: list[bytes] = []
-        self.texts: list[str] = []
-
-    def add(self, ids: bytes, text: str) -> None:
-        if len(ids) != 2 * len(text):  # pairs, as zip makes them: an uneven entry must not shift the next
-            count = min(len(ids) // 2, len(text))
-            ids, text = ids[:2 * count], text[:count]
-        self.ids.append(ids)
-        self.texts.append(text)
-        if len(self.ids) >= self.BATCH:
-            self.merge()
-
-    def merge(self) -> None:
-        ids = b"".join(self.ids)
-        self.mapping.update(zip(struct.unpack(f">{len(ids) // 2}H", ids), "".join(self.texts)))
-        self.ids, self.texts = [], []
-
-    def used(self) -> dict[int, str]:
-        """Glyph ID -> text; .notdef (0, a character the font lacks) stands for no text."""
-        self.merge()
-        if 0 in self.mapping:
-            self.mapping[0] = ""
-        return self.mapping
 
 
 def form_head(form: FaceForm, numbers: list[bytes]) -> bytes:

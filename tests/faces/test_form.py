@@ -126,3 +126,33 @@ def test_a_font_of_a_collection_is_read_from_its_own_member(tmp_path):
     text = "太字 Bold"
     assert sum(font_file("FormTestBoth").advance(g) for g in font_file("FormTestBoth").glyph_ids(text)) == \
         pytest.approx(metrics.stringWidth(text, "FormTestBoth", 1000))
+
+
+def test_a_checked_record_goes_to_the_writer_as_bytes_and_writes_the_same_pdf(tmp_path, fontbook):
+    keys = [f"{n:02x}" * 32 for n in range(1, 6)]
+    converter = Converter(fontbook, FIXTURE, Cache(tmp_path / "cache"))
+    for n, key in enumerate(keys):
+        converter.convert(key, SVG.format(text=f"札{n}を引く"), "t.svg.j2")
+    converter.recent.clear()
+    raw = converter.form(keys[1], raw=True)
+    assert isinstance(raw, tuple)  # made here: checked, so not parsed
+    shape, fonts, data, ids_at, text_at, content_at = raw
+    parsed = FaceForm.from_bytes(data)
+    assert data[content_at:] == parsed.content and fonts == converter.form(keys[1]).resolved_fonts
+    assert shape.fonts == parsed.fonts and len(converter.recent) == 1  # the raw one was not remembered
+    converter.pack.checked_forms.clear()  # as in a fresh process: an unchecked record is parsed and checked
+    converter.recent.clear()
+    assert isinstance(converter.form(keys[2], raw=True), FaceForm)
+    assert isinstance(converter.form(keys[3], raw=True), FaceForm) and keys[3] in converter.pack.checked_forms
+    size = Size(mm(40), mm(30))
+    pages = impose([Item(key, None, size) for key in keys + keys[:2]], SheetSpec(paper=Size(mm(100), mm(100))))
+    font = fontbook.resolve(None)
+    converter.pack.checked_forms.clear()
+    parsed = {key: converter.form(key) for key in keys}  # FaceForms, as a dict gives them
+    for key in keys:
+        converter.pack.checked_forms.add(key)
+    converter.recent.clear()
+    written = pdf_bytes(pages, converter.forms(), title="t", initial_font=font, bleed=0)
+    assert written == pdf_bytes(pages, parsed, title="t", initial_font=font, bleed=0)
+    text = "".join(page.get_textpage().get_text_range() for page in pypdfium2.PdfDocument(written))
+    assert all(f"札{n}を引く" in text for n in range(5)) and "太字 Bold" in text
