@@ -138,9 +138,6 @@ class FacePack:
         data = self.get(b"S", face_key)
         return data.decode("utf-8") if data is not None else None
 
-    def form_bytes(self, face_key: str) -> bytes | None:
-        return self.get(b"F", face_key)
-
     def form_record(self, face_key: str) -> tuple[bytes | None, int]:
         """The face's form record, and whether it is checked already (made or checked by this build, or sealed)."""
         found, flags = self.get_flagged(b"F", face_key)

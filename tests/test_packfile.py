@@ -42,7 +42,7 @@ def answers(pack: FacePack, numbers) -> dict:
     found = {}
     for n in list(numbers) + [-1, -2]:
         face, drawing = key(n), hashlib.sha256(svg(n).encode()).hexdigest()
-        found[n] = (pack.art_bytes(face), pack.form_bytes(face), pack.face_svg(drawing), pack.face_key(key(f"front {n}")),
+        found[n] = (pack.art_bytes(face), pack.form_record(face)[0], pack.face_svg(drawing), pack.face_key(key(f"front {n}")),
                     pack.face_key(key(f"back {n}")), pack.has_face(face), face in pack.checked)
     return found
 
@@ -225,7 +225,7 @@ def test_records_read_in_file_order_share_a_read(path, monkeypatch):
     calls = []
     real = packfile.read_at
     monkeypatch.setattr(packfile, "read_at", lambda *args: calls.append(args[1]) or real(*args))
-    forms = [pack.form_bytes(key(n)) for n in range(300)]
+    forms = [pack.form_record(key(n))[0] for n in range(300)]
     assert all(forms) and sum(map(len, forms)) > 4 * packfile.WINDOW
     assert len(calls) <= sum(map(len, forms)) * 3 // packfile.WINDOW + 2  # a few reads, not one a record
 
