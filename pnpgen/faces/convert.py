@@ -111,7 +111,7 @@ class Converter:
             shape, ids_at, text_at, content_at = locate_parts(data)
         except ValueError:
             return None
-        fonts = self.shapes[shape] if shape in self.shapes else self.fonts_of(shape)
+        fonts = self.fonts_of(shape)
         if fonts is None or shape.images:
             return None
         return shape, fonts[0], data, ids_at, text_at, content_at

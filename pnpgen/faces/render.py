@@ -133,7 +133,7 @@ class Renderer:
     def render_svg(self, game: Game, component: Component, card: Card, side: str, template: str) -> tuple[str, str]:
         """(face key, SVG): from the face cache when every input is the same (the SVG is then not needed
         and is ""), else from the template."""
-        common = (game.id, common_of(component, side, template))
+        common, render_key = (game.id, common_of(component, side, template)), None
         if self.pack is not None:
             prefix = self.key_prefix(game, common)
             face_key = self.fieldless.find(common, prefix, self.pack, self.is_usable)
@@ -154,8 +154,8 @@ class Renderer:
                 return face_key, svg  # found for every card by its side: no record a card
         else:
             face_key, svg = found
-        if self.pack is not None:
-            self.pack.record_face(render_key, face_key)
+        if self.pack is not None:  # (a side's shared face found but no longer usable had no render key yet)
+            self.pack.record_face(render_key or self.render_key(game, component, card, side, template), face_key)
         return face_key, svg
 
     def render_key(self, game: Game, component: Component, card: Card, side: str, template: str) -> str:
