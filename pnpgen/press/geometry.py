@@ -9,6 +9,8 @@ from typing import Iterator, Sequence
 
 from .marks import Mark, Rect, bound, intersect, mirror_mark, mirror_rect
 
+KEY = 64  # characters of a face key: a SHA-256 in hex
+
 
 @dataclass(frozen=True, slots=True)  # one for each piece: no __dict__ each
 class Placement:
@@ -28,19 +30,27 @@ class Placement:
 
 class Placed(Sequence):
     """A grid page's placements, made when read from its faces and its slots (which every full page of a
-    component shares): a deck's pages hold a face key a piece until they are written, not a Placement.
+    component shares): a deck's pages hold 32 bytes a piece until they are written (its face key's digest,
+    when the key is one in hex as faces are named), not a Placement nor a string.
     Reads, compares, hashes and prints as the tuple of its placements."""
 
-    __slots__ = ("faces", "slots")
+    __slots__ = ("_faces", "slots")
 
     def __init__(self, faces: tuple[str, ...], slots: tuple[tuple, ...]):
-        self.faces, self.slots = faces, slots
+        self._faces, self.slots = pack_keys(tuple(faces)), slots
+
+    @property
+    def faces(self) -> tuple[str, ...]:
+        packed = self._faces
+        if packed.__class__ is tuple:
+            return packed
+        return tuple(packed[at:at + KEY // 2].hex() for at in range(0, len(packed), KEY // 2))
 
     def __len__(self) -> int:
-        return len(self.faces)
+        return len(self._faces) if self._faces.__class__ is tuple else len(self._faces) // (KEY // 2)
 
     def __iter__(self) -> Iterator[Placement]:
-        return map(Placement, self.faces, *zip(*self.slots)) if self.faces else iter(())
+        return map(Placement, self.faces, *zip(*self.slots)) if self._faces else iter(())
 
     def __getitem__(self, index):
         if isinstance(index, slice):
@@ -49,7 +59,7 @@ class Placed(Sequence):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Placed) and other.slots is self.slots:
-            return other.faces == self.faces
+            return other._faces == self._faces
         return isinstance(other, (tuple, Placed)) and tuple(self) == tuple(other)
 
     def __hash__(self) -> int:
@@ -57,6 +67,16 @@ class Placed(Sequence):
 
     def __repr__(self) -> str:
         return repr(tuple(self))
+
+
+def pack_keys(faces: tuple) -> bytes | tuple:
+    """Face keys as their digests, one after the other, if each is a SHA-256 in hex as faces are named (and
+    reads back the same); else as they are."""
+    try:
+        packed = b"".join(map(bytes.fromhex, faces)) if all(len(face) == KEY for face in faces) else b""
+    except (TypeError, ValueError):
+        return faces
+    return packed if packed and packed.hex() == "".join(faces) else faces
 
 
 def page_boxes(slots: Sequence[tuple]) -> tuple[Rect, Rect] | None:

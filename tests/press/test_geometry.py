@@ -1,6 +1,7 @@
 """Read the placements of grid pages made from their shared slots: they behave as the tuples of Placements they stand for."""
 from __future__ import annotations
 
+import hashlib
 from dataclasses import replace
 
 from pnpgen.digests import shared_repr
@@ -42,3 +43,15 @@ def test_placed_reads_compares_hashes_and_prints_as_its_tuple():
     moved = Placed(placed.faces[::-1], placed.slots)
     assert moved != placed and moved.faces[0] == whole[-1].face and (moved[0].x, moved[0].y) == (whole[0].x, whole[0].y)
     assert tuple(Placed((), ())) == () and Placed((), ()) == ()
+
+
+def test_face_keys_in_hex_are_held_as_their_digests_and_read_back_as_given():
+    slots = impose(deck(9), SheetSpec(A4))[0].placements.slots[:3]
+    keys = (hashlib.sha256(b"a").hexdigest(), hashlib.sha256(b"b").hexdigest(), hashlib.sha256(b"a").hexdigest())
+    placed = Placed(keys, slots)
+    assert placed._faces == b"".join(bytes.fromhex(key) for key in keys)  # 32 bytes a piece, no string
+    assert placed.faces == keys and [p.face for p in placed] == list(keys) and len(placed) == 3
+    assert placed == Placed(list(keys), slots) and placed != Placed(keys[1::-1] + keys[2:], slots)
+    upper, short, odd = keys[0].upper(), keys[0][:-2], "z" * 64  # not as faces are named: kept as they are
+    for other in [(upper, keys[1], keys[2]), (short, keys[1], keys[2]), (odd, keys[1], keys[2]), (None, keys[1], keys[2])]:
+        assert Placed(other, slots).faces == other and Placed(other, slots)._faces == other
