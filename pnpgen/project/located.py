@@ -37,7 +37,8 @@ class Marks:
 
 class Places:
     """An attribute of a container: set by hand it holds what it was given; else it is made from the file's Marks
-    when read, and kept (dicts of places, once asked for) or not (the container's own place, made each time)."""
+    when read, and kept (dicts of places, once asked for) or not (the container's own place, made each time, so a
+    container holds its own `_loc` only when its places were set by hand)."""
 
     def __init__(self, make, keep: bool = True):
         self.make, self.keep = make, keep
@@ -56,6 +57,8 @@ class Places:
         return value
 
     def __set__(self, holder, value) -> None:
+        if self.keep and hasattr(holder, "marks") and not hasattr(holder, "_loc"):
+            holder._loc = holder.loc  # a loaded container given places by hand holds its own: see LMap.packed
         setattr(holder, self.slot, value)
 
 
@@ -103,7 +106,7 @@ class LMap(dict):
     def packed(self) -> tuple["Entries", int] | None:
         """(the Entries shared by the file's mappings of the same keys, where this one's places start), for a loaded
         mapping whose places were not set by hand; a card keeps these two instead of any Location."""
-        if not hasattr(self, "marks") or hasattr(self, "_loc") or hasattr(self, "_value_locs"):
+        if not hasattr(self, "marks") or hasattr(self, "_loc"):  # made by hand, or given places by hand
             return None
         keys = tuple(self)
         entries = self.marks.shapes.get(keys)

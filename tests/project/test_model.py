@@ -60,3 +60,25 @@ def test_a_loaded_card_holds_no_location_of_its_own(tmp_path: Path):
     # its name's text, the card, its Fields and values, its offset and packed positions: about 380 bytes a card here;
     # a Location, a Spots and a tbd tuple for each took some 250 more
     assert kept < 2000 * 450
+
+
+def test_a_wide_card_with_copies_holds_no_location_either(tmp_path: Path):
+    """Ten fields and copies: reading copies once made the card's dict of Locations, which its places were then kept
+    in (some 1,700 bytes a card more)."""
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "f.svg.j2").write_text("<rect/>", encoding="utf-8")
+    rows = "".join(f"          - {{number: {n}, cost: 1, kind: attack, rarity: common, power: 2, guard: 3, text: t,"
+                   f" flavor: f, art: a, set: base, copies: 2}}\n" for n in range(2000))
+    (tmp_path / "cards.yaml").write_text("games:\n  - id: g\n    title: G\n    components:\n      - id: deck\n"
+                                         "        front: f.svg.j2\n        cards:\n" + rows, encoding="utf-8")
+    load_project(tmp_path)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        cards = load_project(tmp_path).games[0].components[0].cards
+        kept = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert [(name, str(where)) for name, where in cards[5].cells][-2:] == \
+        [("set", "cards.yaml:13:117"), ("copies", "cards.yaml:13:131")]
+    assert kept < 2000 * 400
