@@ -13,13 +13,25 @@ from pnpgen.project.model import Card, Fields
 from pnpgen.project.validate import load_project
 
 
-def write_deck(root: Path, cards: int) -> Path:
+def write_deck(root: Path, cards: int, row: str = "number: {n}, name: カード{n}, copies: 2, tbd: [name]") -> Path:
     (root / "templates").mkdir(parents=True)
     (root / "templates" / "f.svg.j2").write_text("<rect/>", encoding="utf-8")
-    rows = "".join(f"          - {{number: {n}, name: カード{n}, copies: 2, tbd: [name]}}\n" for n in range(cards))
+    rows = "".join("          - {" + row.format(n=n) + "}\n" for n in range(cards))
     (root / "cards.yaml").write_text("games:\n  - id: g\n    title: G\n    components:\n      - id: deck\n"
                                      "        front: f.svg.j2\n        cards:\n" + rows, encoding="utf-8")
     return root
+
+
+def load_measured(project: Path) -> tuple[tuple[Card, ...], int]:
+    """The cards of the project's one component, and the bytes its load keeps (measured on a second load)."""
+    load_project(project)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        cards = load_project(project).games[0].components[0].cards
+        return cards, tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
 
 
 def test_a_written_card_answers_as_a_hand_made_one(tmp_path: Path):
@@ -47,15 +59,7 @@ def test_a_hand_made_card_keeps_what_it_was_given():
 
 
 def test_a_loaded_card_holds_no_location_of_its_own(tmp_path: Path):
-    project = write_deck(tmp_path, 2000)
-    load_project(project)
-    gc.collect()
-    tracemalloc.start()
-    try:
-        cards = load_project(project).games[0].components[0].cards
-        kept = tracemalloc.get_traced_memory()[0]
-    finally:
-        tracemalloc.stop()
+    cards, kept = load_measured(write_deck(tmp_path, 2000))
     assert len(cards) == 2000 and str(cards[-1].location) == "cards.yaml:2007:13"
     # its name's text, the card, its Fields and values, its offset and packed positions: about 380 bytes a card here;
     # a Location, a Spots and a tbd tuple for each took some 250 more
@@ -65,20 +69,9 @@ def test_a_loaded_card_holds_no_location_of_its_own(tmp_path: Path):
 def test_a_wide_card_with_copies_holds_no_location_either(tmp_path: Path):
     """Ten fields and copies: reading copies once made the card's dict of Locations, which its places were then kept
     in (some 1,700 bytes a card more)."""
-    (tmp_path / "templates").mkdir()
-    (tmp_path / "templates" / "f.svg.j2").write_text("<rect/>", encoding="utf-8")
-    rows = "".join(f"          - {{number: {n}, cost: 1, kind: attack, rarity: common, power: 2, guard: 3, text: t,"
-                   f" flavor: f, art: a, set: base, copies: 2}}\n" for n in range(2000))
-    (tmp_path / "cards.yaml").write_text("games:\n  - id: g\n    title: G\n    components:\n      - id: deck\n"
-                                         "        front: f.svg.j2\n        cards:\n" + rows, encoding="utf-8")
-    load_project(tmp_path)
-    gc.collect()
-    tracemalloc.start()
-    try:
-        cards = load_project(tmp_path).games[0].components[0].cards
-        kept = tracemalloc.get_traced_memory()[0]
-    finally:
-        tracemalloc.stop()
+    row = "number: {n}, cost: 1, kind: attack, rarity: common, power: 2, guard: 3, text: t, flavor: f, art: a, " \
+          "set: base, copies: 2"
+    cards, kept = load_measured(write_deck(tmp_path, 2000, row))
     assert [(name, str(where)) for name, where in cards[5].cells][-2:] == \
         [("set", "cards.yaml:13:117"), ("copies", "cards.yaml:13:131")]
     assert kept < 2000 * 400
