@@ -21,9 +21,9 @@ def read_text(path: Path, shown: str) -> str:
 
 
 def parse_yaml(text: str | bytes | Opened, shown: str, loader=FAST):
-    """Parse one YAML document (text, UTF-8 without a BOM, or a file opened by open_utf8) safely into LMap/LList/scalars; None for an empty
-    file. The loader names the parser (libyaml's when PyYAML has it); the pure-Python one reads the file again on an
-    error."""
+    """Parse one YAML document (text, UTF-8 without a BOM, or a file opened by open_utf8) safely into
+    LMap/LList/scalars; None for an empty file. The loader names the parser (libyaml's when PyYAML has it); the
+    pure-Python one reads the file again on an error."""
     try:
         return build_values(text, shown, loader)
     except yaml.reader.ReaderError as err:
