@@ -23,18 +23,8 @@ STARTS = (MappingStartEvent, SequenceStartEvent)
 WORD = 24  # plain scalars up to this long that are text are remembered as such: field names, not descriptions
 
 
-def build_values(text: str | bytes, shown: str, loader=FAST):
-    """One YAML document (text, or UTF-8 without a BOM) as LMap/LList/scalars (None for an empty file), every
-    problem in it at once."""
-    try:
-        return build_with(text, shown, loader)
-    except yaml.YAMLError:
-        if loader is yaml.SafeLoader:
-            raise
-    return build_with(text.decode("utf-8") if isinstance(text, bytes) else text, shown, yaml.SafeLoader)
-
-
-def build_with(text: str | bytes, shown: str, loader):
+def build_with(text, shown: str, loader):
+    """One YAML document as LMap/LList/scalars (None for an empty file), every problem in it at once."""
     parser = loader(text)
     try:
         return _Builder(shown, parser).build_document()

@@ -1,19 +1,18 @@
 """Turn YAML files into plain values that remember the file:line:col each came from."""
 from __future__ import annotations
 
-import codecs
 from pathlib import Path
 
 import yaml
 
 from ..errors import Location, PnpError
-from .events import FAST, MAX_DEPTH, build_values
+from .events import FAST, MAX_DEPTH, build_with
 from .scalars import shorten
-from .files import MAX_FILE_BYTES, refuse_large, special_kind
+from .files import special_kind
 from .located import LList, LMap
+from .source import Opened, open_utf8, read_utf8, whole_text
 
 __all__ = ["LList", "LMap", "display_path", "load_file", "parse_yaml", "read_text", "resolve_inside", "shorten"]
-BINARY_SIGNATURES = (b"\x89PNG", b"\xff\xd8\xff", b"%PDF", b"GIF8", b"PK\x03\x04")
 
 
 def read_text(path: Path, shown: str) -> str:
@@ -21,40 +20,14 @@ def read_text(path: Path, shown: str) -> str:
     return read_utf8(path, shown).decode("utf-8")
 
 
-def read_utf8(path: Path, shown: str) -> bytes:
-    """The bytes of a UTF-8 file, without a BOM: libyaml reads them as they are, where text it would copy back
-    into UTF-8 first (a large file is then held three times over while it is parsed)."""
-    if path.is_dir():
-        raise PnpError("is a folder; expected a YAML file", Location(shown))
-    refuse_large(path, MAX_FILE_BYTES, Location(shown), "YAML file")
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise PnpError("file not found; expected a YAML file at this path", Location(shown)) from None
-    except OSError as err:
-        raise PnpError(f"cannot read the file ({err.strerror})", Location(shown)) from None
-    if data.startswith(BINARY_SIGNATURES) or data.count(b"\x00") > len(data) // 100 + 1:
-        raise PnpError("is a binary file, not text; expected a YAML file", Location(shown))
-    try:
-        data.decode("utf-8-sig")  # only to check (as before: an error counts from after a BOM); values are made by libyaml
-    except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
-        raise PnpError(
-            f"byte 0x{data[err.start]:02x} is not UTF-8; save the file as UTF-8",
-            Location(shown, line, col),
-        ) from None
-    return data[len(codecs.BOM_UTF8):] if data.startswith(codecs.BOM_UTF8) else data
-
-
-def parse_yaml(text: str | bytes, shown: str, loader=FAST):
-    """Parse one YAML document (text, or UTF-8 without a BOM) safely into LMap/LList/scalars; None for an empty
-    file. The loader names the parser (libyaml's when PyYAML has it); the pure-Python one reads the file again on an
-    error."""
+def parse_yaml(text: str | bytes | Opened, shown: str, loader=FAST):
+    """Parse one YAML document (text, UTF-8 without a BOM, or a file opened by open_utf8) safely into
+    LMap/LList/scalars; None for an empty file. The loader names the parser (libyaml's when PyYAML has it); the
+    pure-Python one reads the file again on an error."""
     try:
         return build_values(text, shown, loader)
     except yaml.reader.ReaderError as err:
-        before = (text.decode("utf-8") if isinstance(text, bytes) else text)[: err.position]
+        before = whole_text(text)[: err.position]
         where = Location(shown, before.count("\n") + 1, err.position - (before.rfind("\n") + 1) + 1)
         raise PnpError(f"the character U+{err.character:04X} is not allowed in YAML; expected text", where) from None
     except RecursionError:
@@ -63,6 +36,17 @@ def parse_yaml(text: str | bytes, shown: str, loader=FAST):
         raise PnpError(describe_yaml_error(err), yaml_error_location(err, shown)) from None
     except yaml.YAMLError as err:
         raise PnpError(f"YAML error: {err}", Location(shown)) from None
+
+
+def build_values(text, shown: str, loader=FAST):
+    """One YAML document (text, UTF-8 without a BOM, or a file opened by open_utf8) as LMap/LList/scalars (None for
+    an empty file), every problem in it at once."""
+    try:
+        return build_with(text, shown, loader)
+    except yaml.YAMLError:
+        if loader is yaml.SafeLoader:
+            raise
+    return build_with(whole_text(text), shown, yaml.SafeLoader)
 
 
 def yaml_error_location(err: yaml.MarkedYAMLError, shown: str) -> Location:
@@ -95,7 +79,8 @@ def describe_yaml_error(err: yaml.MarkedYAMLError) -> str:
 def load_file(path: Path, root: Path) -> tuple[object, str]:
     """Load one YAML file of the project; return the value and the path shown in messages."""
     shown = display_path(path, root)
-    return parse_yaml(read_utf8(path, shown), shown), shown
+    with open_utf8(path, shown) as opened:
+        return parse_yaml(opened, shown), shown
 
 
 def display_path(path: Path, root: Path) -> str:

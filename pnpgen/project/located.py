@@ -17,13 +17,18 @@ class Marks:
 
     def __init__(self, file: str):
         self.file = file
-        self.spots = array("I")
-        self.shapes: dict[tuple, tuple] = {}  # the keys of a mapping, one tuple for all cards that share them
+        self.spots = array("H")  # two bytes a number while they fit (a file of fewer than 65,536 lines), then four
+        self.shapes: dict[tuple, Entries] = {}  # the keys of a mapping -> one Entries for all cards that share them
 
     def add(self, pairs: list) -> int:
         """Keep one container's positions (itself first); return where they start."""
         at = len(self.spots)
-        self.spots.extend(pairs)
+        try:
+            self.spots.extend(pairs)
+        except OverflowError:  # a number past 65,535: every position takes four bytes from now on
+            del self.spots[at:]
+            self.spots = array("I", self.spots)
+            self.spots.extend(pairs)
         return at
 
     def location(self, at: int) -> Location:
@@ -32,7 +37,8 @@ class Marks:
 
 class Places:
     """An attribute of a container: set by hand it holds what it was given; else it is made from the file's Marks
-    when read, and kept (dicts of places, once asked for) or not (the container's own place, made each time)."""
+    when read, and kept (dicts of places, once asked for) or not (the container's own place, made each time, so a
+    container holds its own `_loc` only when its places were set by hand)."""
 
     def __init__(self, make, keep: bool = True):
         self.make, self.keep = make, keep
@@ -51,6 +57,8 @@ class Places:
         return value
 
     def __set__(self, holder, value) -> None:
+        if self.keep and hasattr(holder, "marks") and not hasattr(holder, "_loc"):
+            holder._loc = holder.loc  # a loaded container given places by hand holds its own: see LMap.packed
         setattr(holder, self.slot, value)
 
 
@@ -90,15 +98,42 @@ class LMap(dict):
     def fields_at(self, skip: str):
         """(name, Location) of each value but `skip`'s: for a loaded mapping a Spots that finds them when asked, so a
         card holds a few bytes instead of a Location and a tuple for each of its fields."""
-        if hasattr(self, "_value_locs") or not hasattr(self, "marks"):
+        packed = self.packed()
+        if packed is None:
             return tuple((str(key), self.where(key)) for key in self if key != skip)
+        return packed[0].cells(packed[1], skip)
+
+    def packed(self) -> tuple["Entries", int] | None:
+        """(the Entries shared by the file's mappings of the same keys, where this one's places start), for a loaded
+        mapping whose places were not set by hand; a card keeps these two instead of any Location."""
+        if not hasattr(self, "marks") or hasattr(self, "_loc"):  # made by hand, or given places by hand
+            return None
         keys = tuple(self)
-        return Spots(self.marks, self.at, self.marks.shapes.setdefault(keys, keys), skip)
+        entries = self.marks.shapes.get(keys)
+        if entries is None:
+            entries = self.marks.shapes[keys] = Entries(self.marks, keys)
+        return entries, self.at
 
     def spots_of(self, index: int) -> tuple:
         """The packed places of entry `index` (key, then value), for a mapping that takes the entry over."""
         start = self.at + 2 + 4 * index
         return tuple(self.marks.spots[start:start + 4])
+
+
+class Entries:
+    """The places of a file's mappings that name the same keys in the same order: where one of them stands and where
+    each of its values does, read from the file's Marks at the mapping's offset."""
+
+    __slots__ = ("marks", "names")
+
+    def __init__(self, marks: Marks, names: tuple):
+        self.marks, self.names = marks, names
+
+    def location(self, at: int) -> Location:
+        return self.marks.location(at)
+
+    def cells(self, at: int, skip: str) -> "Spots":
+        return Spots(self.marks, at, self.names, skip)
 
 
 class Spots:

@@ -61,21 +61,60 @@ class Standee:
     base_depth: float  # points
 
 
-@dataclass(frozen=True, slots=True)  # a deck keeps thousands: no __dict__ each
+@dataclass(frozen=True, init=False)
 class Card:
-    """One distinct card (or chip, sheet) of a component, before copies are made."""
+    """One distinct card (or chip, sheet) of a component, before copies are made.
 
+    A deck keeps thousands, so a card holds five slots and no Location: one read from YAML finds its place and its
+    fields' places in the file's packed positions when asked (Card.written), where a hand-made one holds them."""
+
+    __slots__ = ("fields", "copies", "tbd", "_where", "_cells")
     fields: Fields
     copies: int
-    location: Location
-    tbd: tuple[str, ...] = ()  # names of fields still holding placeholder text
+    location: Location  # where the card was written (a YAML mapping, a sheet's row)
+    tbd: tuple[str, ...]  # names of fields still holding placeholder text
     # where each field the card itself gives was written (a sheet's cell, a YAML value), for messages and diffs:
     # (name, Location) pairs, made when iterated for a YAML card (project/located.py Spots)
-    cells: Iterable[tuple[str, Location]] = field(default=(), compare=False, repr=False)
+    cells: Iterable[tuple[str, Location]] = field(compare=False, repr=False)
+
+    def __init__(self, fields: Fields, copies: int, location: Location, tbd: tuple[str, ...] = (),
+                 cells: Iterable[tuple[str, Location]] = ()):
+        self.hold(fields, copies, tbd, location, cells)
+
+    @classmethod
+    def written(cls, fields: Fields, copies: int, tbd: tuple[str, ...], entries, at: int) -> "Card":
+        """A card read from a YAML mapping: `entries` (project/located.py) finds its places at offset `at`."""
+        card = object.__new__(cls)
+        card.hold(fields, copies, tbd, entries, at)
+        return card
+
+    def hold(self, fields: Fields, copies: int, tbd: tuple, where, cells) -> None:
+        put = object.__setattr__  # the dataclass is frozen: its own setattr refuses
+        put(self, "fields", fields)
+        put(self, "copies", copies)
+        put(self, "tbd", tbd)
+        put(self, "_where", where)  # a Location, or the Entries a written card is found by
+        put(self, "_cells", cells)  # the cells, or where a written card's places start
+
+    def find_location(self) -> Location:
+        where = self._where
+        return where if type(where) is Location else where.location(self._cells)
+
+    def find_cells(self) -> Iterable[tuple[str, Location]]:
+        where = self._where
+        return self._cells if type(where) is Location else where.cells(self._cells, "tbd")
 
     def where(self, name: str) -> Location:
         """Where the field was written: its cell in a sheet, its value in YAML; the card's place if inherited."""
         return dict(self.cells).get(name, self.location)
+
+    def __reduce__(self):  # a frozen card with slots: rebuilt through __init__, with its places made
+        return Card, (self.fields, self.copies, self.location, self.tbd, tuple(self.cells))
+
+
+# after the dataclass is made, or it would take them for the fields' defaults
+Card.location = property(Card.find_location)
+Card.cells = property(Card.find_cells)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """Turn a component's cards: list and matrix: axes into Card values, each remembering where it was written."""
 from __future__ import annotations
 
+import functools
 import math
 
 from ..errors import Collector, Location
@@ -19,7 +20,8 @@ def read_cards(raw: LMap, defaults: Fields, default_copies: int, problems: Colle
         return cards
     base_rows = [(Fields(), raw.loc)]
     if "matrix" in raw:
-        base_rows = [(fields, raw.where("matrix")) for fields in read_matrix(raw, problems)]
+        where = raw.where("matrix")  # one Location for all the matrix's cards
+        base_rows = [(fields, where) for fields in read_matrix(raw, problems)]
     entries = as_list(raw, "cards", problems) if "cards" in raw else None
     for fields, where in base_rows:
         row = defaults.merged(fields)
@@ -31,6 +33,12 @@ def read_cards(raw: LMap, defaults: Fields, default_copies: int, problems: Colle
             if card:
                 cards.append(card)
     return cards
+
+
+@functools.lru_cache(maxsize=256)
+def share(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The first equal tuple of field names: a deck's placeholder cards name the same few, one tuple for them all."""
+    return names
 
 
 def read_card(entries: LList, index: int, defaults: Fields, default_copies: int, problems: Collector) -> Card | None:
@@ -55,8 +63,12 @@ def read_card(entries: LList, index: int, defaults: Fields, default_copies: int,
     else:
         problems.add(entry.where("tbd"), "tbd must be true or a list of field names")
         tbd_fields = ()
-    cells = entry.fields_at(skip="tbd")
-    return Card(fields, copies if copies is not None else 1, entry.loc, tbd_fields, cells)
+    tbd_fields = share(tbd_fields)
+    copies = copies if copies is not None else 1
+    packed = entry.packed()
+    if packed is not None:  # its places stay in the file's packed positions until asked for
+        return Card.written(fields, copies, tbd_fields, *packed)
+    return Card(fields, copies, entry.loc, tbd_fields, entry.fields_at(skip="tbd"))
 
 
 def read_matrix(raw: LMap, problems: Collector) -> list[Fields]:

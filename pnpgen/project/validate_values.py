@@ -11,52 +11,53 @@ from .sandbox import compile_expression
 
 
 def read_value(mapping: LMap, key, kind: str, problems: Collector, default=None):
-    """Read mapping[key] as `kind`; report a located problem and return default when it is not one."""
+    """Read mapping[key] as `kind`; report a located problem and return default when it is not one. The place is
+    found only for a problem: a card's `copies: 2` makes no Location (nor a wide card's dict of them)."""
     if key not in mapping or mapping[key] is None:
         return default
     value = mapping[key]
-    where = mapping.where(key)
     if kind == "text":
         if isinstance(value, (str, int, float)) and not isinstance(value, bool):
             return str(value)
-        problems.add(where, f"'{key}' must be text; found {describe(value)}")
+        problem = f"'{key}' must be text; found {describe(value)}"
     elif kind == "id":
         if isinstance(value, str) and value and all(c.islower() or c.isdigit() or c == "-" for c in value) and value.isascii():
             return value
-        problems.add(where, f"'{key}' must be an id of lower-case letters, digits and '-'; found {describe(value)}")
+        problem = f"'{key}' must be an id of lower-case letters, digits and '-'; found {describe(value)}"
     elif kind == "bool":
         if isinstance(value, bool):
             return value
-        problems.add(where, f"'{key}' must be true or false; found {describe(value)}")
+        problem = f"'{key}' must be true or false; found {describe(value)}"
     elif kind == "count":
         if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             return value
-        problems.add(where, f"'{key}' must be a whole number of 0 or more; found {describe(value)}")
+        problem = f"'{key}' must be a whole number of 0 or more; found {describe(value)}"
     elif kind == "length":
         try:
             length = units.parse_length(value)
         except ValueError as err:
-            problems.add(where, f"'{key}': {err}")
+            problem = f"'{key}': {err}"
         else:
             if length < 0:
-                problems.add(where, f"'{key}' must not be negative")
+                problems.add(mapping.where(key), f"'{key}' must not be negative")
             return max(length, 0.0)
     elif kind.startswith("choice:"):
         choices = kind.split(":", 1)[1].split(",")
         if value in choices:
             return value
-        problems.add(where, f"'{key}' must be one of {', '.join(choices)}; found {describe(value)}")
+        problem = f"'{key}' must be one of {', '.join(choices)}; found {describe(value)}"
     elif kind == "expression":
         if isinstance(value, str):
             try:
                 compile_expression(value)
                 return value
             except jinja2.TemplateSyntaxError as err:
-                problems.add(where, f"'{key}' is not a valid expression ({err.message}); expected e.g. card.number == 1")
+                problem = f"'{key}' is not a valid expression ({err.message}); expected e.g. card.number == 1"
         else:
-            problems.add(where, f"'{key}' must be an expression in quotes, such as \"card.number == 1\"")
+            problem = f"'{key}' must be an expression in quotes, such as \"card.number == 1\""
     else:
         raise AssertionError(f"unknown kind {kind}")
+    problems.add(mapping.where(key), problem)
     return default
 
 

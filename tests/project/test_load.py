@@ -163,3 +163,13 @@ def test_cards_name_the_places_of_their_fields(tmp_path: Path):
     assert [(name, str(where)) for name, where in cards[0].cells] == \
         [("number", "cards.yaml:8:22"), ("name", "cards.yaml:8:31"), ("effect", "cards.yaml:8:58")]
     assert str(cards[2].where("name")) == "cards.yaml:10:31" and str(cards[2].location) == "cards.yaml:10:13"
+
+
+@pytest.mark.parametrize("loader", LOADERS)
+def test_places_past_two_bytes_are_kept_whole(loader):
+    """Positions start two bytes each; a column past 65,535 (or a line) widens them all, the earlier ones kept."""
+    text = "first: {a: 1}\nwide: {b: 2," + " " * 70_000 + "c: 3}\nlast: [x]\n"
+    data = parse_yaml(text, "f.yaml", loader)
+    assert str(data["first"].where("a")) == "f.yaml:1:12" and str(data["wide"].where("b")) == "f.yaml:2:11"
+    assert str(data["wide"].where("c")) == "f.yaml:2:70016" and str(data["wide"].where_key("c")) == "f.yaml:2:70013"
+    assert str(data["last"].where(0)) == "f.yaml:3:8" and str(data.where("last")) == "f.yaml:3:7"
