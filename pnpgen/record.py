@@ -70,7 +70,8 @@ def record_sources(root: Path, data: Iterable[Path], out_dir: Path, revision: st
                      .encode("utf-8"), "build record", durable=False)  # lost in a crash: no last build to compare
     keep = {entry["sha256"] for entry in files.values()}
     for stale in (folder / "objects").iterdir() if (folder / "objects").is_dir() else ():
-        if stale.name not in keep:
+        # another build of the same output writing its record meanwhile has a temporary file here: not ours to remove
+        if stale.name not in keep and not stale.name.startswith("."):
             stale.unlink(missing_ok=True)
 
 
