@@ -6,8 +6,8 @@ FaceArt (JSON operators, font selectors, project-relative image names); S to its
 draws, checked against the key); F to its form (faces/form.py). Nothing in it can run when read; a record
 that fails its check is a miss; the folder must be the user's own. A pack this machine wrote and vouched
 for is sealed (seal.py) and trusted while it is that very file; any other is checked record by record.
-A build indexes the pack (packindex.py) and reads a record when asked; what it adds goes to a file of its
-own (packfile.py), so its memory does not grow with the deck.
+A build indexes the pack (packindex.py, packslots.py) and reads a record when asked; what it adds goes to a
+file of its own (packfile.py), so its memory does not grow with the deck.
 """
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ from .digests import digest
 from .errors import PnpError
 from .packfile import (CHECK, CHECKED, HEADER, MAGIC, USED, Checked, Segment, check_record, encode_record,
                        entry_of, open_pack, read_records, slot_of, split_entry, temporary_file)
-from .packindex import GONE, Index, appendix, copy_records, read_table
+from .packindex import GONE, appendix, copy_records, read_table
+from .packslots import Index
 from .seal import append_pack, can_seal, is_sealed, write_pack
 
 
@@ -125,7 +126,7 @@ class FacePack:
             table.vouch()
         elif found is not None:
             for kind, key, position, record in read_records(found.file, len(MAGIC), found.flushed):
-                self.index.extra[slot_of(kind, key.hex())] = entry_of(0, position, len(record))
+                self.index[slot_of(kind, key.hex())] = entry_of(0, position, len(record))
 
     def face_key(self, render_key: str) -> str | None:
         found = self.get(b"R", render_key)
@@ -156,7 +157,7 @@ class FacePack:
         """get(), and the record's flags (CHECKED: trusted as it is) from the same lookup."""
         slot = slot_of(kind, key)
         table = self.index.table
-        if table is not None and slot not in self.index.extra:  # a sealed pack's record, as its trailer lists it
+        if table is not None and self.index.find_added(slot) is None:  # a sealed pack's record, as its trailer lists it
             at = table.find(slot)
             if at < 0:
                 return None, 0
@@ -273,8 +274,8 @@ class FacePack:
         table = self.index.table
         if table is None or not can_seal() or not table.vouched():
             return False
-        added = sorted(self.index.extra.items(), key=lambda item: split_entry(item[1]))  # as they lie
-        if any(table.slot(at) not in self.index.extra for at in table.gone()):  # a scan would find it again
+        added = sorted(self.index.added_items(), key=lambda item: split_entry(item[1]))  # as they lie
+        if any(self.index.find_added(table.slot(at)) is None for at in table.gone()):  # a scan would find it again
             return False
         if any(not (entry & CHECKED or not slot & 1) or not split_entry(entry)[0] for slot, entry in added):
             return False

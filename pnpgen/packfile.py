@@ -183,7 +183,7 @@ def check_record(record: bytes, kind: bytes, key: bytes, trusted: bool = False) 
 
 class Checked:
     """A set of face keys kept as a flag on the entries of their records of one kind in an index
-    (packindex.Index; a record forgotten is unchecked)."""
+    (packslots.Index; a record forgotten is unchecked)."""
 
     def __init__(self, index, kind: bytes):
         self.index, self.kind, self.number = index, kind, KINDS.index(kind)
