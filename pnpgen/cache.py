@@ -148,7 +148,8 @@ class FacePack:
         self.put(b"F", face_key, payload)
 
     def has_face(self, face_key: str) -> bool:
-        return slot_of(b"A", face_key) in self.index or slot_of(b"S", face_key) in self.index
+        art = slot_of(b"A", face_key)
+        return art in self.index or art + 1 in self.index  # the slot of its SVG record (kinds A and S are 1, 2)
 
     def get(self, kind: bytes, key: str) -> bytes | None:
         return self.get_flagged(kind, key)[0]
@@ -170,7 +171,7 @@ class FacePack:
             return found, table.flags[at] if found is not None else 0
         entry = self.index.get(slot)
         found = self.read(slot, entry, kind, key) if entry is not None else None
-        if found is not None:
+        if found is not None and not entry & USED:
             self.index[slot] = entry | USED
         return found, entry if found is not None else 0
 
@@ -187,21 +188,22 @@ class FacePack:
         self.put(b"R", render_key, bytes.fromhex(face_key))
 
     def store_art(self, face_key: str, art) -> None:
-        self.put(b"A", face_key, art.to_bytes())
-        self.checked.add(face_key)
+        self.put(b"A", face_key, art.to_bytes(), CHECKED)
 
     def store_svg(self, face_key: str, svg: str) -> None:
         self.put(b"S", face_key, svg.encode("utf-8"))
 
-    def put(self, kind: bytes, key: str, payload: bytes) -> None:
-        slot = slot_of(kind, key)
+    def put(self, kind: bytes, key: str, payload: bytes, flags: int = 0) -> None:
+        """Keep the record (flagged used, and with flags: CHECKED for a face record this process vouches for)."""
+        slot, flags = slot_of(kind, key), flags | USED
         entry = self.index.get(slot)
         if entry is not None and self.read(slot, entry, kind, key) == payload:
-            self.index[slot] = entry | USED
+            if entry & flags != flags:
+                self.index[slot] = entry | flags
             return
         record = encode_record(kind, bytes.fromhex(key), payload)
         number = self.own_segment()
-        self.index[slot] = entry_of(number, self.segments[number].append(record), len(record)) | USED
+        self.index[slot] = entry_of(number, self.segments[number].append(record), len(record)) | flags
         self.added = True
 
     def own_segment(self) -> int:
@@ -232,13 +234,10 @@ class FacePack:
         checked; the file is ours: its records' checks are not computed); return how many faces were new here."""
         new = 0
         for kind, key, _, record in read_records(file, 0, os.fstat(file.fileno()).st_size, trusted=True):
-            if kind != b"R" and not self.has_face(key.hex()):
+            key = key.hex()
+            if kind != b"R" and not self.has_face(key):
                 new += 1
-            self.put(kind, key.hex(), record[HEADER.size:-CHECK])
-            if kind == b"A":
-                self.checked.add(key.hex())
-            elif kind == b"F":
-                self.checked_forms.add(key.hex())
+            self.put(kind, key, record[HEADER.size:-CHECK], CHECKED if kind in (b"A", b"F") else 0)
         return new
 
     def save(self) -> None:

@@ -194,7 +194,7 @@ class Checked:
     def add(self, face_key: str) -> None:
         slot = slot_of(self.kind, face_key)
         entry = self.index.get(slot)
-        if entry is not None:
+        if entry is not None and not entry & CHECKED:
             self.index[slot] = entry | CHECKED
 
     def clear(self) -> None:
