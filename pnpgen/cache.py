@@ -6,8 +6,8 @@ FaceArt (JSON operators, font selectors, project-relative image names); S to its
 draws, checked against the key); F to its form (faces/form.py). Nothing in it can run when read; a record
 that fails its check is a miss; the folder must be the user's own. A pack this machine wrote and vouched
 for is sealed (seal.py) and trusted while it is that very file; any other is checked record by record.
-A build indexes the pack (packindex.py) and reads a record when asked; what it adds goes to a file of its
-own (packfile.py), so its memory does not grow with the deck.
+A build indexes the pack (packindex.py, packslots.py) and reads a record when asked; what it adds goes to a
+file of its own (packfile.py), so its memory does not grow with the deck.
 """
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ from .digests import digest
 from .errors import PnpError
 from .packfile import (CHECK, CHECKED, HEADER, MAGIC, USED, Checked, Segment, check_record, encode_record,
                        entry_of, open_pack, read_records, slot_of, split_entry, temporary_file)
-from .packindex import GONE, Index, appendix, copy_records, read_table
+from .packindex import GONE, appendix, copy_records, read_table
+from .packslots import Index
 from .seal import append_pack, can_seal, is_sealed, write_pack
 
 
@@ -125,7 +126,7 @@ class FacePack:
             table.vouch()
         elif found is not None:
             for kind, key, position, record in read_records(found.file, len(MAGIC), found.flushed):
-                self.index.extra[slot_of(kind, key.hex())] = entry_of(0, position, len(record))
+                self.index[slot_of(kind, key.hex())] = entry_of(0, position, len(record))
 
     def face_key(self, render_key: str) -> str | None:
         found = self.get(b"R", render_key)
@@ -147,7 +148,8 @@ class FacePack:
         self.put(b"F", face_key, payload)
 
     def has_face(self, face_key: str) -> bool:
-        return slot_of(b"A", face_key) in self.index or slot_of(b"S", face_key) in self.index
+        art = slot_of(b"A", face_key)
+        return art in self.index or art + 1 in self.index  # the slot of its SVG record (kinds A and S are 1, 2)
 
     def get(self, kind: bytes, key: str) -> bytes | None:
         return self.get_flagged(kind, key)[0]
@@ -156,7 +158,7 @@ class FacePack:
         """get(), and the record's flags (CHECKED: trusted as it is) from the same lookup."""
         slot = slot_of(kind, key)
         table = self.index.table
-        if table is not None and slot not in self.index.extra:  # a sealed pack's record, as its trailer lists it
+        if table is not None and self.index.find_added(slot) is None:  # a sealed pack's record, as its trailer lists it
             at = table.find(slot)
             if at < 0:
                 return None, 0
@@ -169,7 +171,7 @@ class FacePack:
             return found, table.flags[at] if found is not None else 0
         entry = self.index.get(slot)
         found = self.read(slot, entry, kind, key) if entry is not None else None
-        if found is not None:
+        if found is not None and not entry & USED:
             self.index[slot] = entry | USED
         return found, entry if found is not None else 0
 
@@ -186,21 +188,22 @@ class FacePack:
         self.put(b"R", render_key, bytes.fromhex(face_key))
 
     def store_art(self, face_key: str, art) -> None:
-        self.put(b"A", face_key, art.to_bytes())
-        self.checked.add(face_key)
+        self.put(b"A", face_key, art.to_bytes(), CHECKED)
 
     def store_svg(self, face_key: str, svg: str) -> None:
         self.put(b"S", face_key, svg.encode("utf-8"))
 
-    def put(self, kind: bytes, key: str, payload: bytes) -> None:
-        slot = slot_of(kind, key)
+    def put(self, kind: bytes, key: str, payload: bytes, flags: int = 0) -> None:
+        """Keep the record (flagged used, and with flags: CHECKED for a face record this process vouches for)."""
+        slot, flags = slot_of(kind, key), flags | USED
         entry = self.index.get(slot)
         if entry is not None and self.read(slot, entry, kind, key) == payload:
-            self.index[slot] = entry | USED
+            if entry & flags != flags:
+                self.index[slot] = entry | flags
             return
         record = encode_record(kind, bytes.fromhex(key), payload)
         number = self.own_segment()
-        self.index[slot] = entry_of(number, self.segments[number].append(record), len(record)) | USED
+        self.index[slot] = entry_of(number, self.segments[number].append(record), len(record)) | flags
         self.added = True
 
     def own_segment(self) -> int:
@@ -231,13 +234,10 @@ class FacePack:
         checked; the file is ours: its records' checks are not computed); return how many faces were new here."""
         new = 0
         for kind, key, _, record in read_records(file, 0, os.fstat(file.fileno()).st_size, trusted=True):
-            if kind != b"R" and not self.has_face(key.hex()):
+            key = key.hex()
+            if kind != b"R" and not self.has_face(key):
                 new += 1
-            self.put(kind, key.hex(), record[HEADER.size:-CHECK])
-            if kind == b"A":
-                self.checked.add(key.hex())
-            elif kind == b"F":
-                self.checked_forms.add(key.hex())
+            self.put(kind, key, record[HEADER.size:-CHECK], CHECKED if kind in (b"A", b"F") else 0)
         return new
 
     def save(self) -> None:
@@ -273,8 +273,8 @@ class FacePack:
         table = self.index.table
         if table is None or not can_seal() or not table.vouched():
             return False
-        added = sorted(self.index.extra.items(), key=lambda item: split_entry(item[1]))  # as they lie
-        if any(table.slot(at) not in self.index.extra for at in table.gone()):  # a scan would find it again
+        added = sorted(self.index.added_items(), key=lambda item: split_entry(item[1]))  # as they lie
+        if any(self.index.find_added(table.slot(at)) is None for at in table.gone()):  # a scan would find it again
             return False
         if any(not (entry & CHECKED or not slot & 1) or not split_entry(entry)[0] for slot, entry in added):
             return False

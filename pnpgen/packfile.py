@@ -183,7 +183,7 @@ def check_record(record: bytes, kind: bytes, key: bytes, trusted: bool = False) 
 
 class Checked:
     """A set of face keys kept as a flag on the entries of their records of one kind in an index
-    (packindex.Index; a record forgotten is unchecked)."""
+    (packslots.Index; a record forgotten is unchecked)."""
 
     def __init__(self, index, kind: bytes):
         self.index, self.kind, self.number = index, kind, KINDS.index(kind)
@@ -194,7 +194,7 @@ class Checked:
     def add(self, face_key: str) -> None:
         slot = slot_of(self.kind, face_key)
         entry = self.index.get(slot)
-        if entry is not None:
+        if entry is not None and not entry & CHECKED:
             self.index[slot] = entry | CHECKED
 
     def clear(self) -> None:

@@ -17,7 +17,7 @@ LAYERS = [
     {"press"},
     {"faces"},
     {"project"},
-    {"cache", "packfile", "packindex", "seal", "digests", "units", "atomic", "errors"},
+    {"cache", "packfile", "packindex", "packslots", "seal", "digests", "units", "atomic", "errors"},
 ]
 
 
