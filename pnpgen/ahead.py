@@ -17,55 +17,76 @@ def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Convert
     """Render and convert every other distinct card in a helper process while this one does the rest;
     laying out then finds every face in the pack. Faces are named by content, so which process made
     one changes nothing in the PDFs. A tuck box's panels are faces of their own, made as it is laid out."""
-    cards = [(game, component, card, index) for game in games for component in game.components
-             if component.kind != "box" for index, card in renderer.uncached(game, component, distinct_cards(component))]
+    # (game, component, the indexes of its cards to render): 4 bytes a card, not a tuple a card
+    groups = [group for game in games for component in game.components if component.kind != "box"
+              for group in [(game, component, renderer.uncached(game, component, distinct_cards(component)))] if group[2]]
     # One card of each component first (in their order): its templates are compiled once, before the fork, for both.
-    firsts = list({id(entry[1]): entry for entry in reversed(cards)}.values())[::-1]
-    render_cards(renderer, firsts)
-    if len(cards) < PARALLEL_CARDS or not can_fork():
+    render_cards(renderer, [(game, component, indexes[:1]) for game, component, indexes in groups])
+    if sum(len(indexes) for *_, indexes in groups) < PARALLEL_CARDS or not can_fork():
         return
-    rest = [entry for entry in cards if entry not in firsts]
+    mine, theirs = take_turns([(game, component, indexes[1:]) for game, component, indexes in groups])
+    del groups  # dealt out as copies: the whole list is not kept while both halves render
     handoff = renderer.pack.handoff()
     if handoff is None:  # nowhere to hand records back through: this process renders them all
-        render_cards(renderer, rest)
+        render_cards(renderer, mine + theirs)
         return
-    with handoff:
-        helper = Background(functools.partial(render_cards, renderer, rest[1::2], renderer.renders, os.getpid(),
-                                              handoff))
+    try:
+        helper = Background(functools.partial(render_cards, renderer, theirs, renderer.renders, os.getpid(), handoff))
         try:
-            render_cards(renderer, rest[0::2])
+            render_cards(renderer, mine)
         except BaseException:
             helper.stop()
             raise
         count, _, keys = helper.wait().partition(b"\n")
         renderer.renders += int(count)
         converter.conversions += renderer.pack.take(handoff)  # a face both made (a shared back) counts once
-        # The faces the helper settled on (those now in the pack) are noted, so that laying out looks none up again.
-        renderer.settled.take([(component, index) for _, component, _, index in rest[1::2]], keys,
-                              renderer.pack.has_face)
+    except BaseException:
+        handoff.close()
+        raise
+    # The file is the pack's now (it reads the helper's records there). The faces the helper settled on (those
+    # now in the pack) are noted, so that laying out looks none up again.
+    renderer.settled.take(each_card(theirs), keys, renderer.pack.has_face)
 
 
-def distinct_cards(component) -> list:
-    """(index in component.cards, card) of each card the component prints, once each."""
-    found: dict[int, tuple] = {}
+def take_turns(groups: list[tuple]) -> tuple[list[tuple], list[tuple]]:
+    """The cards of (game, component, indexes) groups dealt in turn to this process and the helper, in order."""
+    mine, theirs, dealt = [], [], 0
+    for game, component, indexes in groups:
+        mine.append((game, component, indexes[dealt % 2::2]))
+        theirs.append((game, component, indexes[1 - dealt % 2::2]))
+        dealt += len(indexes)
+    return mine, theirs
+
+
+def each_card(groups: list[tuple]):
+    """(component, index) of each card of (game, component, indexes) groups."""
+    return ((component, index) for _, component, indexes in groups for index in indexes)
+
+
+def distinct_cards(component):
+    """(index in component.cards, card) of each card the component prints, once each (as they come)."""
+    seen = set()
     for index, card in enumerate(component.cards):
-        if card.copies > 0:
-            found.setdefault(id(card), (index, card))
-    return list(found.values())
+        if card.copies > 0 and id(card) not in seen:
+            seen.add(id(card))
+            yield index, card
 
 
 def render_cards(renderer: Renderer, cards: list, start: int | None = None, parent: int = 0,
                  handoff=None) -> bytes | None:
-    """Both faces of each card into the pack; in the helper process (given the render count before and the
-    file to hand its records back through) how many it rendered and the face keys of its cards (Settled.export)."""
+    """Both faces of each card of (game, component, indexes) groups into the pack; in the helper process (given
+    the render count before and the file to hand its records back through) how many it rendered and the face
+    keys of its cards (Settled.export)."""
     if os.getpid() != parent and parent:  # in the helper: Ctrl-C is the main process's to handle, it stops us
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         renderer.pack.hand_to(handoff)
-    for game, component, card, index in cards:
-        for side in ("front", "back"):
-            renderer.render(game, component, card, side, index)
+    for game, component, indexes in cards:
+        for index in indexes:
+            card = component.cards[index]
+            for side in ("front", "back"):
+                renderer.render(game, component, card, side, index)
     if start is None:
         return None
     renderer.pack.finish()
-    keys = renderer.settled.export([(component, index) for _, component, _, index in cards])
+    keys = renderer.settled.export(each_card(cards))
     return str(renderer.renders - start).encode("ascii") + b"\n" + keys

@@ -193,24 +193,29 @@ class FacePack:
     def store_svg(self, face_key: str, svg: str) -> None:
         self.put(b"S", face_key, svg.encode("utf-8"))
 
-    def put(self, kind: bytes, key: str, payload: bytes, flags: int = 0) -> None:
-        """Keep the record (flagged used, and with flags: CHECKED for a face record this process vouches for)."""
+    def put(self, kind: bytes, key: str, payload: bytes, flags: int = 0, lying: int | None = None) -> None:
+        """Keep the record (flagged used, and with flags: CHECKED for a face record this process vouches for);
+        lying: where it already lies whole in a segment (entry_of), else it is appended to this process's own."""
         slot, flags = slot_of(kind, key), flags | USED
         entry = self.index.get(slot)
         if entry is not None and self.read(slot, entry, kind, key) == payload:
             if entry & flags != flags:
                 self.index[slot] = entry | flags
             return
-        record = encode_record(kind, bytes.fromhex(key), payload)
-        number = self.own_segment()
-        self.index[slot] = entry_of(number, self.segments[number].append(record), len(record)) | flags
+        if lying is None:
+            record = encode_record(kind, bytes.fromhex(key), payload)
+            number = self.own_segment()
+            lying = entry_of(number, self.segments[number].append(record), len(record))
+        self.index[slot] = lying | flags
         self.added = True
 
     def own_segment(self) -> int:
         """The number of the segment this process appends to: a forked process starts one of its own, for
         its parent goes on appending to the one they shared."""
-        if not self.segments or self.segments[-1].writer != os.getpid():
-            self.segments.append(Segment(temporary_file(self.path), writer=os.getpid(), trusted=True))
+        for number in range(len(self.segments) - 1, -1, -1):
+            if self.segments[number].writer == os.getpid():
+                return number
+        self.segments.append(Segment(temporary_file(self.path), writer=os.getpid(), trusted=True))
         return len(self.segments) - 1
 
     def forget(self, face_key: str) -> None:
@@ -230,14 +235,19 @@ class FacePack:
         self.segments[-1].flush()
 
     def take(self, file) -> int:
-        """Take the records a helper process of this build handed back in file (its FaceArt counts as
-        checked; the file is ours: its records' checks are not computed); return how many faces were new here."""
+        """Take the records a helper process of this build handed back in file, which becomes a segment of the
+        pack: they are indexed where they lie, not copied (its FaceArt counts as checked; the file is ours: its
+        records' checks are not computed); return how many faces were new here."""
+        size = os.fstat(file.fileno()).st_size
+        number = len(self.segments)
+        self.segments.append(Segment(file, size, trusted=True))
         new = 0
-        for kind, key, _, record in read_records(file, 0, os.fstat(file.fileno()).st_size, trusted=True):
+        for kind, key, position, record in read_records(file, 0, size, trusted=True):
             key = key.hex()
             if kind != b"R" and not self.has_face(key):
                 new += 1
-            self.put(kind, key, record[HEADER.size:-CHECK], CHECKED if kind in (b"A", b"F") else 0)
+            self.put(kind, key, record[HEADER.size:-CHECK], CHECKED if kind in (b"A", b"F") else 0,
+                     entry_of(number, position, len(record)))
         return new
 
     def save(self) -> None:

@@ -193,10 +193,16 @@ def test_a_pack_reads_back_what_it_saved_and_what_a_helper_handed_it(tmp_path):
         pack.finish()
     Background(helper).wait()
     assert pack.art_bytes(key(3)) is None  # not here until taken
+    own = pack.segments[pack.own_segment()]
+    before = own.flushed + len(own.pending)
     assert pack.take(handoff) == 2 and key(3) in pack.checked
+    assert own.flushed + len(own.pending) == before  # read where the helper wrote them, not copied
+    pack.put(b"A", key(4), b'{"own": 4}')  # this process still appends to its own file
+    assert pack.segments[pack.own_segment()] is own and own.flushed + len(own.pending) > before
     pack.save()
     again = pack_at(tmp_path)
     assert again.art_bytes(key(1)) == b'{"own": 1}' and again.face_key(key(2)) == key(1)
+    assert again.art_bytes(key(4)) == b'{"own": 4}'
     assert again.art_bytes(key(3)) == b'{"helper": 3}' and again.face_svg(hashlib.sha256(b"<svg/>").hexdigest()) == "<svg/>"
     assert key(3) not in again.checked  # a new build checks a record again before it trusts it
 

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import hashlib
+from array import array
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 import jinja2
 from jinja2.sandbox import SecurityError
@@ -178,12 +179,12 @@ class Renderer:
                                                     self.stamp)
         return self.key_prefixes[common]
 
-    def uncached(self, game: Game, component: Component, cards: list[tuple[int, Card]]) -> list[tuple[int, Card]]:
-        """The (index, card) pairs whose faces are not both in the cache; those of the others are noted (Settled), so
-        that laying them out looks none up again. Render keys as render_key(), the common part hashed once."""
+    def uncached(self, game: Game, component: Component, cards: Iterable[tuple[int, Card]]) -> array:
+        """The indexes of the (index, card) pairs whose faces are not both in the cache; the others' faces are noted
+        (Settled), so that laying them out looks none up again. Render keys as render_key(), the common part hashed once."""
         sides = [(side, common, self.key_prefix(game, common)) for side, template in (("front", component.front),
                  ("back", component.back)) if template for common in [(game.id, common_of(component, side, template))]]
-        missing, get, usable = [], self.pack.get if self.pack is not None else None, self.usable
+        missing, get, usable = array("L"), self.pack.get if self.pack is not None else None, self.usable
         checked = self.pack.checked if get is not None else ()  # usable (is_usable() asks it first), unmemoised
         fixed, sides = self.fieldless.split(sides, self.pack, self.is_usable) if get is not None else ([], sides)
         for index, card in cards:
@@ -200,7 +201,7 @@ class Renderer:
                 self.settled.note_card(component, index, found)
                 continue
             self.settled.note_card(component, index, fixed)  # its shared side is known; the other is rendered
-            missing.append((index, card))
+            missing.append(index)
         return missing
 
     def is_usable(self, face_key: str) -> bool:

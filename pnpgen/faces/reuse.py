@@ -8,7 +8,7 @@ template renders; anything that reads the card as a whole (iterating it, printin
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from ..digests import feed_digest
 from ..project.model import Fields
@@ -212,13 +212,13 @@ class Settled:
         self.components[id(component)] = (component, bytearray(2 * KEY * len(component.cards)))
         return self.components[id(component)][1]
 
-    def export(self, cards: list[tuple[object, int]]) -> bytes:
+    def export(self, cards: Iterable[tuple[object, int]]) -> bytes:
         """The keys of these (component, card index) pairs, both sides each, for another process to take."""
         zero = bytes(2 * KEY)
         return b"".join(keys[2 * KEY * index:2 * KEY * (index + 1)] if (keys := self.keys_of(component)) is not None
                         else zero for component, index in cards)
 
-    def take(self, cards: list[tuple[object, int]], data: bytes, holds: Callable[[str], bool]) -> None:
+    def take(self, cards: Iterable[tuple[object, int]], data: bytes, holds: Callable[[str], bool]) -> None:
         """Note what export() gave for the same pairs: the faces this process's pack holds (holds(face key))."""
         for number, (component, index) in enumerate(cards):
             for offset, side in enumerate(SIDES):
