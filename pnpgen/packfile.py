@@ -15,7 +15,7 @@ KINDS = (b"R", b"A", b"S", b"F")
 MARK = b"\0pnpidx1"  # starts a sealed pack's index (packindex.py): no record kind, so older readers stop there
 TRAILER = struct.Struct(">8sQ")  # the mark, and how long the index is
 MAX_PACK = 256 << 20  # far above a 10,000-card deck (~15 MB): a bigger file is not ours, and is not read
-CHUNK = 1 << 20  # files are read, and records written out, this much at a time
+CHUNK = 1 << 20  # records are written out this much at a time
 WINDOW, WINDOWS = 1 << 16, 4  # records are read this much at a time, from up to 4 places: the PDF writer asks
 # for them nearly in file order
 
@@ -114,7 +114,7 @@ def open_pack(path: Path) -> Segment | None:
 
 def read_records(file, start: int, end: int, trusted: bool = False):
     """(kind, key, position, record) for every record of the file from start whose check holds, up to the
-    first that does not, read a chunk at a time; trusted: a file of ours, whose checks are not computed."""
+    first that does not, read a window at a time (a few of them in memory, whatever the file's size); trusted: a file of ours, whose checks are not computed."""
     window, base, position = b"", start, start
     while position + HEADER.size + CHECK <= end:
         window, base = fill(file, window, base, position, HEADER.size)
@@ -145,7 +145,7 @@ def fill(file, window: bytes, base: int, position: int, need: int) -> tuple[byte
     if position + need <= base + len(window):
         return window, base
     kept = window[position - base:]
-    return kept + read_at(file, max(need - len(kept), CHUNK), position + len(kept)), position
+    return kept + read_at(file, max(need - len(kept), WINDOW), position + len(kept)), position
 
 
 def read_at(file, size: int, position: int) -> bytes:
