@@ -46,6 +46,12 @@ class Placed(Sequence):
             return packed
         return tuple(packed[at:at + KEY // 2].hex() for at in range(0, len(packed), KEY // 2))
 
+    @property
+    def digests(self) -> bytes | None:
+        """Its faces' keys as their digests one after the other (KEY // 2 bytes each); None when they are kept
+        as strings."""
+        return None if self._faces.__class__ is tuple else self._faces
+
     def __len__(self) -> int:
         return len(self._faces) if self._faces.__class__ is tuple else len(self._faces) // (KEY // 2)
 

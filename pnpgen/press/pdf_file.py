@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import hashlib
 import zlib
+from array import array
 from typing import BinaryIO
 
 HEADER = b"%PDF-1.4\n%\x93\x8c\x8b\x9e pnpgen\n"
 FLUSH_SIZE = 1 << 16  # bytes gathered before a write: fewer calls than one per object, little held
+XREF_BATCH = 1024  # cross-reference entries made and written at a time: the table is never held whole
 EPOCH = "D:20000101000000+00'00'"  # a fixed date: the same inputs make the same bytes
 
 
@@ -16,7 +18,7 @@ class PdfFile:
 
     def __init__(self, out: BinaryIO):
         self.out = out
-        self.offsets: list[int] = [0]  # by object number; 0 until written
+        self.offsets = array("Q", [0])  # by object number; 0 until written (8 bytes each, not an int object)
         self.position = 0
         self.hasher = hashlib.md5()  # noqa: S324 - the document ID, not security
         self.pending: list[bytes] = []  # objects not yet written: hashed and written some at a time
@@ -60,15 +62,16 @@ class PdfFile:
         return number
 
     def finish(self, root: int, info: int) -> None:
-        missing = [n for n, offset in enumerate(self.offsets) if n and not offset]
-        if missing:
+        if 0 in self.offsets[1:]:
+            missing = [n for n, offset in enumerate(self.offsets) if n and not offset]
             raise ValueError(f"objects {missing[:5]} reserved but never written")
         start = self.position
         size = len(self.offsets)
         self.flush()
         identity = self.hasher.hexdigest().encode("ascii")
-        table = [b"xref\n0 %d\n0000000000 65535 f \n" % size] + [b"%010d 00000 n \n" % o for o in self.offsets[1:]]
-        self.emit(b"".join(table))
+        self.emit(b"xref\n0 %d\n0000000000 65535 f \n" % size)
+        for at in range(1, size, XREF_BATCH):
+            self.emit(b"".join([b"%010d 00000 n \n" % offset for offset in self.offsets[at:at + XREF_BATCH]]))
         self.emit(b"trailer\n<<\n/ID [<%s><%s>]\n/Info %d 0 R\n/Root %d 0 R\n/Size %d\n>>\nstartxref\n%d\n%%%%EOF\n"
                   % (identity, identity, info, root, size, start))
         self.flush()

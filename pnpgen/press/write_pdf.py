@@ -1,7 +1,8 @@
 """Turn imposed pages and their faces' forms into a PDF streamed to its file: one Form XObject per face.
 
 Each page is written as soon as it is laid out, each face's form the first time a page shows it, and the
-font subsets last, once the document's glyphs are known; memory holds object numbers, not the document.
+font subsets last, once the document's glyphs are known; memory holds object numbers, not the document, and
+a form's only while a later page still shows its face.
 A face only svglib draws (an svglib drawing) sends the whole document through reportlab's canvas instead.
 """
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import functools
 import io
 import struct
+from array import array
 from pathlib import Path
 from typing import BinaryIO, Mapping, Sequence
 
@@ -28,9 +30,10 @@ from .glyphs import Glyphs, Shown
 from .impose import Page, Rect
 from .mark_ops import marks_operators
 from .pdf_file import EPOCH, PdfFile, form_name, stream, text_string
+from .recurring import key_prefix, recurring
 
 
-RECENT_PAGES = 8  # page contents kept, to deflate a page that repeats one written shortly before only once
+RECENT_PAGES = 8  # page contents (and marks, boxes...) kept: a page that repeats one written shortly before reuses them
 
 
 class NeedsCanvas(Exception):
@@ -79,8 +82,11 @@ class Document:
         self.file = PdfFile(out)
         self.drawings = drawings
         self.raw = getattr(drawings, "raw", None)  # Forms.raw: checked records come as bytes to copy
-        # face key -> (object number, face width, its name in a page's resources, its operators after placing())
-        self.forms: dict[str, tuple[int, float, bytes, str]] = {}
+        # face key -> [(object number, face width, its name in a page's resources, its operators after placing()),
+        # how many later placements may show it, its key_prefix()]: only faces shown again are kept, until their
+        # last placement
+        self.forms: dict[str, list] = {}
+        self.recurring: dict[int, int] = {}  # see recurring()
         self.fonts: dict[str, Glyphs] = {}
         self.images: dict[str, int] = {}
         # a shape -> its forms' object (PdfFile.add_stream's template), their fonts, those fonts' Glyphs, their width
@@ -91,10 +97,12 @@ class Document:
         self.streams: dict[bytes, bytes] = {}  # the content streams of the pages written last
         self.marks: dict[int, tuple] = {}  # id(a page's marks) -> (the marks, kept so the id stays theirs; operators)
         self.moves: dict[tuple, tuple] = {}  # (id(a grid's slots), their bleeds) -> (the slots, kept; operators)
+        self.boxes: dict[tuple, tuple] = {}  # the ids of a page's paper and boxes -> (those, kept; their entries)
 
     def write(self, pages: Sequence[Page], bleed: float | None, margin: float, info: bytes) -> None:
         tree = self.file.reserve()
-        kids = [self.write_page(page, tree, bleed, margin) for page in pages]
+        self.recurring = recurring(pages)
+        kids = array("Q", (self.write_page(page, tree, bleed, margin) for page in pages))
         self.write_fonts()
         self.file.put(tree, b"<< /Type /Pages /Count %d /Kids [ %s ] >>" % (
             len(kids), b" ".join(b"%d 0 R" % kid for kid in kids)))
@@ -106,14 +114,24 @@ class Document:
         grid = isinstance(placements, Placed)
         entries = []
         for face in placements.faces if grid else [p.face for p in placements]:
-            entry = forms.get(face)
-            if entry is None:
-                entry = forms[face] = self.write_form(face)
+            known = forms.get(face)
+            if known is None:
+                entry = self.write_form(face)
+                prefix = key_prefix(face)
+                later = self.recurring.get(prefix, 1) - 1
+                if later:
+                    forms[face] = [entry, later, prefix]
+            else:
+                entry = known[0]
+                known[1] -= 1
+                if not known[1]:  # its last placement, at the latest (a shared prefix counts for all its faces)
+                    del forms[face]
+                    self.recurring.pop(known[2], None)
             entries.append(entry)
         shown = {entry[2]: entry[0] for entry in entries}
         if grid:
-            moves = self.grid_moves(placements.slots, tuple(
-                bleed if bleed is not None else (entry[1] - slot[2]) / 2 for entry, slot in zip(entries, placements.slots)))
+            moves = self.grid_moves(placements.slots, (bleed,) * len(entries) if bleed is not None else tuple(
+                (entry[1] - slot[2]) / 2 for entry, slot in zip(entries, placements.slots)))
         else:
             moves = [placing(p.x, p.y, p.width, p.height, p.clip, p.clip_path, p.flip,
                              bleed if bleed is not None else (entry[1] - p.width) / 2)
@@ -122,7 +140,7 @@ class Document:
         if page.marks:
             known = self.marks.get(id(page.marks))  # full sheets of a component share their marks
             if known is None or known[0] is not page.marks:
-                known = self.marks[id(page.marks)] = (page.marks, marks_operators(page.marks))
+                known = keep(self.marks, id(page.marks), (page.marks, marks_operators(page.marks)))
             code.append(known[1])
         fonts = b""
         where = label_position(page, self.label_font, margin)
@@ -131,21 +149,29 @@ class Document:
             fonts = b" /Font << /FL %d 0 R >>" % self.label_number()
         content = self.file.add(self.page_stream("\n".join(code).encode("latin-1")))
         objects = b" ".join(b"/%s %d 0 R" % item for item in sorted(shown.items()))
-        size = page.size
         return self.file.add(
-            b"<< /Type /Page /Parent %d 0 R /MediaBox [ 0 0 %s ] /TrimBox [ %s ] /BleedBox [ %s ] /Resources << "
-            b"/ProcSet [ /PDF /Text /ImageB /ImageC /ImageI ] /XObject << %s >>%s >> /Contents %d 0 R >>"
-            % (tree, fp_str(size.width, size.height).encode(), box(page.trim_box), box(page.bleed_box), objects,
-               fonts, content))
+            b"<< /Type /Page /Parent %d 0 R %s /Resources << /ProcSet [ /PDF /Text /ImageB /ImageC /ImageI ] "
+            b"/XObject << %s >>%s >> /Contents %d 0 R >>" % (tree, self.page_boxes(page), objects, fonts, content))
+
+    def page_boxes(self, page: Page) -> bytes:
+        """A page's MediaBox, TrimBox and BleedBox entries: full sheets of a component share their paper and
+        boxes, and so these."""
+        size, trim, bleed = page.size, page.trim_box, page.bleed_box
+        known = self.boxes.get((id(size), id(trim), id(bleed)))
+        if known is None or known[0] is not size or known[1] is not trim or known[2] is not bleed:
+            known = keep(self.boxes, (id(size), id(trim), id(bleed)), (size, trim, bleed, (
+                b"/MediaBox [ 0 0 %s ] /TrimBox [ %s ] /BleedBox [ %s ]"
+                % (fp_str(size.width, size.height).encode(), box(trim), box(bleed)))))
+        return known[3]
 
     def grid_moves(self, slots: tuple, bleeds: tuple[float, ...]) -> list[str]:
         """The placing() operators of a grid page's slots: every full sheet of a component shares its slots,
         and so these."""
         known = self.moves.get((id(slots), bleeds))
         if known is None or known[0] is not slots:
-            known = self.moves[(id(slots), bleeds)] = (slots, [
+            known = keep(self.moves, (id(slots), bleeds), (slots, [
                 placing(*slot[:5], slot[6] if len(slot) > 6 else (), slot[7] if len(slot) > 7 else "", face_bleed)
-                for slot, face_bleed in zip(slots, bleeds)])  # a slot: the fields of a Placement after its face
+                for slot, face_bleed in zip(slots, bleeds)]))  # a slot: the fields of a Placement after its face
         return known[1]
 
     def page_stream(self, code: bytes) -> bytes:
@@ -153,9 +179,7 @@ class Document:
         deflated once."""
         body = self.streams.get(code)
         if body is None:
-            if len(self.streams) >= RECENT_PAGES:
-                self.streams.clear()
-            body = self.streams[code] = stream(b"", code)
+            body = keep(self.streams, code, stream(b"", code))
         return body
 
     def write_form(self, face: str) -> tuple[int, float, bytes, str]:
@@ -234,6 +258,14 @@ class Document:
         for name, glyphs in self.fonts.items():
             for object_number, body in cid_font_objects(font_file(name), glyphs.used(), glyphs.number, self.file.reserve):
                 self.file.put(object_number, body)
+
+
+def keep(cache: dict, key, value):
+    """value, kept under key in one of a document's caches of what its last pages share (a few at most)."""
+    if len(cache) >= RECENT_PAGES:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 def is_truetype(name: str) -> bool:

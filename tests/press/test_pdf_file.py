@@ -6,6 +6,7 @@ import re
 import pytest
 from pypdf import PdfReader
 
+from pnpgen.press import pdf_file
 from pnpgen.press.pdf_file import FLUSH_SIZE, PdfFile, stream, text_string
 
 
@@ -64,3 +65,13 @@ def test_objects_reach_the_file_some_at_a_time_and_the_id_hashes_every_byte_befo
     data = out.getvalue()
     before = data[:data.rindex(b"\nxref\n") + 1]
     assert re.search(rb"/ID \[<([0-9a-f]{32})>", data).group(1) == hashlib.md5(before).hexdigest().encode()
+
+
+def test_the_xref_table_made_some_entries_at_a_time_is_the_same_table(monkeypatch):
+    whole, batched = io.BytesIO(), io.BytesIO()
+    write_small(whole)
+    monkeypatch.setattr(pdf_file, "XREF_BATCH", 2)  # 5 objects: entries 1-2, 3-4, 5
+    write_small(batched)
+    assert batched.getvalue() == whole.getvalue()
+    xref = whole.getvalue()[whole.getvalue().rindex(b"\nxref\n") + 1:]
+    assert xref.startswith(b"xref\n0 6\n0000000000 65535 f \n") and xref.count(b" 00000 n \n") == 5

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import io
 from pathlib import Path
 
@@ -16,11 +17,12 @@ from reportlab.pdfbase.ttfonts import TTFont
 from pnpgen.errors import PnpError
 from pnpgen.faces.art import FaceArt
 from pnpgen.faces.fonts import BUNDLED_FONTS
-from pnpgen.press.impose import Item, SheetSpec, impose
+from pnpgen.press import recurring as recurring_module, write_pdf as write_pdf_module
+from pnpgen.press.impose import Item, Page, SheetSpec, impose
 from pnpgen.project.model import Size
 from pnpgen.units import mm, to_mm
 from pnpgen.press import pdf_file
-from pnpgen.press.write_pdf import form_name, write_document, write_pdf
+from pnpgen.press.write_pdf import Document, form_name, write_document, write_pdf
 
 FONT = "NotoSansJP-Regular"
 FONT_FILE = BUNDLED_FONTS / "NotoSansJP-Regular.ttf"
@@ -252,3 +254,46 @@ def test_pages_are_written_as_they_come_not_held_until_the_end(writer, monkeypat
     first_of_page = written_when_asked[::9]
     assert all(a < b for a, b in zip(first_of_page, first_of_page[1:]))  # each page's bytes before the next's faces
     assert written_when_asked[-1] > out.tell() * 0.6  # the last face is asked for near the end, not up front
+
+
+def recurring_deck(name) -> tuple[list[Page], dict[str, FaceArt]]:
+    """20 cards on 3 sheets: a shared back, card 2 again as card 17 (a sheet later), card 5 three times."""
+    fronts = [f"card-{i}" for i in range(20)]
+    fronts[17], fronts[6], fronts[7] = "card-2", "card-5", "card-5"
+    items = [Item(name(front), name("back"), POKER) for front in fronts]
+    return impose(items, SheetSpec(A4)), {name(text): art_face(text, RED) for text in fronts + ["back"]}
+
+
+def test_a_face_placed_again_is_one_form_remembered_only_until_its_last_placement(writer, monkeypatch, tmp_path):
+    if writer != "forms":
+        pytest.skip("reportlab's canvas holds the whole document by design")
+    name = lambda text: hashlib.sha256(text.encode()).hexdigest()  # noqa: E731 - as faces are named
+    pages, drawings = recurring_deck(name)
+    held = []
+    real = Document.write_page
+
+    def write_page(self, page, *args):
+        number = real(self, page, *args)
+        held.append(sorted(self.forms))
+        return number
+
+    monkeypatch.setattr(Document, "write_page", write_page)
+    write(pages, drawings, tmp_path / "deck.pdf")
+    reader = pypdf.PdfReader(tmp_path / "deck.pdf")
+    assert len(form_xobjects(reader)) == len(drawings) == 18  # one form per face, however often placed
+    shown = [{key: ref.idnum for key, ref in page["/Resources"]["/XObject"].items()} for page in reader.pages]
+    card_2 = "/FormXob." + form_name(name("card-2"))
+    assert shown[0][card_2] == shown[2][card_2] and len(shown[1]) == 1  # the same object on both sheets
+    assert [page.side for page in pages] == ["front", "back"] * 3
+    assert held == [[name("card-2")], sorted([name("back"), name("card-2")]), [name("back")], [name("back")],
+                    [name("back")], []]  # card 5's three placements are on one page: not kept past it
+
+
+def test_faces_sharing_their_number_make_the_same_pdf(writer, monkeypatch, tmp_path):
+    """Faces whose numbers are alike count together: each form is then remembered longer, never less."""
+    pages, drawings = recurring_deck(str)
+    alone = write(pages, drawings, tmp_path / "alone.pdf")
+    for number in (lambda face: 0, len):
+        monkeypatch.setattr(write_pdf_module, "key_prefix", number)
+        monkeypatch.setattr(recurring_module, "key_prefix", number)
+        assert write(pages, drawings, tmp_path / "shared.pdf") == alone
