@@ -261,20 +261,27 @@ class FacePack:
         if self.added and self.append():
             self.added = False
             return
-        used, older, dropped, vouched = [], [], 0, True
+        used, dropped, vouched = 0, 0, True
         for slot, entry in self.index.items():
             sure = entry & CHECKED or not slot & 1  # R and S records (even slots) are claims and checked on reading
             if entry & USED:
-                used.append(entry)
+                used += 1
                 vouched = vouched and sure
-            elif sure or not can_seal():
-                older.append(entry)
-            else:
+            elif not sure and can_seal():
                 dropped += 1
         if self.added or (vouched and not self.sealed and not dropped and used and can_seal()):
-            kept = used + older[:len(used) + 1000]
-            write_pack(self.path, copy_records(self.segments, kept, vouched and can_seal()), vouched)
+            write_pack(self.path, copy_records(self.segments, self.kept(used + 1000), vouched and can_seal()), vouched)
         self.added = False
+
+    def kept(self, older: int):
+        """The entries a pack written now keeps, as save() counts them: the used ones, then up to `older` of the
+        others it may keep, each in the index's order (in no list: a deck's are many)."""
+        yield from (entry for _, entry in self.index.items() if entry & USED)
+        unsure = not can_seal()
+        for slot, entry in self.index.items():
+            if older and not entry & USED and (entry & CHECKED or not slot & 1 or unsure):
+                older -= 1
+                yield entry
 
     def append(self) -> bool:
         """Append the records this build added, and the pack's new trailer, to the sealed pack it opened, if

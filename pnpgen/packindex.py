@@ -20,6 +20,7 @@ from .packfile import (CHECK, CHECKED, FLAGS, HEADER, KINDS, MAGIC, MARK, SPAN, 
 
 FOOTER = struct.Struct(">8sQI4I32s")  # mark, start, records in the file, listed per kind, check
 PLACE = struct.Struct(">II")  # where a record lies, how long it is
+GROUP = 2048  # rows a trailer sorts at a time, about
 GONE, FACE = 4, 32  # a flag: the trailer's entry was dropped or replaced; an R record's payload
 HALF = (1 << 64) - 1
 NUMBERS = {kind[0]: number for number, kind in enumerate(KINDS)}
@@ -178,14 +179,27 @@ class Rows:
         width, blocks = 17 + PLACE.size, [bytearray() for _ in range(5)]
         counts = [len(self.faces) // (width + FACE)] + [self.rows[::width].count(kind) for kind in range(1, 4)]
         for rows, wide in ((self.faces, width + FACE), (self.rows, width)):
-            data = bytes(rows)
-            data = b"".join(sorted([data[at:at + wide] for at in range(0, len(data), wide)]))
-            for block, offset, size in zip(blocks, (1, 9, 17, 21, width), (8, 8, 4, 4, wide - width)):
-                column = bytearray(size * (len(data) // wide))
-                for byte in range(size):
-                    column[byte::size] = data[offset + byte::wide]
-                block += column
-        return framed([bytes(block) for block in blocks], start, self.records, counts)
+            for part in sorted_rows(rows, wide):
+                for block, offset, size in zip(blocks, (1, 9, 17, 21, width), (8, 8, 4, 4, wide - width)):
+                    column = bytearray(size * (len(part) // wide))
+                    for byte in range(size):
+                        column[byte::size] = part[offset + byte::wide]
+                    block += column
+        return framed(blocks, start, self.records, counts)
+
+
+def sorted_rows(data: bytes | bytearray, wide: int):
+    """The rows of data (wide bytes each) sorted, a few thousand at a time: rows are grouped by their kind and the
+    first bits of their key (spread evenly: a digest's), so that no bytes object a row is made for all at once."""
+    rows = len(data) // wide
+    shift = 8 - min(8, max(0, (rows // GROUP).bit_length() - 1))  # one group of all when there are few
+    groups: dict[int, array] = {}
+    if shift < 8:
+        for at in range(0, len(data), wide):
+            groups.setdefault(data[at] << 8 | data[at + 1] >> shift, array(NARROW)).append(at)
+    for group in sorted(groups) if groups else [None]:
+        places = groups[group] if group is not None else range(0, len(data), wide)
+        yield b"".join(sorted([data[at:at + wide] for at in places]))
 
 
 def copy_records(segments: list, entries: list[int], trailer: bool):

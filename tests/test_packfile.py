@@ -10,7 +10,7 @@ import pytest
 from pnpgen import packfile, seal
 from pnpgen.cache import FacePack
 from pnpgen.packfile import CHECK, HEADER, MAGIC, MARK, TRAILER
-from pnpgen.packindex import FOOTER
+from pnpgen.packindex import FOOTER, Rows, sorted_rows
 from pnpgen.parallel import Background
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="packs are sealed only on POSIX systems")
@@ -246,3 +246,31 @@ def test_a_sealed_pack_index_is_compact(tmp_path):
         tracemalloc.stop()
     assert opened.sealed and len(opened.index) == 10_000
     assert held < 10_000 * 45  # 25 bytes an entry, and an R record's face key: not a dict of big ints
+
+
+def test_a_big_pack_sorts_its_trailer_a_group_at_a_time_and_answers_as_a_scan(tmp_path):
+    """Above a few thousand rows the trailer is sorted in groups (kind and first bits of the key): the same
+    trailer as one sort of every row, read back whole."""
+    rows = Rows()
+    for n in range(9000):
+        kind = b"RASF"[n % 4:n % 4 + 1]
+        payload = bytes.fromhex(key(-n)) if kind == b"R" else b"x"
+        rows.add(HEADER.pack(kind, bytes.fromhex(key(n)), len(payload)) + payload + bytes(CHECK), 100 + 50 * n)
+    width = 17 + 8
+    whole = []
+    for data, wide in ((bytes(rows.faces), width + 32), (bytes(rows.rows), width)):
+        whole.append(b"".join(sorted(data[at:at + wide] for at in range(0, len(data), wide))))
+    assert len(list(sorted_rows(bytes(rows.rows), width))) > 1
+    blocks = rows.encode(1_000_000)[1:6]
+    for column, (offset, size) in enumerate(zip((1, 9, 17, 21), (8, 8, 4, 4))):
+        wanted = b"".join(data[at + offset:at + offset + size] for data, wide in zip(whole, (width + 32, width))
+                          for at in range(0, len(data), wide))
+        assert blocks[column] == wanted
+    where = tmp_path / "big.pack"
+    pack = FacePack(where)
+    fill(pack, range(1500))
+    pack.save()
+    opened = FacePack(where)
+    assert opened.sealed and len(opened.index) == 5 * 1500
+    expected = {n: found[:6] for n, found in answers(opened, range(0, 1500, 7)).items()}
+    assert expected[7][0] == b'{"art": 7}' and {n: found[:6] for n, found in answers(scanned(where), range(0, 1500, 7)).items()} == expected
