@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # svglib's drawings; reportlab.graphics is imported only by t
     from reportlab.graphics.shapes import Drawing
 
 logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
-RECENT_FORMS = 1024  # a component's faces, for its game's print-and-play PDF when one process writes both; ~1 MB
+RECENT_FORMS = 256  # the forms made last (the rest are copied from the pack as records, which is cheaper): ~0.3 MB
 DRAWINGS = 256
 
 
