@@ -53,6 +53,7 @@ def lay_out(game: Game, component: Component, options, renderer: Renderer, repor
         return pages, faces, [], spec
     refuse_oversize(component, spec, options)
     items, faces, card, keys, index = [], {}, None, (), -1
+    tiled = component.kind in ("map", "sheet")
     for piece in expand_pieces(component):
         if piece.card is not card:  # copies follow their card and share its faces: render and hash once
             card = piece.card
@@ -64,7 +65,8 @@ def lay_out(game: Game, component: Component, options, renderer: Renderer, repor
                 sides = [renderer.render(game, component, card, side, index) for side in ("front", "back")]
                 keep_unconverted(faces, sides)
                 keys = tuple(face.key if face is not None else None for face in sides)
-        items.append(Item(*keys, component.size, f"{component.id} #{piece.index}"))
+        # only a tile shows its piece's label (maps and sheets are the kinds tiled): a deck makes none a card
+        items.append(Item(*keys, component.size, f"{component.id} #{piece.index}" if tiled else ""))
         report.pieces += 1
     try:
         pages = impose(items, spec)
