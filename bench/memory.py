@@ -97,6 +97,10 @@ def main() -> None:
         cells = [figures[size]["main"].get(phase, [0.0, 0.0]) for size in sizes]
         print(f"{phase:>16} " + " ".join(f"{now:8.0f} / {peak:6.0f}" for now, peak in cells)
               + f" {cells[-1][1] - cells[0][1]:+7.0f}")
+    loaded = [figures[size]["main"].get("loaded", [0.0, 0.0])[1] for size in sizes]
+    written = [figures[size]["main"].get("written", [0.0, 0.0])[1] for size in sizes]
+    print(f"{'after loading':>16} " + " ".join(f"{peak - held:17.0f}" for held, peak in zip(loaded, written))
+          + f" {(written[-1] - loaded[-1]) - (written[0] - loaded[0]):+7.0f}   (the build's own, beyond the project it read)")
     helpers = [figures[size]["helper"] for size in sizes]
     print(f"{'helper process':>16} " + " ".join(f"{now:8.0f} / {peak:6.0f}" for now, peak in helpers)
           + f" {helpers[-1][1] - helpers[0][1]:+7.0f}")
