@@ -263,11 +263,10 @@ class FacePack:
             return
         used, dropped, vouched = 0, 0, True
         for slot, entry in self.index.items():
-            sure = entry & CHECKED or not slot & 1  # R and S records (even slots) are claims and checked on reading
             if entry & USED:
                 used += 1
-                vouched = vouched and sure
-            elif not sure and can_seal():
+                vouched = vouched and is_sure(slot, entry)
+            elif not is_sure(slot, entry) and can_seal():
                 dropped += 1
         if self.added or (vouched and not self.sealed and not dropped and used and can_seal()):
             write_pack(self.path, copy_records(self.segments, self.kept(used + 1000), vouched and can_seal()), vouched)
@@ -279,7 +278,7 @@ class FacePack:
         yield from (entry for _, entry in self.index.items() if entry & USED)
         unsure = not can_seal()
         for slot, entry in self.index.items():
-            if older and not entry & USED and (entry & CHECKED or not slot & 1 or unsure):
+            if older and not entry & USED and (unsure or is_sure(slot, entry)):
                 older -= 1
                 yield entry
 
@@ -293,7 +292,7 @@ class FacePack:
         added = sorted(self.index.added_items(), key=lambda item: split_entry(item[1]))  # as they lie
         if any(self.index.find_added(table.slot(at)) is None for at in table.gone()):  # a scan would find it again
             return False
-        if any(not (entry & CHECKED or not slot & 1) or not split_entry(entry)[0] for slot, entry in added):
+        if any(not is_sure(slot, entry) or not split_entry(entry)[0] for slot, entry in added):
             return False
         used = table.used() + sum(entry & USED for _, entry in added)
         if table.physical + len(added) > 2 * used + 1000:
@@ -301,3 +300,9 @@ class FacePack:
         data = appendix(table, added, self.segments)
         return data is not None and append_pack(self.path, self.segments[0].file, self.segments[0].info, table.start,
                                                 data)
+
+
+def is_sure(slot: int, entry: int) -> bool:
+    """A record a pack can be sealed with: a face record checked (or made) here, or an R or S record (even
+    slots), which is a claim checked on reading."""
+    return bool(entry & CHECKED) or not slot & 1

@@ -114,7 +114,8 @@ def open_pack(path: Path) -> Segment | None:
 
 def read_records(file, start: int, end: int, trusted: bool = False):
     """(kind, key, position, record) for every record of the file from start whose check holds, up to the
-    first that does not, read a window at a time (a few of them in memory, whatever the file's size); trusted: a file of ours, whose checks are not computed."""
+    first that does not, read a window at a time (a few of them in memory, whatever the file's size); trusted:
+    a file of ours, whose checks are not computed."""
     window, base, position = b"", start, start
     while position + HEADER.size + CHECK <= end:
         window, base = fill(file, window, base, position, HEADER.size)
