@@ -64,11 +64,9 @@ def each_card(groups: list[tuple]):
 
 
 def distinct_cards(component):
-    """(index in component.cards, card) of each card the component prints, once each (as they come)."""
-    seen = set()
+    """(index in component.cards, card) of each card the component prints, as they come."""
     for index, card in enumerate(component.cards):
-        if card.copies > 0 and id(card) not in seen:
-            seen.add(id(card))
+        if card.copies > 0:
             yield index, card
 
 

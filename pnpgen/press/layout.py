@@ -7,7 +7,6 @@ from __future__ import annotations
 from .. import units
 from ..errors import PnpError
 from ..faces.render import Renderer, keep_unconverted
-from ..project.expand import expand_pieces
 from ..project.model import Component, Game, Size
 from .cutouts import is_cutout, lay_out_cutouts
 from .impose import Item, Page, SheetSpec, impose, plan_grid
@@ -52,22 +51,23 @@ def lay_out(game: Game, component: Component, options, renderer: Renderer, repor
         pages, faces = lay_out_cutouts(game, component, spec, renderer, report, component_paper(component, options))
         return pages, faces, [], spec
     refuse_oversize(component, spec, options)
-    items, faces, card, keys, index = [], {}, None, (), -1
+    items, faces = [], {}
     tiled = component.kind in ("map", "sheet")
-    for piece in expand_pieces(component):
-        if piece.card is not card:  # copies follow their card and share its faces: render and hash once
-            card = piece.card
-            index = next(i for i in range(index + 1, len(component.cards)) if component.cards[i] is card)
-            # Rendered ahead, as most are: its face keys were settled then, and no Face need be made.
-            keys = renderer.settled.find_card(component, index, (bool(component.front), bool(component.back)))
-            keys = None if keys is None else tuple(key and renderer.name(key) for key in keys)
-            if keys is None:
-                sides = [renderer.render(game, component, card, side, index) for side in ("front", "back")]
-                keep_unconverted(faces, sides)
-                keys = tuple(face.key if face is not None else None for face in sides)
+    for index, card in enumerate(component.cards):  # the pieces in print order: each card's copies together
+        if card.copies < 1:
+            continue
+        # Rendered ahead, as most are: its face keys were settled then, and no Face need be made.
+        keys = renderer.settled.find_card(component, index, (bool(component.front), bool(component.back)))
+        keys = None if keys is None else tuple(key and renderer.name(key) for key in keys)
+        if keys is None:  # copies share their card's faces: rendered and hashed once
+            sides = [renderer.render(game, component, card, side, index) for side in ("front", "back")]
+            keep_unconverted(faces, sides)
+            keys = tuple(face.key if face is not None else None for face in sides)
         # only a tile shows its piece's label (maps and sheets are the kinds tiled): a deck makes none a card
-        items.append(Item(*keys, component.size, f"{component.id} #{piece.index}" if tiled else ""))
-        report.pieces += 1
+        first = len(items)
+        items.extend(Item(*keys, component.size, f"{component.id} #{first + copy}" if tiled else "")
+                     for copy in range(1, card.copies + 1))
+    report.pieces += len(items)
     try:
         pages = impose(items, spec)
     except ValueError as err:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import Iterator
 
 from ..errors import Collector, Location
 from .expand import expand_matrix
@@ -14,10 +15,10 @@ MAX_COPIES = 10_000
 MAX_PIECES = 100_000  # pieces one component may make: a 10,000-card deck is far below
 
 
-def read_cards(raw: LMap, defaults: Fields, default_copies: int, problems: Collector) -> list[Card]:
-    cards: list[Card] = []
+def read_cards(raw: LMap, defaults: Fields, default_copies: int, problems: Collector) -> Iterator[Card]:
+    """The component's cards one at a time, as they are read (a big deck is shelved as it comes, never a list)."""
     if "cards" not in raw and "matrix" not in raw:
-        return cards
+        return
     base_rows = [(Fields(), raw.loc)]
     if "matrix" in raw:
         where = raw.where("matrix")  # one Location for all the matrix's cards
@@ -26,13 +27,12 @@ def read_cards(raw: LMap, defaults: Fields, default_copies: int, problems: Colle
     for fields, where in base_rows:
         row = defaults.merged(fields)
         if entries is None:
-            cards.append(Card(row, default_copies, where, ()))
+            yield Card(row, default_copies, where, ())
             continue
         for index, entry in enumerate(entries):
             card = read_card(entries, index, row, default_copies, problems)
             if card:
-                cards.append(card)
-    return cards
+                yield card
 
 
 @functools.lru_cache(maxsize=256)
