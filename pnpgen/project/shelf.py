@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Iterable, Iterator
 
+from ..errors import Location
 from .fields import Fields
 from .located import Entries
 from .model import Card
@@ -102,6 +103,19 @@ class Shelf(Sequence):
             return iter(self.held)
         return map(self.decode, self.spill)
 
+    def pick(self, indexes: Iterable[int]) -> Iterator[Card]:
+        """The cards at these indexes (ascending), read a window at a time."""
+        if self.spill is None:
+            return (self.held[index] for index in indexes)
+        return map(self.decode, self.spill.pick(indexes))
+
+    def hand_placed(self) -> Iterator[Location]:
+        """Where the cards with places made by hand (a sheet's rows, a matrix) were written, each place once."""
+        if self.spill is None:
+            places = (card._where for card in self.held)
+            return iter(dict.fromkeys(place for place in places if type(place) is Location))
+        return (thing for thing in self.tables[0] if type(thing) is Location)
+
     def __eq__(self, other) -> bool:
         if not isinstance(other, (Shelf, tuple, list)):
             return NotImplemented
@@ -138,3 +152,13 @@ def decode_value(value, objects: list) -> object:
     if type(value) is tuple:
         return tuple(decode_value(item, objects) for item in value)
     return value
+
+
+def pick(cards: Sequence[Card], indexes: Sequence[int]) -> Iterator[Card]:
+    """The cards at these ascending indexes of a Shelf or any sequence of cards."""
+    return cards.pick(indexes) if isinstance(cards, Shelf) else (cards[index] for index in indexes)
+
+
+def hand_placed(cards: Sequence[Card]) -> Iterator[Location]:
+    """The places of the cards that hold one made by hand (see Shelf.hand_placed), of a Shelf or any sequence."""
+    return cards.hand_placed() if isinstance(cards, Shelf) else (card.location for card in cards)

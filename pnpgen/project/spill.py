@@ -5,7 +5,7 @@ import marshal
 import os
 import tempfile
 from array import array
-from typing import Iterator
+from typing import Iterable, Iterator
 
 WINDOW = 1 << 16  # bytes read at once when records are read in order
 HELD = 2048  # items a list keeps in memory before it spills them: a small deck is read as fast as ever
@@ -66,6 +66,20 @@ class Spill:
                 begin = (ends[number - 1] if number else 0) - start
                 yield marshal.loads(data[begin:ends[number] - start])
             index = last + 1
+
+    def pick(self, numbers: Iterable[int]) -> Iterator:
+        """The records of these numbers, in ascending order, a window of the file read at a time."""
+        ends, stop = self.ends, len(self.ends)
+        window, start, end = memoryview(b""), 0, 0
+        for number in numbers:
+            begin = ends[number - 1] if number else 0
+            if begin < start or ends[number] > end:  # not in the window read last: read the one it starts
+                last = number
+                while last + 1 < stop and ends[last + 1] - begin <= WINDOW:
+                    last += 1
+                start, end = begin, ends[last]
+                window = memoryview(self.read(start, end - start))
+            yield marshal.loads(window[begin - start:ends[number] - start])
 
     def read(self, start: int, size: int) -> bytes:
         self.flush()
