@@ -11,6 +11,7 @@ from yaml.events import (AliasEvent, DocumentEndEvent, MappingEndEvent, MappingS
 from ..errors import Collector, Location, PnpError
 from .located import LList, LMap, Marks
 from .scalars import BASE, MAX_DIGITS, STR, SURROGATE, read_scalar, show_tag
+from .spilled import SpilledList
 
 # libyaml's parser when PyYAML has it: the same events, several times faster; on an error the pure-Python
 # parser reads the file again, as its messages say more
@@ -53,6 +54,7 @@ class _Builder:
         self.words: set[str] = set()  # short plain scalars found to be text
         self.texts: dict[str, str] = {}  # one copy of each text: cards repeating a value (type: 攻撃) share it
         self.keys: dict[str, object] = {}  # a plain key's text -> the key it reads as: each card repeats them
+        self.get = parser.get_event  # the parser's own reader: what is read through it is neither kept nor replayed
 
     def reader(self):
         """The next event, kept for each anchored collection still open. Only an anchored collection's build (and
@@ -75,7 +77,7 @@ class _Builder:
         parser.get_event()  # document start
         first = parser.get_event()
         try:
-            value = self.build(first, parser.get_event, 0)
+            value = self.build(first, self.get, 0)
         except PnpError:
             self.drain()  # a YAML error later in the file is the one to report
             self.check_single(first)
@@ -150,7 +152,7 @@ class _Builder:
                 return
             event = read()
 
-    def build(self, event, read, depth: int):
+    def build(self, event, read, depth: int, spill: bool = False):
         if type(event) is AliasEvent:
             event, read = self.follow(event)
         recorded = self.enter(event) if event.anchor is not None else False
@@ -170,7 +172,10 @@ class _Builder:
             self.problems.add(self.locate(event), f"the tag {show_tag(tag)} is not allowed; expected plain YAML values")
             self.skip_rest(read, recorded)
             return None
-        value = self.build_mapping(event, read, depth) if kind is MappingStartEvent else self.build_list(event, read, depth)
+        if kind is MappingStartEvent:
+            value = self.build_mapping(event, read, depth)
+        else:  # a `cards:` list is spilled unless an alias may replay it (it is then read through the parser's own)
+            value = self.build_list(event, read, depth, spill and read is self.get and not self.recording)
         if recorded:
             self.recording.pop()
         return value
@@ -182,8 +187,8 @@ class _Builder:
         if recorded:
             self.recording.pop()
 
-    def build_list(self, start, read, depth: int) -> LList:
-        out = LList()
+    def build_list(self, start, read, depth: int, spill: bool = False) -> LList:
+        out = SpilledList(self.marks, (self.texts, self.words)) if spill else LList()
         mark = start.start_mark
         spots = [mark.line + 1, mark.column + 1]
         inner = depth + 1
@@ -198,6 +203,8 @@ class _Builder:
                 out.append(self.build(event, read, inner))
                 spots += self.origin(event)
         out.marks, out.at = self.marks, self.marks.add(spots)
+        if spill:
+            out.close()
         return out
 
     def build_mapping(self, start, read, depth: int) -> LMap:
@@ -246,7 +253,7 @@ class _Builder:
                 mark = value.start_mark
                 spots += (*place, mark.line + 1, mark.column + 1)
             else:
-                out[key] = self.build(value, read, inner)
+                out[key] = self.build(value, read, inner, key == "cards")
                 spots += (*place, *self.origin(value))
         out.marks, out.at = self.marks, self.marks.add(spots)
         return out

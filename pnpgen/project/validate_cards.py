@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from typing import Iterator
 
@@ -9,6 +10,7 @@ from ..errors import Collector, Location
 from .expand import expand_matrix
 from .load import LList, LMap
 from .model import Card, Fields
+from .spilled import SpilledList
 from .validate_values import as_list, read_fields, read_value
 
 MAX_COPIES = 10_000
@@ -29,8 +31,8 @@ def read_cards(raw: LMap, defaults: Fields, default_copies: int, problems: Colle
         if entries is None:
             yield Card(row, default_copies, where, ())
             continue
-        for index, entry in enumerate(entries):
-            card = read_card(entries, index, row, default_copies, problems)
+        for index, entry in enumerate(entries):  # each entry read once: a big deck's are made again when read
+            card = read_card(entries, index, entry, row, default_copies, problems)
             if card:
                 yield card
 
@@ -41,8 +43,8 @@ def share(names: tuple[str, ...]) -> tuple[str, ...]:
     return names
 
 
-def read_card(entries: LList, index: int, defaults: Fields, default_copies: int, problems: Collector) -> Card | None:
-    entry = entries[index]
+def read_card(entries: LList, index: int, entry, defaults: Fields, default_copies: int,
+              problems: Collector) -> Card | None:
     if not isinstance(entry, LMap):
         problems.add(entries.where(index), "expected a card: a mapping of fields such as {number: 1, copies: 10}")
         return None
@@ -121,8 +123,9 @@ def locate_fields(raw: LMap) -> tuple[tuple[str, Location], ...]:
                 spots.setdefault(str(name), matrix.where_key(name))
             elif isinstance(values, LList):
                 places += values
-    if isinstance(raw.get("cards"), LList):
-        places += list(raw["cards"])
+    cards = raw.get("cards")
+    if isinstance(cards, LList):  # of a spilled deck, the first card of each set of keys: no other names a field first
+        places = itertools.chain(places, cards.samples() if isinstance(cards, SpilledList) else cards)
     for place in places:
         if isinstance(place, LMap):
             for name in place:
