@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from array import array
 
 import yaml
 from yaml.composer import ComposerError
@@ -190,18 +191,18 @@ class _Builder:
     def build_list(self, start, read, depth: int, spill: bool = False) -> LList:
         out = SpilledList(self.marks, (self.texts, self.words)) if spill else LList()
         mark = start.start_mark
-        spots = [mark.line + 1, mark.column + 1]
-        inner = depth + 1
+        spots = array("I", (mark.line + 1, mark.column + 1)) if spill else [mark.line + 1, mark.column + 1]  # no ints
+        add, inner = spots.extend, depth + 1
         direct = inner <= MAX_DEPTH  # a plain scalar item is then built here, as build() would
         while type(event := read()) is not SequenceEndEvent:
             if direct and type(event) is ScalarEvent and event.anchor is None and self.count < MAX_NODES:
                 self.count += 1
                 out.append(self.scalar(event))
                 mark = event.start_mark
-                spots += (mark.line + 1, mark.column + 1)
+                add((mark.line + 1, mark.column + 1))
             else:
                 out.append(self.build(event, read, inner))
-                spots += self.origin(event)
+                add(self.origin(event))
         out.marks, out.at = self.marks, self.marks.add(spots)
         if spill:
             out.close()

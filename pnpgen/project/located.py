@@ -20,11 +20,14 @@ class Marks:
         self.spots = array("H")  # two bytes a number while they fit (a file of fewer than 65,536 lines), then four
         self.shapes: dict[tuple, Entries] = {}  # the keys of a mapping -> one Entries for all cards that share them
 
-    def add(self, pairs: list) -> int:
-        """Keep one container's positions (itself first); return where they start."""
+    def add(self, pairs) -> int:
+        """Keep one container's positions (itself first; a list, or a big list's array); return where they start."""
         at = len(self.spots)
         try:
-            self.spots.extend(pairs)
+            try:
+                self.spots.extend(pairs)
+            except TypeError:  # an array of another kind: the numbers, as the file's kind
+                self.spots.extend(array(self.spots.typecode, pairs))
         except OverflowError:  # a number past 65,535: every position takes four bytes from now on
             del self.spots[at:]
             self.spots = array("I", self.spots)

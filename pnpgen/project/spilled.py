@@ -9,6 +9,7 @@ from .spill import HELD, Spill
 SCALARS = frozenset((str, int, float, bool, type(None)))  # what a YAML scalar reads as (a date as its ISO text)
 KEPT = ()  # the record of an item that stays in memory at its index
 BLOCK = 64  # records written (and read) together
+FORGET = 1024  # texts the builder keeps for sharing, past which it starts again while items are spilled
 
 
 class Unfit(Exception):
@@ -56,23 +57,27 @@ class SpilledList(LList):
         if self.spill is None:
             self.spill = Spill()
         first, marks, seen = self.size - len(self.block), self.marks, self.seen
-        records = [(item.at, dict(item)) if type(item) is LMap and getattr(item, "marks", None) is marks
-                   else self.spell(index, item) for index, item in enumerate(self.block, first)]  # most: marshal's
+        records = []
+        for index, item in enumerate(self.block, first):
+            if type(item) is LMap and getattr(item, "marks", None) is marks:
+                records.append((item.at, dict(item)))  # most: marshal writes it fast (unless a value is not plain)
+            else:
+                records.append(self.spell(index, item))
+            if isinstance(item, LMap):
+                keys = tuple(item)
+                if keys not in seen:
+                    seen.add(keys)
+                    self.firsts.append(index)
         try:
             self.spill.append(tuple(records))
         except ValueError:  # marshal met a list or mapping among a mapping's values: those spelled out
             self.spill.append(tuple(self.spell(index, item) if type(record) is tuple and len(record) == 2 and
                                     type(record[1]) is dict else record
                                     for index, (item, record) in enumerate(zip(self.block, records), first)))
-        for index, item in enumerate(self.block, first):
-            if isinstance(item, LMap):
-                keys = tuple(item)
-                if keys not in seen:
-                    seen.add(keys)
-                    self.firsts.append(index)
         self.block.clear()
         for kept in self.forget:
-            kept.clear()
+            if len(kept) > FORGET:
+                kept.clear()
 
     def spell(self, index: int, item):
         """An item's record, or KEPT when it stays in memory."""
