@@ -1,6 +1,7 @@
 """Turn a big YAML list's items (a deck's cards) into records of a spill file as they are built, and back when read."""
 from __future__ import annotations
 
+from array import array
 from typing import Iterator
 
 from .located import LList, LMap, Marks
@@ -20,15 +21,15 @@ class SpilledList(LList):
     """A YAML list that holds its first HELD items as any LList does and the later ones as records of a Spill, made
     again each time they are read: a 10,000-card deck holds a few bytes a card while it is loaded, not its LMap.
 
-    BLOCK items make one record, a tuple of theirs: a mapping of plain values is (its `at` in the file's Marks, the
-    dict of it), which marshal writes fast and in order, each key once a block (and reads back interned: the
-    builder's own keys); one holding lists or mappings is spelled out (see encode). Decoded, an item has the file's
-    Marks and its `at`, so `where()`, `where_key()`, `packed()` answer as for the item built. An item the builder
+    BLOCK items make one record, a tuple of theirs: a mapping of plain values is the dict of it, which marshal writes
+    fast and in order, each key once a block (read back interned: the builder's own keys), its `at` in the file's
+    Marks held in an array; one holding lists or mappings is spelled out (see encode). Decoded, an item has the
+    file's Marks and its `at`, so `where()`, `where_key()`, `packed()` answer as for the item built. An item the builder
     just made has the file's places: a mapping is not asked whether they were set by hand (costly, and the builder
     never does), the values in it are (see encode). The list's C-level storage holds only the first HELD items:
     everything that reads it is overridden here."""
 
-    __slots__ = ("spill", "size", "block", "kept", "seen", "firsts", "forget")
+    __slots__ = ("spill", "size", "block", "ats", "kept", "seen", "firsts", "forget")
 
     def __init__(self, marks: Marks, forget: tuple = ()):
         super().__init__()
@@ -36,6 +37,7 @@ class SpilledList(LList):
         self.spill: Spill | None = None
         self.size = 0
         self.block: list = []  # items appended, not yet written
+        self.ats = array("I")  # each spilled item's `at` (4 bytes an item), so that most records are a plain dict
         self.kept: dict[int, object] = {}  # index -> an item that is not spilled (see Unfit)
         self.seen: set[tuple] = set()  # the keys of the spilled mappings
         self.firsts: list[int] = []  # the mappings past the held ones that are the first to name their keys
@@ -60,9 +62,11 @@ class SpilledList(LList):
         records = []
         for index, item in enumerate(self.block, first):
             if type(item) is LMap and getattr(item, "marks", None) is marks:
-                records.append((item.at, dict(item)))  # most: marshal writes it fast (unless a value is not plain)
+                records.append(dict(item))  # most: marshal writes it fast (unless a value is not plain)
+                self.ats.append(item.at)
             else:
                 records.append(self.spell(index, item))
+                self.ats.append(0)
             if isinstance(item, LMap):
                 keys = tuple(item)
                 if keys not in seen:
@@ -71,8 +75,7 @@ class SpilledList(LList):
         try:
             self.spill.append(tuple(records))
         except ValueError:  # marshal met a list or mapping among a mapping's values: those spelled out
-            self.spill.append(tuple(self.spell(index, item) if type(record) is tuple and len(record) == 2 and
-                                    type(record[1]) is dict else record
+            self.spill.append(tuple(self.spell(index, item) if type(record) is dict else record
                                     for index, (item, record) in enumerate(zip(self.block, records), first)))
         self.block.clear()
         for kept in self.forget:
@@ -100,6 +103,8 @@ class SpilledList(LList):
         kind = type(value)
         if kind in SCALARS:
             return value
+        if kind is SpilledList and value.spill is None:  # a card's own `cards:` field, short: as any list
+            kind = LList
         if (kind is not LMap and kind is not LList) or getattr(value, "marks", None) is not self.marks:
             raise Unfit
         if hasattr(value, "_loc"):  # places set by hand: a record has only the file's
@@ -108,16 +113,17 @@ class SpilledList(LList):
             return value.at, tuple(map(self.encode, value))
         return value.at, {key: self.encode(item) for key, item in value.items()}, 0
 
-    def decode(self, record):
-        if type(record) is not tuple:
+    def decode(self, record, at: int = 0):
+        """An item again: a plain dict record is a mapping standing at `at`; a tuple is spelled out (see encode)."""
+        if type(record) is dict:
+            out, out.at = LMap(record), at
+        elif type(record) is not tuple:
             return record
-        if len(record) == 3:
-            out = LMap({key: self.decode(item) for key, item in record[1].items()})
-        elif type(record[1]) is dict:
-            out = LMap(record[1])
+        elif len(record) == 3:
+            out, out.at = LMap({key: self.decode(item) for key, item in record[1].items()}), record[0]
         else:
-            out = LList(map(self.decode, record[1]))
-        out.marks, out.at = self.marks, record[0]
+            out, out.at = LList(map(self.decode, record[1])), record[0]
+        out.marks = self.marks
         return out
 
     def samples(self) -> Iterator:
@@ -132,12 +138,12 @@ class SpilledList(LList):
     def __iter__(self) -> Iterator:
         yield from list.__iter__(self)
         if self.spill is not None:
-            index, kept, decode, marks = list.__len__(self), self.kept, self.decode, self.marks
+            index, kept, decode, marks, ats = list.__len__(self), self.kept, self.decode, self.marks, iter(self.ats)
             for records in self.spill:
-                for record in records:
-                    if type(record) is tuple and len(record) == 2 and type(record[1]) is dict:  # most: decode()'s
-                        item = LMap(record[1])
-                        item.marks, item.at = marks, record[0]
+                for record, at in zip(records, ats):
+                    if type(record) is dict:  # most: decode()'s first case
+                        item = LMap(record)
+                        item.marks, item.at = marks, at
                         yield item
                     else:
                         yield decode(record) if record != KEPT else kept[index]
@@ -158,7 +164,7 @@ class SpilledList(LList):
         block, at = divmod(number - held, BLOCK)
         if self.spill is None or block == len(self.spill):  # read while it is built
             return self.block[at]
-        return self.decode(self.spill[block][at])
+        return self.decode(self.spill[block][at], self.ats[number - held])
 
     def __reversed__(self) -> Iterator:
         return (self[index] for index in range(len(self) - 1, -1, -1))

@@ -39,6 +39,7 @@ SHAPES = """\
           - {number: 16, name: Soon, tbd: true, 1: one, "quoted key": 2}
           - {}
           - {number: 17, empty: [], nothing: {}}
+          - {number: 18, cards: [a, b]}
 """
 FIRST = 11 + HELD  # the line of the first spilled card
 
@@ -97,9 +98,10 @@ def test_spilled_cards_read_back_as_the_cards_held_with_every_place(monkeypatch,
     held, spilt = both(monkeypatch, lambda: parse_yaml(text, "cards.yaml", loader))
     cards = cards_of(spilt)
     assert type(cards) is SpilledList and cards.spill is not None and len(cards.spill) == 1  # the test is not vacuous
+    assert not cards.kept  # every card's record carries it
     assert type(cards_of(held)) is SpilledList and cards_of(held).spill is None
     assert spelled(spilt) == spelled(held)
-    assert cards == cards_of(held) and len(cards) == HELD + 11
+    assert cards == cards_of(held) and len(cards) == HELD + 12
     merged = cards[HELD + 2]
     assert merged == {"rarity": "common", "type": "防御", "back": "red", "number": 11}
     assert [str(merged.where(key)) for key in merged] == ["cards.yaml:8:34", "cards.yaml:8:48", "cards.yaml:4:28",
@@ -162,11 +164,13 @@ def test_a_component_of_spilled_cards_validates_as_one_held(monkeypatch, tmp_pat
     held, spilt = both(monkeypatch, lambda: load_project(tmp_path))
     assert spilt == held and spelled_project(spilt) == spelled_project(held)
     deck, child, grandchild = spilt.games[0].components
-    assert len(deck.cards) == len(child.cards) == len(grandchild.cards) == HELD + 11
+    assert len(deck.cards) == len(child.cards) == len(grandchild.cards) == HELD + 12
     assert child.cards == deck.cards and grandchild.cards != deck.cards  # copies: 2 where a card gives none
     assert [card.copies for card in grandchild.cards][HELD + 6:HELD + 9] == [2, 3, 2]
     assert str(child.cards[HELD + 4].location) == f"cards.yaml:{FIRST + 5}:13"
     assert child.cards[HELD + 4].fields["stats"]["def"][2]["x"] == "y"
+    for model in (held, spilt):  # a card's own `cards:` field is frozen as any list is
+        assert type(model.games[0].components[0].cards[HELD + 11].fields["cards"]) is tuple
     assert dict(grandchild.field_locations)["hex"] == Location("cards.yaml", FIRST + 13, 47)
 
 
