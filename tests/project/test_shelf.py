@@ -8,6 +8,7 @@ import pnpgen
 from pnpgen import Options, ahead
 from pnpgen.errors import Location
 from pnpgen.project import shelf
+from pnpgen.project import spill as spill_module
 from pnpgen.project.model import Card, Fields
 from pnpgen.project.shelf import Shelf, hand_placed, pick
 from pnpgen.project.spill import HELD, Spill
@@ -125,3 +126,33 @@ def test_a_real_deck_past_held_spills(tmp_path):
     cards = load_project(root).games[0].components[0].cards
     assert cards.spill is not None and len(cards) == HELD + 3
     assert cards[HELD + 2].fields["number"] == HELD + 3 and str(cards[HELD + 2].location) == f"cards.yaml:{HELD + 13}:13"
+
+
+def test_without_a_temporary_file_the_records_stay_in_memory(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(spill_module.tempfile, "TemporaryFile", refuse)
+    spill = Spill()
+    values = [(n, "字" * (n % 500)) for n in range(500)]
+    for value in values:
+        spill.append(value)
+    assert spill.file is None and list(spill) == values and list(spill.pick([3, 499])) == [values[3], values[499]]
+
+
+@pytest.mark.skipif(not hasattr(spill_module.os, "pwrite"), reason="writes at an offset with pwrite where there is one")
+def test_a_disk_that_fills_up_meanwhile_loses_no_record(monkeypatch):
+    spill, writes = Spill(), []
+    real = spill_module.os.pwrite
+
+    def fill_up(fd, data, at):
+        if writes:
+            raise OSError(28, "No space left on device")
+        writes.append(at)
+        return real(fd, data, at)
+    monkeypatch.setattr(spill_module.os, "pwrite", fill_up)
+    values = [(n, "字" * (n % 900)) for n in range(600)]
+    for value in values:
+        spill.append(value)
+    spill.flush()
+    assert writes == [0] and 0 < spill.written < spill.ends[-1] and spill.stuck
+    assert list(spill) == values and [spill[n] for n in range(0, 600, 37)] == values[::37]
