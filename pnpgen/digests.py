@@ -3,11 +3,29 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+from pathlib import Path
+
+PIECE = 1 << 16  # bytes read at a time: a data file is never held whole to be hashed
 
 
 def digest(*parts: object) -> str:
     """SHA-256 of the parts, each length-prefixed: no two different lists of parts share a digest."""
     return feed_digest(hashlib.sha256(), *parts).hexdigest()
+
+
+def file_sha256(path: Path) -> bytes:
+    """SHA-256 of a file's bytes, read a piece at a time."""
+    hasher = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for piece in iter(lambda: stream.read(PIECE), b""):
+            hasher.update(piece)
+    return hasher.digest()
+
+
+def file_pieces(path: Path):
+    """A file's bytes a piece at a time (to copy it without holding it whole)."""
+    with open(path, "rb") as stream:
+        yield from iter(lambda: stream.read(PIECE), b"")
 
 
 def shared_repr(items: list) -> str:

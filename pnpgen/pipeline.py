@@ -12,7 +12,7 @@ from . import __version__
 from .ahead import render_ahead
 from .atomic import refuse_links_out, replace_all, staging_path, write_atomically
 from .cache import Cache, default_cache_dir
-from .digests import digest, feed_digest, shared_repr
+from .digests import digest, feed_digest, file_sha256, shared_repr
 from .faces.inputs import input_digests
 from .faces.convert import Converter
 from .errors import PnpError
@@ -253,7 +253,7 @@ def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -
     """The rulebook and rules sheet of a game: their sources, the data and the templates decide their bytes."""
     from .rules.sizes import rulebook_pages
 
-    data = digest(*(p.read_bytes() for p in game_files(project, game)), renderer.inputs)
+    data = digest(*(file_sha256(p) for p in game_files(project, game)), renderer.inputs)
     planned = []
     if game.rulebook:
         page, sheet = rulebook_pages(options.paper, options.rules_page, options.booklet)

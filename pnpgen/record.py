@@ -6,13 +6,13 @@ plain relative paths are restored, and the project it makes is loaded and valida
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 from pathlib import Path, PurePosixPath
 from typing import Iterable
 
 from .atomic import write_atomically
+from .digests import file_pieces, file_sha256
 from .errors import PnpError
 from .project.model import Project
 from .project.revision import source_files, is_wanted
@@ -22,11 +22,7 @@ VERSION = 1
 
 
 def hash_file(path: Path) -> str:
-    hasher = hashlib.sha256()
-    with path.open("rb") as stream:
-        for chunk in iter(lambda: stream.read(1 << 20), b""):
-            hasher.update(chunk)
-    return hasher.hexdigest()
+    return file_sha256(path).hex()
 
 
 def read_index(out_dir: Path) -> dict:
@@ -61,7 +57,7 @@ def record_sources(root: Path, data: Iterable[Path], out_dir: Path, revision: st
         target = folder / "objects" / sha
         if not target.is_file():
             target.parent.mkdir(parents=True, exist_ok=True)
-            write_atomically(target, path.read_bytes(), "build record", durable=False)
+            write_atomically(target, file_pieces(path), "build record", durable=False)
         files[name] = {"sha256": sha, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
     if files == before:
         return

@@ -15,6 +15,7 @@ from pathlib import Path, PurePosixPath
 
 from . import __version__
 from .atomic import refuse_links_out
+from .digests import file_sha256
 from .faces.inputs import folder_digest, fonts_digest
 from .manifest import Manifest
 from .project.files import MAX_FILE_BYTES
@@ -108,7 +109,7 @@ def file_digest(path: Path) -> bytes:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_DATA:
             return f"{link!r} {info.st_mode} {info.st_size} {info.st_mtime_ns}".encode("utf-8")
-        return link + hashlib.sha256(path.read_bytes()).digest()
+        return link + file_sha256(path)
     except (OSError, RuntimeError):
         return b"missing"
 
