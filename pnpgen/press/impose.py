@@ -92,13 +92,14 @@ def impose(items: Sequence[Item], spec: SheetSpec) -> list[Page]:
     if not items:
         return []
     size = items[0].size
+    # (front page, its items) made as they are taken: each page's items are let go once its back is made
     if _fit_grid(size, spec.paper, spec) is None and _fit_grid(size, _landscape(spec.paper), spec) is None:
-        fronts = [page for item in items for page in _tile_item(item, spec)]
+        fronts = (page for item in items for page in _tile_item(item, spec))
     elif spec.gutterfold and _plan_gutterfold(size, spec) is not None:
         return _impose_gutterfold(items, spec)
     else:
         grid = plan_grid(size, spec)
-        fronts = [_fill_grid(items[i:i + grid.capacity], grid, spec) for i in range(0, len(items), grid.capacity)]
+        fronts = (_fill_grid(items[i:i + grid.capacity], grid, spec) for i in range(0, len(items), grid.capacity))
     if spec.duplex == "none" or all(item.back is None for item in items):
         return [page for page, _ in fronts]
     pages = [page for front in fronts for page in (front[0], _back_page(*front, spec))]

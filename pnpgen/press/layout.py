@@ -9,7 +9,8 @@ from ..errors import PnpError
 from ..faces.render import Renderer, keep_unconverted
 from ..project.model import Component, Game, Size
 from .cutouts import is_cutout, lay_out_cutouts
-from .impose import Item, Page, SheetSpec, impose, plan_grid
+from .impose import Page, SheetSpec, impose, plan_grid
+from .pieces import Pieces
 
 
 # A pinned paper of the other family of sizes is read as its counterpart on the build's paper, so that a
@@ -51,8 +52,9 @@ def lay_out(game: Game, component: Component, options, renderer: Renderer, repor
         pages, faces = lay_out_cutouts(game, component, spec, renderer, report, component_paper(component, options))
         return pages, faces, [], spec
     refuse_oversize(component, spec, options)
-    items, faces = [], {}
-    tiled = component.kind in ("map", "sheet")
+    faces = {}
+    # only a tile shows its piece's label (maps and sheets are the kinds tiled): a deck makes none a card
+    items = Pieces(component.size, component.id if component.kind in ("map", "sheet") else None)
     for index, card in enumerate(component.cards):  # the pieces in print order: each card's copies together
         if card.copies < 1:
             continue
@@ -63,10 +65,7 @@ def lay_out(game: Game, component: Component, options, renderer: Renderer, repor
             sides = [renderer.render(game, component, card, side, index) for side in ("front", "back")]
             keep_unconverted(faces, sides)
             keys = tuple(face.key if face is not None else None for face in sides)
-        # only a tile shows its piece's label (maps and sheets are the kinds tiled): a deck makes none a card
-        first = len(items)
-        items.extend(Item(*keys, component.size, f"{component.id} #{first + copy}" if tiled else "")
-                     for copy in range(1, card.copies + 1))
+        items.add(*keys, card.copies)
     report.pieces += len(items)
     try:
         pages = impose(items, spec)
