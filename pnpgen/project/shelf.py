@@ -117,7 +117,7 @@ class Shelf(Sequence):
         return (thing for thing in self.tables[0] if type(thing) is Location)
 
     def __eq__(self, other) -> bool:
-        if not isinstance(other, (Shelf, tuple, list)):
+        if not isinstance(other, (Shelf, tuple)):  # as a tuple: never equal to a list
             return NotImplemented
         return len(self) == len(other) and all(mine == theirs for mine, theirs in zip(self, other))
 
