@@ -16,9 +16,8 @@ def digest(*parts: object) -> str:
 def file_sha256(path: Path) -> bytes:
     """SHA-256 of a file's bytes, read a piece at a time."""
     hasher = hashlib.sha256()
-    with open(path, "rb") as stream:
-        for piece in iter(lambda: stream.read(PIECE), b""):
-            hasher.update(piece)
+    for piece in file_pieces(path):
+        hasher.update(piece)
     return hasher.digest()
 
 

@@ -5,6 +5,7 @@ import hashlib
 from pathlib import Path
 
 from .. import __version__
+from ..digests import file_pieces
 from ..project.model import Project
 from .fonts import font_dirs
 
@@ -48,8 +49,7 @@ def folder_digest(folder: Path) -> str:
     for path in sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else ():
         link = str(path.resolve()) if path.is_symlink() else ""  # a file swapped for a link is a change
         hasher.update(str(path.relative_to(folder)).encode("utf-8") + b"\0" + link.encode("utf-8") + b"\0")
-        with open(path, "rb") as handle:  # in pieces: a huge file a project ships must not fill the memory
-            for piece in iter(lambda: handle.read(1 << 20), b""):
-                hasher.update(piece)
+        for piece in file_pieces(path):  # in pieces: a huge file a project ships must not fill the memory
+            hasher.update(piece)
         hasher.update(b"\0")
     return hasher.hexdigest()

@@ -60,7 +60,6 @@ def lay_out(game: Game, component: Component, options, renderer: Renderer, repor
             continue
         # Rendered ahead, as most are: its face keys were settled then, and no Face need be made.
         keys = renderer.settled.find_card(component, index, (bool(component.front), bool(component.back)))
-        keys = None if keys is None else tuple(key and renderer.name(key) for key in keys)
         if keys is None:  # copies share their card's faces: rendered and hashed once
             sides = [renderer.render(game, component, card, side, index) for side in ("front", "back")]
             keep_unconverted(faces, sides)
