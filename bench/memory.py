@@ -39,7 +39,8 @@ def resident() -> tuple[float, float]:
 def child(project: str, out: str, warmup: str) -> dict:
     """Build once with every phase wrapped to note the memory after it; the helper's figure comes back in a file."""
     import pnpgen
-    from pnpgen import Options, ahead, pipeline
+    from pnpgen import Options
+    from pnpgen.pipeline import prerender, build as pipeline
 
     pnpgen.build(warmup, Options(out_dir=Path(out) / "warmup", check=False, cache=False))
     noted: dict[str, tuple[float, float]] = {}
@@ -56,14 +57,14 @@ def child(project: str, out: str, warmup: str) -> dict:
 
     for name in PHASES[1:4]:
         setattr(pipeline, name, after(name, getattr(pipeline, name)))
-    real_cards = ahead.render_cards
+    real_cards = prerender.render_cards
 
     def render_cards(renderer, cards, start=None, *rest):
         result = real_cards(renderer, cards, start, *rest)
         if start is not None:  # the helper process, about to hand its faces back
             helper_file.write_text(json.dumps(resident()), encoding="ascii")
         return result
-    ahead.render_cards = render_cards
+    prerender.render_cards = render_cards
     pnpgen.build(project, Options(out_dir=Path(out) / "deck", check=False, cache_dir=Path(out) / "cache"))
     noted["written"] = resident()
     helper = json.loads(helper_file.read_text(encoding="ascii")) if helper_file.exists() else [0.0, 0.0]

@@ -4,11 +4,11 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-__version__ = "0.1.0"
+from ._version import __version__  # noqa: F401 (the package's version, for readers of pnpgen.__version__)
 
 # The library's names, imported on first use: `import pnpgen` stays cheap (and interruptible).
 _EXPORTS = {
-    "build": "pipeline", "Options": "pipeline", "Report": "pipeline",
+    "build": "pipeline.build", "Options": "pipeline.build", "Report": "pipeline.build",
     "Finding": "checks.findings", "check_project": "checks.checker",
     "Location": "errors", "PnpError": "errors", "Problem": "errors",
     "load_project": "project.validate",
@@ -28,7 +28,7 @@ def __getattr__(name: str):
 def check(path: str | Path = ".", game: str | None = None, strict: bool = False):
     """Load the project and hold its data to the documents' figures; returns every finding (with `strict`, also
     a warning for each number in rulebooks and card text that nothing accounts for)."""
-    from .pipeline import select_games
+    from .pipeline.build import select_games
     from .checks.checker import check_project
     from .project.validate import load_project
 

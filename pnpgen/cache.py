@@ -15,8 +15,8 @@ import os
 import stat
 from pathlib import Path
 
-from . import __version__
-from .atomic import write_atomically
+from ._version import __version__
+from .files.atomic import write_atomically
 from .digests import digest
 from .errors import PnpError
 from .packfile import (CHECK, CHECKED, HEADER, MAGIC, USED, Checked, Segment, check_record, encode_record,

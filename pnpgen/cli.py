@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from . import units
-from .pipeline import Options, build
+from .pipeline.build import Options, build
 from .checks.findings import FAIL, failures
 from .errors import CONTROL, PnpError, shown
 

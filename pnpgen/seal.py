@@ -17,7 +17,7 @@ import os
 import stat
 from pathlib import Path
 
-from .atomic import write_atomically
+from .files.atomic import write_atomically
 
 MAGIC = b"pnpgen seal 1\n"
 MAX_SEAL = 256  # a seal is one short line: anything longer is not ours, and is not read

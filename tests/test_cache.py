@@ -11,7 +11,7 @@ import pnpgen
 from pnpgen import Options
 from pnpgen.cache import FacePack
 from pnpgen.packfile import CHECK, HEADER
-from pnpgen.parallel import Background
+from pnpgen.pipeline.workers import Background
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -135,7 +135,7 @@ def test_a_warm_cache_works_in_a_fresh_process(tmp_path):
 
 def test_faces_made_on_two_cores_give_the_same_pdfs_and_counts(tmp_path, monkeypatch):
     """Above PARALLEL_CARDS distinct cards a helper process renders every other card into the pack."""
-    from pnpgen import ahead
+    from pnpgen.pipeline import prerender
 
     project = tmp_path / "many"
     shutil.copytree(FIXTURES / "minimal", project)
@@ -145,7 +145,7 @@ def test_faces_made_on_two_cores_give_the_same_pdfs_and_counts(tmp_path, monkeyp
     (project / "cards.yaml").write_text(text[:start] + "        cards:\n" + cards + "\n" + text[end:], encoding="utf-8")
     reports = {}
     for parallel in (True, False):
-        monkeypatch.setattr(ahead, "PARALLEL_CARDS", 200 if parallel else 10 ** 9)
+        monkeypatch.setattr(prerender, "PARALLEL_CARDS", 200 if parallel else 10 ** 9)
         reports[parallel] = build(project, tmp_path / f"out-{parallel}", tmp_path / f"cache-{parallel}", check=False)
     # 240 fronts and 1 back shared by all, rendered before the helper starts
     assert (reports[True].renders, reports[True].faces) == (reports[False].renders, reports[False].faces) == (241, 241)

@@ -23,4 +23,4 @@ def test_importing_pnpgen_imports_no_pipeline():
 
     code = "import sys, pnpgen; print(sorted(m for m in sys.modules if m.startswith('pnpgen')))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert loaded.strip() == "['pnpgen']"
+    assert loaded.strip() == "['pnpgen', 'pnpgen._version']"

@@ -553,7 +553,7 @@ BIG_FRONT = ('<rect x="{{ -B }}" y="{{ -B }}" width="{{ W + 2*B }}" height="{{ H
 
 def import_seconds(env: dict) -> float:
     start = time.monotonic()
-    subprocess.run([sys.executable, "-c", "import pnpgen.cli, pnpgen.pipeline"], cwd=REPO, env=env, check=True)
+    subprocess.run([sys.executable, "-c", "import pnpgen.cli, pnpgen.pipeline.build"], cwd=REPO, env=env, check=True)
     return time.monotonic() - start
 
 
@@ -582,7 +582,7 @@ def test_ctrl_c_keeps_the_previous_pdfs_and_leaves_no_temporary_files(tmp_path: 
 
 
 def test_an_interrupt_right_after_the_temp_file_is_made_leaves_no_temp_file(tmp_path: Path, monkeypatch):
-    from pnpgen import atomic
+    from pnpgen.files import atomic
 
     real_open = os.open
 

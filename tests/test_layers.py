@@ -11,13 +11,14 @@ LAYERS = [
     {"cli", "entry", "__main__", "reference"},
     {"live"},
     {"export", "diff"},
-    {"pipeline", "manifest", "parallel", "record", "ahead", "uptodate", "prepare"},
+    {"pipeline"},
     {"checks"},
     {"rules"},
     {"press"},
     {"faces"},
     {"project"},
-    {"cache", "packfile", "packindex", "packslots", "seal", "digests", "units", "atomic", "errors"},
+    {"templating"},
+    {"cache", "packfile", "packindex", "packslots", "seal", "digests", "units", "files", "errors", "_version"},
 ]
 
 

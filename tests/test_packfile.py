@@ -11,7 +11,7 @@ from pnpgen import packfile, seal
 from pnpgen.cache import FacePack
 from pnpgen.packfile import CHECK, HEADER, MAGIC, MARK, TRAILER
 from pnpgen.packindex import FOOTER, Rows, sorted_rows
-from pnpgen.parallel import Background
+from pnpgen.pipeline.workers import Background
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="packs are sealed only on POSIX systems")
 

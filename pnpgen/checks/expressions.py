@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..errors import PnpError
 from ..project.model import Expectation
-from ..project.sandbox import compile_expression
+from ..templating.sandbox import compile_expression
 
 
 def evaluate(expression: str, expectation: Expectation, **names):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..faces.render import BUILTIN
 from ..press.cutouts import BOX_TEMPLATES
-from ..project.files import read_quietly
+from ..files.reading import read_quietly
 from ..project.model import Component, Game, Project
 from .findings import FAIL, WARN, Finding
 

@@ -3,7 +3,7 @@ each held to the numbers its quoted phrase states, an expression to the examples
 from __future__ import annotations
 
 from ..project.model import Figure, Game, Project
-from ..project.sandbox import compile_expression
+from ..templating.sandbox import compile_expression
 from .documents import Documents, check_source, check_stated
 from .findings import FAIL, PASS, WARN, Finding
 from .numerals import numbers_for_players

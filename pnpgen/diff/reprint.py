@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..faces.render import Renderer
-from ..atomic import replace_all, staging_path
-from ..pipeline import Options, Output, Report, convert_faces, refuse_failed_checks, select_games
+from ..files.atomic import replace_all, staging_path
+from ..pipeline.build import Options, Output, Report, convert_faces, refuse_failed_checks, select_games
 from ..press.impose import Item, Page, impose
 from ..press.cutouts import is_cutout
 from ..press.layout import lay_out, sheet_spec
@@ -21,7 +21,7 @@ from ..project.expand import expand_pieces
 from ..project.model import Component, Game
 from ..project.revision import Stamp
 from ..project.validate import load_project
-from ..record import record_build
+from ..pipeline.record import record_build
 from .compare import CardChange
 from .session import Comparison, compare_project
 

@@ -13,7 +13,7 @@ from typing import Iterator
 
 from ..errors import PnpError
 from ..project.revision import LARGE, blob_id, list_blobs, run_git
-from ..record import has_record, restore_record
+from ..pipeline.record import has_record, restore_record
 
 LAST_BUILD = "last-build"
 MAX_BYTES = 256 << 20  # read into memory at once: an old tree larger than this is no project folder

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..atomic import replace_all, staging_path, unwritable
+from ..files.atomic import replace_all, staging_path, unwritable
 from ..project.validate import load_project
 from .html import render_html
 from .pdf import render_pdf

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..atomic import write_atomically
+from ..files.atomic import write_atomically
 from ..errors import PnpError
 from ..press.write_png import Raster, rasterise_as_done
 from ..project.model import Project

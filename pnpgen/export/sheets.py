@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from ..atomic import write_atomically
+from ..files.atomic import write_atomically
 from ..errors import PnpError
 from ..project.model import Card, Component, Game, Project
 from ..project.sheets import guess_type

@@ -14,7 +14,7 @@ from pathlib import Path
 from fontTools.ttLib import newTable
 from fontTools.ttLib import TTFont as ToolsFont
 
-from ..atomic import write_atomically
+from ..files.atomic import write_atomically
 from ..errors import Location, PnpError
 
 from .typeface import WEIGHT_NAMES, Face

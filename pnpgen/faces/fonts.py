@@ -13,7 +13,7 @@ from fontTools.ttLib import TTFont as ToolsFont
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from ..project.files import special_kind
+from ..files.reading import special_kind
 from ..errors import Location, PnpError, Problem
 from .font_convert import convert_face, process_cache_dir
 from .typeface import Face

@@ -8,7 +8,7 @@ from pathlib import Path
 from lxml import etree
 
 from ..errors import Location, PnpError
-from ..project.files import MAX_FILE_BYTES, refuse_large, special_kind
+from ..files.reading import MAX_FILE_BYTES, refuse_large, special_kind
 
 NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 

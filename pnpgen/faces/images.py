@@ -9,7 +9,7 @@ from PIL import Image as PILImage
 from reportlab import rl_config
 
 from ..errors import PnpError
-from ..project.files import special_kind
+from ..files.reading import special_kind
 
 MAX_PIXELS = 60_000_000  # ~7,700 × 7,700: far above any card at 1,200 dpi, far below a decompression bomb
 FORMATS = {"PNG", "JPEG", "GIF", "WEBP", "TIFF", "BMP"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from .. import __version__
+from .._version import __version__
 from ..digests import file_pieces
 from ..project.model import Project
 from .fonts import font_dirs

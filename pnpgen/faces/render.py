@@ -22,10 +22,10 @@ from .icons import IconSet
 from .images import ImageChecker
 from .reuse import KEY, Bounded, FaceMemo, Fieldless, Settled, TrackedFields
 from ..project.model import Card, Component, Fields, Game, Project
-from ..project import bounds
-from ..project.bounds import ENDLESS, NO_MEMORY
+from ..templating import limits
+from ..templating.limits import ENDLESS, NO_MEMORY
 from ..project.revision import Stamp, project_stamp
-from ..project.sandbox import make_environment
+from ..templating.sandbox import make_environment
 from .template_errors import explain_undefined, template_line, template_location
 from .text import TextDoesNotFit, fit_text
 
@@ -240,7 +240,7 @@ class Renderer:
         }
         where = Origin(self, component, card)  # said only in a message
         try:
-            return bounds.render(self.env.get_template(template), context)
+            return limits.render(self.env.get_template(template), context)
         except TextDoesNotFit as err:
             field = field_holding(card, err.content)
             raise PnpError(f"{where}: {field}in {template_line(template)}: {err}", card.location) from None

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import urlsplit
 
-from ..pipeline import Options
+from ..pipeline.build import Options
 from ..errors import PnpError
 from ..faces.fonts import BUNDLED_FONTS
 from .gallery import Gallery

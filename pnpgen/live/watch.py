@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from ..pipeline import Options, build_project
+from ..pipeline.build import Options, build_project
 from ..errors import PnpError
 from ..project.model import Card, Project
 from ..project.validate import load_project

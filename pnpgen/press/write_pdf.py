@@ -18,7 +18,7 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from ..atomic import write_atomically
+from ..files.atomic import write_atomically
 from ..faces.art import FaceArt
 from ..faces.form import FaceForm, Shape, encode_form, font_file
 from ..units import mm

@@ -6,7 +6,7 @@ import re
 import unicodedata
 from pathlib import Path
 
-from ..atomic import write_atomically
+from ..files.atomic import write_atomically
 from ..errors import CONTROL, Location, PnpError
 from .sheet_files import SUFFIXES, TEXT_SUFFIXES, read_grid, sheet_names
 from .sheets import show_cell

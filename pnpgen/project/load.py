@@ -8,7 +8,7 @@ import yaml
 from ..errors import Location, PnpError
 from .events import FAST, MAX_DEPTH, build_with
 from .scalars import shorten
-from .files import special_kind
+from ..files.reading import special_kind
 from .located import LList, LMap
 from .source import Opened, open_utf8, read_utf8, whole_text
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Iterable
 
-from .files import read_quietly
+from ..files.reading import read_quietly
 
 GIT_TIMEOUT = 60
 # A project's repository is untrusted like the rest of it: its config must not make git run a program

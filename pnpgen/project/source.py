@@ -7,7 +7,7 @@ import io
 from pathlib import Path
 
 from ..errors import Location, PnpError
-from .files import MAX_FILE_BYTES, refuse_large
+from ..files.reading import MAX_FILE_BYTES, refuse_large
 
 BINARY_SIGNATURES = (b"\x89PNG", b"\xff\xd8\xff", b"%PDF", b"GIF8", b"PK\x03\x04")
 PIECE = 1 << 16  # bytes checked at a time

@@ -7,7 +7,7 @@ from .. import units
 from ..errors import Collector
 from .load import LList, LMap
 from .model import Fields
-from .sandbox import compile_expression
+from ..templating.sandbox import compile_expression
 from .spilled import SpilledList
 
 

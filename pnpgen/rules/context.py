@@ -10,7 +10,7 @@ from markupsafe import Markup, escape
 from ..errors import PnpError
 from ..project.expand import expand_pieces
 from ..project.model import Component, Fields, Game
-from ..project.sandbox import compile_expression
+from ..templating.sandbox import compile_expression
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,10 @@ import jinja2
 from jinja2.sandbox import SecurityError
 
 from ..errors import Location, PnpError
-from ..project import bounds
-from ..project.bounds import ENDLESS, NO_MEMORY
+from ..templating import limits
+from ..templating.limits import ENDLESS, NO_MEMORY
 from ..project.model import Game, Project
-from ..project.sandbox import make_environment
+from ..templating.sandbox import make_environment
 from .context import make_context
 
 
@@ -23,7 +23,7 @@ def expand_markdown(project: Project, game: Game, source: Path, text: str) -> st
     env = make_environment(project.templates_dir)
     where = show_path(project, source)
     try:
-        return bounds.render(env.from_string(text), make_context(game))
+        return limits.render(env.from_string(text), make_context(game))
     except jinja2.TemplateSyntaxError as err:
         raise PnpError(f"template syntax error: {err.message}", Location(where, err.lineno or 0, 1)) from None
     except (PnpError, RecursionError, MemoryError) as err:

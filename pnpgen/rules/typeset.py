@@ -10,7 +10,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from ..atomic import write_atomically
+from ..files.atomic import write_atomically
 from ..faces.convert import Converter
 from ..errors import Location, PnpError
 from ..faces.fonts import FontBook
@@ -23,7 +23,7 @@ from .pages import make_contents, make_page_spec, typeset
 from .paragraph import KinsokuParagraph
 from .punctuation import half_font
 from .sizes import HALF_PAGE
-from ..project.files import MAX_FILE_BYTES, refuse_large
+from ..files.reading import MAX_FILE_BYTES, refuse_large
 
 DEFAULT_ACCENT = "#8c3b2a"
 BOOKLET_NOTES = {

@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 import pnpgen
-from pnpgen import Options, ahead
+from pnpgen import Options
+from pnpgen.pipeline import prerender
 from pnpgen.errors import Location
 from pnpgen.project import shelf
 from pnpgen.project import spill as spill_module
@@ -111,7 +112,7 @@ def test_a_deck_past_held_cards_spills_and_builds_the_same_pdfs(tmp_path, monkey
     for name in ("cards.yaml", "games", "templates", "documents", "rules"):
         source = ROOT / name
         (shutil.copytree if source.is_dir() else shutil.copy)(source, project / name)
-    monkeypatch.setattr(ahead, "PARALLEL_CARDS", 2)
+    monkeypatch.setattr(prerender, "PARALLEL_CARDS", 2)
     pnpgen.build(project, Options(out_dir=tmp_path / "held", cache=False))
     monkeypatch.setattr(shelf, "HELD", 1)
     assert load_project(project).games[0].components[0].cards.spill is not None

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import jinja2
 
-from pnpgen.project.sandbox import make_environment
+from pnpgen.templating.sandbox import make_environment
 from pnpgen.project.validate import load_project
 from pnpgen.rules.context import make_context
 

@@ -13,15 +13,15 @@ import stat
 from dataclasses import fields
 from pathlib import Path, PurePosixPath
 
-from . import __version__
-from .atomic import refuse_links_out
-from .digests import file_sha256
-from .faces.inputs import folder_digest, fonts_digest
+from .._version import __version__
+from ..files.atomic import refuse_links_out
+from ..digests import file_sha256
+from ..faces.inputs import folder_digest, fonts_digest
 from .manifest import Manifest
-from .project.files import MAX_FILE_BYTES
-from .project.model import Project
-from .project.revision import mentions_build, project_revision
-from .project.validate import find_source
+from ..files.reading import MAX_FILE_BYTES
+from ..project.model import Project
+from ..project.revision import mentions_build, project_revision
+from ..project.validate import find_source
 from .record import record_sources
 
 FOLDERS = ("templates", "images", "rules", "documents")  # fonts/ by fonts_digest: name, size and time

@@ -8,9 +8,9 @@ import jinja2
 from jinja2.loaders import split_template_path
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
-from .bounds import BoundedEnvironment, bounded_lipsum
-from .chance import pick_repeatably, write_lorem
-from .files import MAX_FILE_BYTES
+from .limits import BoundedEnvironment, bounded_lipsum
+from .seeded_random import pick_repeatably, write_lorem
+from ..files.reading import MAX_FILE_BYTES
 
 _ZEN = str.maketrans("0123456789-+", "０１２３４５６７８９－＋")
 

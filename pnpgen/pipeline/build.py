@@ -8,27 +8,33 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from . import __version__
-from .ahead import render_ahead
-from .atomic import refuse_links_out, replace_all, staging_path, write_atomically
-from .cache import Cache, default_cache_dir
-from .digests import digest, feed_digest, file_sha256, shared_repr
-from .faces.inputs import input_digests
-from .faces.convert import Converter
-from .errors import PnpError
-from .press.impose import Item, Page, SheetSpec
-from .press.layout import lay_out, note_bare_edges, note_pinned_paper, note_reduced_bleed, refuse_conflicting_options
-from .press.share import laid_out, note_shared_sheets, share_sheets
+from .._version import __version__
+from .prerender import render_ahead
+from ..files.atomic import refuse_links_out, replace_all, staging_path, write_atomically
+from ..cache import Cache, default_cache_dir
+from ..digests import digest, feed_digest, file_sha256, shared_repr
+from ..faces.inputs import input_digests
+from ..faces.convert import Converter
+from ..errors import PnpError
+from ..press.impose import Item, Page, SheetSpec
+from ..press.layout import (
+    lay_out,
+    note_bare_edges,
+    note_pinned_paper,
+    note_reduced_bleed,
+    refuse_conflicting_options,
+)
+from ..press.share import laid_out, note_shared_sheets, share_sheets
 from .manifest import Manifest
-from .prepare import counter, open_fontbook, refuse_failed_checks, select_games  # noqa: F401 (imported from here)
+from .prepare import counter, open_fontbook, refuse_failed_checks, select_games
 from .record import record_build
 from .uptodate import LastBuild, possible_outputs
-from .parallel import Background, in_turn
-from .project.model import Game, Project
-from .faces.render import Face, Renderer
-from .project.sheets import list_sheet_files
-from .project.validate import load_project
-from .press.write_pdf import write_document
+from .workers import Background, in_turn
+from ..project.model import Game, Project
+from ..faces.render import Face, Renderer
+from ..project.sheets import list_sheet_files
+from ..project.validate import load_project
+from ..press.write_pdf import write_document
 
 
 PARALLEL_PIECES = 400  # fewer pieces than this are written faster than a second process starts
@@ -251,7 +257,7 @@ def pdf_digest(project: Project, assets: str, title: str, pages: list[Page], ble
 
 def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -> list[Output]:
     """The rulebook and rules sheet of a game: their sources, the data and the templates decide their bytes."""
-    from .rules.sizes import rulebook_pages
+    from ..rules.sizes import rulebook_pages
 
     data = digest(*(file_sha256(p) for p in game_files(project, game)), renderer.inputs)
     planned = []
@@ -266,7 +272,7 @@ def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -
     outputs = []
     for source, name, extra in planned:
         def run(staging, source=source, name=name, extra=extra):
-            from .rules.typeset import build_rulebook, build_rules_sheet  # loaded by the process that typesets
+            from ..rules.typeset import build_rulebook, build_rules_sheet
 
             typeset = build_rulebook if name == "rulebook.pdf" else build_rules_sheet
             typeset(project, game, Path(source), staging, fontbook=fontbook, renderer=renderer, converter=converter, **extra)

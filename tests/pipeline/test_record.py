@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pnpgen.record import FOLDER, read_index, record_sources
+from pnpgen.pipeline.record import FOLDER, read_index, record_sources
 
 
 def test_a_stale_object_goes_and_a_record_being_written_by_another_build_stays(tmp_path: Path):

@@ -12,7 +12,7 @@ import time
 import traceback
 from typing import Callable
 
-from .errors import Location, PnpError, Problem
+from ..errors import Location, PnpError, Problem
 
 CANCEL_WAIT = 60  # seconds a cancelled job gets to clean up after itself before it is terminated
 

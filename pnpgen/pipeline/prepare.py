@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from .cache import default_cache_dir
-from .checks.checker import check_project
-from .checks.findings import failures
-from .errors import PnpError, Problem
-from .faces.fonts import FontBook, font_dirs
-from .project.model import Game, Project
+from ..cache import default_cache_dir
+from ..checks.checker import check_project
+from ..checks.findings import failures
+from ..errors import PnpError, Problem
+from ..faces.fonts import FontBook, font_dirs
+from ..project.model import Game, Project
 
 
 def select_games(project: Project, game_id: str | None) -> tuple[Game, ...]:

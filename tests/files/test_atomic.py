@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from pnpgen.atomic import write_atomically
+from pnpgen.files.atomic import write_atomically
 from pnpgen.errors import PnpError
 
 
@@ -28,7 +28,7 @@ def test_an_interrupt_keeps_the_old_file_and_leaves_no_temp(tmp_path: Path, monk
     def interrupted(*_args):
         raise KeyboardInterrupt  # Ctrl-C after the new bytes are on disk, before the rename
 
-    monkeypatch.setattr("pnpgen.atomic.os.replace", interrupted)
+    monkeypatch.setattr("pnpgen.files.atomic.os.replace", interrupted)
     with pytest.raises(KeyboardInterrupt):
         write_atomically(target, b"bad")
     assert target.read_bytes() == b"good"
@@ -55,7 +55,7 @@ def test_a_folder_without_write_permission_is_a_clear_message(tmp_path: Path, mo
     def refused(*_args, **_kwargs):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
 
-    monkeypatch.setattr("pnpgen.atomic.os.open", refused)
+    monkeypatch.setattr("pnpgen.files.atomic.os.open", refused)
     with pytest.raises(PnpError) as caught:
         write_atomically(target, b"new", "PDF")
     assert str(caught.value) == f"{target.parent}: cannot write the PDF here (Permission denied); expected a writable folder"

@@ -6,7 +6,7 @@ import re
 import stat
 from pathlib import Path
 
-from .atomic import write_atomically
+from ..files.atomic import write_atomically
 
 NAME = ".pnpgen-manifest.json"
 LAST_BUILD = "/last-build"  # no output's key: keys are relative paths

@@ -5,11 +5,12 @@ from pathlib import Path
 import pytest
 
 import pnpgen
-from pnpgen import Options, ahead, pipeline
+from pnpgen import Options
+from pnpgen.pipeline import prerender, build as pipeline
 from pnpgen.cache import FacePack
 from pnpgen.faces import render
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 def many_cards(tmp_path: Path, count: int) -> Path:
@@ -56,7 +57,7 @@ def counted(monkeypatch):
 
 @pytest.mark.parametrize("parallel", [True, False])
 def test_laying_out_looks_up_no_card_again(tmp_path, monkeypatch, counted, parallel):
-    monkeypatch.setattr(ahead, "PARALLEL_CARDS", 200 if parallel else 10 ** 9)
+    monkeypatch.setattr(prerender, "PARALLEL_CARDS", 200 if parallel else 10 ** 9)
     monkeypatch.setattr(render, "MEMO", 16)  # as in a deck far larger than the renderer's memos
     project = many_cards(tmp_path, 240)
     cold = pnpgen.build(project, Options(out_dir=tmp_path / "out", cache_dir=tmp_path / "cache", check=False))

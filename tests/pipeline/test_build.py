@@ -7,14 +7,14 @@ from pypdf import PdfReader
 
 import pnpgen
 from pnpgen import Options, PnpError, units
-from pnpgen.pipeline import open_fontbook
+from pnpgen.pipeline.build import open_fontbook
 from pnpgen.faces.render import Renderer
 from pnpgen.project.validate import load_project
 from pnpgen.press.write_pdf import form_name
 
 from pdfprobe import drawn_forms, font_is_embedded_subset, fonts, segments
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 BLEED = 3.0
 A4_COLS = [10.5, 73.5, 136.5]  # trim x of the three columns: (210 - 3 × 63) / 2 = 10.5
 A4_ROWS = [192.5, 104.5, 16.5]  # trim y (bottom edge) of the three rows, top row first
@@ -200,7 +200,7 @@ def test_pdf_metadata_names_the_game_and_project(tmp_path):
 def test_outputs_keep_only_the_faces_still_to_convert(tmp_path, monkeypatch):
     """Faces converted into the pack as they are rendered are drawn by key: the plan holds none of them, and
     a page's digest changes with what it shows."""
-    from pnpgen import pipeline
+    from pnpgen.pipeline import build as pipeline
 
     planned, real = [], pipeline.plan_components
 
@@ -220,7 +220,7 @@ def test_outputs_keep_only_the_faces_still_to_convert(tmp_path, monkeypatch):
 
 def planned(project_dir: Path, tmp_path: Path, edit=lambda text: text, assets: str = "assets", **options) -> tuple:
     """(digest, pages) plan_components gives the project's first component, its cards.yaml edited first."""
-    from pnpgen import pipeline
+    from pnpgen.pipeline import build as pipeline
     from pnpgen.cache import Cache
     from pnpgen.faces.convert import Converter
 

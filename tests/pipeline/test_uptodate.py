@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 
 import pnpgen
-from pnpgen import Options, pipeline
-from pnpgen.manifest import NAME
+from pnpgen import Options
+from pnpgen.pipeline import build as pipeline
+from pnpgen.pipeline.manifest import NAME
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 RULES = "# 小さなゲームのルール\n\n## 準備\n\nカードは{{ count('deck') }}枚。\n"
 
 

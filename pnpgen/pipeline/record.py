@@ -11,11 +11,11 @@ import shutil
 from pathlib import Path, PurePosixPath
 from typing import Iterable
 
-from .atomic import write_atomically
-from .digests import file_pieces, file_sha256
-from .errors import PnpError
-from .project.model import Project
-from .project.revision import source_files, is_wanted
+from ..files.atomic import write_atomically
+from ..digests import file_pieces, file_sha256
+from ..errors import PnpError
+from ..project.model import Project
+from ..project.revision import source_files, is_wanted
 
 FOLDER = ".pnpgen-build"
 VERSION = 1

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterable, Sequence
 
-from .errors import PnpError
+from ..errors import PnpError
 
 
 def write_atomically(path: Path, data: bytes | Iterable[bytes] | Callable[[BinaryIO], None], what: str = "file",

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from pnpgen.errors import Location, PnpError, Problem
-from pnpgen.parallel import Background
+from pnpgen.pipeline.workers import Background
 
 
 def test_a_job_runs_and_its_file_appears(tmp_path: Path):
@@ -63,5 +63,5 @@ def test_a_job_that_crashes_or_dies_is_reported_and_its_bytes_come_back_whole():
 
 
 def test_no_pickle_carries_an_outcome():
-    source = (Path(__file__).resolve().parent.parent / "pnpgen" / "parallel.py").read_text(encoding="utf-8")
+    source = (Path(__file__).resolve().parents[2] / "pnpgen" / "pipeline" / "workers.py").read_text(encoding="utf-8")
     assert "import pickle" not in source and "Pipe(" not in source and ".send(" not in source

@@ -5,11 +5,11 @@ import functools
 import os
 import signal
 
-from .faces.convert import Converter
-from .faces.render import Renderer
-from .parallel import Background, can_fork
-from .project.model import Game
-from .project.shelf import pick
+from ..faces.convert import Converter
+from ..faces.render import Renderer
+from .workers import Background, can_fork
+from ..project.model import Game
+from ..project.shelf import pick
 
 PARALLEL_CARDS = 200  # fewer distinct cards than this are not worth a second process
 

@@ -2,7 +2,7 @@
 only as names of PDFs in a game's folder, so `--clean` never deletes anything else."""
 import json
 
-from pnpgen.manifest import NAME, Manifest
+from pnpgen.pipeline.manifest import NAME, Manifest
 
 
 def test_clean_removes_only_pdfs_a_build_could_have_written_inside_the_output_folder(tmp_path):

@@ -21,7 +21,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.visitor import NodeTransformer
 
 from ..errors import PnpError
-from . import growth
+from . import result_sizes
 
 MAX_STEPS = 2_000_000  # loop iterations and calls in one render of a face or a rulebook
 MACRO_STEPS = 20  # a macro call or an include costs about as much as twenty loop iterations
@@ -160,7 +160,7 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         self.filters["pnpgen_sized"] = check_value
         self.filters["pnpgen_count"] = checked_count
         self.globals["lipsum"] = bounded_lipsum(self.globals["lipsum"])
-        for name, estimate in growth.FILTERS.items():
+        for name, estimate in result_sizes.FILTERS.items():
             self.filters[name] = bounded_filter(self.filters[name], estimate)
 
     def _parse(self, source, name, filename):
@@ -183,10 +183,10 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
                 check_count(value)
         bound = getattr(__obj, "__wrapped__", __obj)  # the sandbox wraps str.format in a function of its own
         owner, method = getattr(bound, "__self__", None), getattr(bound, "__name__", "")
-        if isinstance(owner, str) and method in growth.METHODS:
+        if isinstance(owner, str) and method in result_sizes.METHODS:
             if method == "join" and args and not isinstance(args[0], (str, list, tuple)):
                 args = (list(count_steps(args[0])), *args[1:])  # measured and then joined: read once
-            refuse_growth(growth.size_of_call(growth.METHODS[method], owner, args, kwargs))
+            refuse_growth(result_sizes.size_of_call(result_sizes.METHODS[method], owner, args, kwargs))
         charge(MACRO_STEPS if isinstance(__obj, Macro) else 1)
         return check_value(super().call(__context, __obj, *args, **kwargs))
 
@@ -231,7 +231,7 @@ def bounded_filter(function, estimate):
         args = list(args)
         if not isinstance(args[skip], (str, list, tuple, dict)) and hasattr(args[skip], "__iter__"):
             args[skip] = list(count_steps(args[skip]))  # measured and then filtered: read once
-        refuse_growth(growth.size_of_call(estimate, args[skip], tuple(args[skip + 1:]), kwargs))
+        refuse_growth(result_sizes.size_of_call(estimate, args[skip], tuple(args[skip + 1:]), kwargs))
         return function(*args, **kwargs)
     return run
 

@@ -7,9 +7,9 @@ import pytest
 import pnpgen
 from pnpgen import Options
 from pnpgen.errors import PnpError
-from pnpgen.project.sandbox import make_environment
+from pnpgen.templating.sandbox import make_environment
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 CHANCE = ('{{ text(["赤", "青", "緑", "黄", "白", "黒", "紫", "橙"]|random, SAFE + 2, 35, 20, 8, size=9) }}\n'
           '{{ text(lipsum(1, False, 5, 9), SAFE + 2, 80, W - 2*SAFE - 4, 20, size=6, min_size=4) }}\n')
 

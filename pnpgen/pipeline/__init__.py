@@ -1,0 +1,1 @@
+"""Run a build: a project into faces, sheets and files; what is up to date; work on other cores."""
