@@ -144,7 +144,7 @@ def common_folder(paths: list[Path]) -> str:
 @click.option("--strict", is_flag=True, help="Also list every number in rulebooks and card text that no component or figure accounts for.")
 def check_command(project, game, as_json, strict) -> None:
     """Hold the data to the figures its design documents state."""
-    from . import check
+    from .pipeline.check import check
 
     try:
         findings = check(project, game, strict)
@@ -206,22 +206,15 @@ def init_command(folder, name, sheet) -> None:
 @click.argument("project", default=".", type=click.Path(path_type=Path))
 def list_command(project) -> None:
     """Show the games, components, card counts and sizes of PROJECT."""
-    from .project.expand import expand_pieces
+    from .project.summary import summary_lines
     from .project.validate import load_project
 
     try:
         loaded = load_project(project)
     except PnpError as err:
         fail(err)
-    for game in loaded.games:
-        players = f"{game.players[0]}–{game.players[-1]} players" if game.players else "players not given"
-        say(f"{game.id}: {game.title} ({players})")
-        for component in game.components:
-            pieces = len(expand_pieces(component))
-            w, h = units.to_mm(component.size.width), units.to_mm(component.size.height)
-            sides = "front and back" if component.back else "front only"
-            say(f"  {component.id:24} {component.kind:5} {pieces:4} pieces ({len(component.cards)} distinct)  "
-                       f"{w:g} × {h:g} mm  {sides}")
+    for line in summary_lines(loaded):
+        say(line)
 
 
 @main.command("export")
