@@ -24,7 +24,7 @@ from ..press.layout import (
     note_reduced_bleed,
     refuse_conflicting_options,
 )
-from ..press.share import laid_out, note_shared_sheets, share_sheets
+from ..press.shared_sheets import laid_out, note_shared_sheets, share_sheets
 from .manifest import Manifest
 from .prepare import counter, open_fontbook, refuse_failed_checks, select_games
 from .record import record_build

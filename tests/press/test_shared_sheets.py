@@ -11,7 +11,7 @@ from pypdf import PdfReader
 from pdfprobe import clipped_boxes, segments
 from pnpgen import Options, build
 from pnpgen.press.impose import Item, SheetSpec, impose
-from pnpgen.press.share import Laid, laid_out, share_sheets
+from pnpgen.press.shared_sheets import Laid, laid_out, share_sheets
 from pnpgen.project.model import Size
 from pnpgen.units import mm, to_mm
 
