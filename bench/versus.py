@@ -1,0 +1,127 @@
+"""Time this source tree against another one (an earlier checkout) as a user runs pnpgen: whole processes, A/B.
+
+Run: python3 bench/versus.py OTHER_TREE [--runs 5] [--cards 1000] [--only NAME,NAME]
+
+OTHER_TREE is a folder holding another version's `pnpgen/` package (for example a `git worktree` of an
+earlier commit). Every timed run is `python -m pnpgen build PROJECT -o OUT` from the command line, checks on as
+by default, in a fresh process; the two trees run in turn (A B A B …) so that a drift in the machine's speed
+touches both alike, and each pair gives a ratio A/B. Not a test: it prints figures and judges nothing.
+
+Cases: the bundled project cold (empty cache and output), rebuilt with nothing changed, and after one card's
+text changed; a deck of --cards unique cards cold, unchanged, after one card's text changed, and after an edit of
+its front template. CPU is the child's user + system time (its helper processes included), wall the
+elapsed time; each row prints the ratio's min, median and max over the pairs.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from build_speed import write_project  # noqa: E402
+
+BUNDLED_TWEAK = ("games/three-times-undress.yaml", "- {number: 7, copies: 5}",
+                 "- {number: 7, copies: 5, effect: 一枚だけ変えたカード}")
+TEMPLATE_EDIT = ("templates/front.svg.j2", 'stroke="#b3262d" stroke-width="0.5"', 'stroke="#b3262d" stroke-width="0.6"')
+
+
+def copy_bundled(target: Path) -> Path:
+    target.mkdir(parents=True)
+    for name in ("cards.yaml", "games", "templates", "documents", "rules"):
+        source = ROOT / name
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, target / name)
+    return target
+
+
+def edit(project: Path, change: tuple[str, str, str]) -> None:
+    path = project / change[0]
+    text = path.read_text(encoding="utf-8")
+    if change[1] not in text:
+        raise SystemExit(f"bench: {change[0]} has no {change[1]!r} to edit")
+    path.write_text(text.replace(change[1], change[2], 1), encoding="utf-8")
+
+
+def run_build(tree: Path, project: Path, cache: Path) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one `pnpgen build` process run from `tree`."""
+    env = dict(os.environ, PYTHONPATH=str(tree), PNPGEN_CACHE=str(cache))
+    start = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-m", "pnpgen", "build", str(project), "-o", str(project / "output")],
+                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=project)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    errors = child.stderr.read().decode("utf-8", "replace")
+    child.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"bench: the build from {tree} failed:\n{errors[-2000:]}")
+    return usage.ru_utime + usage.ru_stime, wall
+
+
+def one_run(tree: Path, scratch: Path, case: str, cards: int) -> tuple[float, float]:
+    """Prepare the case's state in a new folder (untimed), then time the build the case is about."""
+    project = scratch / "project"
+    cache = scratch / "cache"
+    if case.startswith("bundled"):
+        copy_bundled(project)
+    else:
+        write_project(project, cards, 1)
+    if case.endswith("cold"):
+        return run_build(tree, project, cache)
+    run_build(tree, project, cache)
+    if case.endswith("tweak"):
+        middle = ("cards.yaml", f'name: "カード{cards // 2}"', 'name: "一枚だけ変えたカード"')
+        edit(project, BUNDLED_TWEAK if case.startswith("bundled") else middle)
+    elif case.endswith("template"):
+        edit(project, TEMPLATE_EDIT)
+    return run_build(tree, project, cache)
+
+
+def spread(values: list[float]) -> str:
+    return f"{statistics.median(values):6.3f} ({min(values):.3f}–{max(values):.3f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("other", type=Path, help="a folder holding another version's pnpgen/ package")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--cards", type=int, default=1000)
+    parser.add_argument("--only", default="", help="comma-separated case names")
+    args = parser.parse_args()
+    other = args.other.resolve()
+    if not (other / "pnpgen" / "__init__.py").is_file():
+        raise SystemExit(f"bench: {other} holds no pnpgen/ package")
+    cases = ["bundled-cold", "bundled-unchanged", "bundled-tweak",
+             "deck-cold", "deck-unchanged", "deck-tweak", "deck-template"]
+    if args.only:
+        cases = [case for case in cases if case in args.only.split(",")]
+    print(f"A = {ROOT.name} (this tree), B = {other.name}; {args.runs} pairs a case, A and B in turn; "
+          f"deck of {args.cards} unique cards; {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
+    print(f"{'case':18} {'A cpu s':>8} {'B cpu s':>8}  {'cpu A/B median (min–max)':28} {'wall A/B median (min–max)':28}")
+    with tempfile.TemporaryDirectory() as folder:
+        for case in cases:
+            pairs = []
+            for run in range(args.runs):
+                pair = []
+                for side, tree in (("a", ROOT), ("b", other)):
+                    scratch = Path(folder) / f"{case}-{run}-{side}"
+                    pair.append(one_run(tree, scratch, case, args.cards))
+                    shutil.rmtree(scratch)
+                pairs.append(pair)
+            cpu = [a[0] / b[0] for a, b in pairs]
+            wall = [a[1] / b[1] for a, b in pairs]
+            print(f"{case:18} {statistics.median(a[0] for a, _ in pairs):8.2f} {statistics.median(b[0] for _, b in pairs):8.2f}"
+                  f"  {spread(cpu):28} {spread(wall):28}", flush=True)
+    print(f"load at the end {os.getloadavg()[0]:.2f} (a figure from a loaded machine is noisier: compare medians)")
+
+
+if __name__ == "__main__":
+    main()
