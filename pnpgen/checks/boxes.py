@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .. import units
-from ..press.dieline import SLEEVE_THICKNESS, size_box
+from ..project.box_size import card_depth, size_box
 from ..project.model import Game
 from .findings import PASS, Finding
 
@@ -17,7 +17,7 @@ def state_boxes(game: Game) -> list[Finding]:
             continue
         count = sum(card.copies for card in deck.cards)
         size = size_box(deck.size, count, box.thickness, box.clearance, box.sleeves)
-        per_card = box.thickness + (SLEEVE_THICKNESS if box.sleeves else 0.0)
+        per_card = card_depth(box.thickness, box.sleeves)
         sleeved = " sleeved" if box.sleeves else ""
         stack = count * per_card + box.clearance
         depth = f"{units.to_mm(size.depth):.1f} mm deep"

@@ -9,7 +9,8 @@ from ..faces.render import Face, Renderer, keep_unconverted
 from ..project.expand import expand_pieces
 from ..project.model import Component, Game, Size
 from ..project.validate_pieces import BOX_FRONT
-from .dieline import Dieline, draw_piece, draw_standee, draw_tuck_box, size_box
+from ..project.box_size import size_box
+from .dieline import Dieline, draw_piece, draw_standee, draw_tuck_box
 from .impose import Page, SheetSpec
 from .pack import Cutout, fits, pack
 

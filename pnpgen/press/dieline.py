@@ -5,14 +5,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..project.box_size import BoxSize
 from ..project.model import Outline, Size
 from ..units import mm
 from .shapes import Polygon, trace_arc, flatten_path, trace_hex, trace_rounded
 from .shapes import trace_rect as rect
 
-MIN_DEPTH = mm(5)  # thinner than this a box cannot be folded by hand
-SLEEVE_MARGIN = mm(3)  # a sleeve is this much wider and higher than its card (63 × 88 → 66 × 91)
-SLEEVE_THICKNESS = mm(0.1)  # added per card by a sleeve (two layers of a common sleeve)
 SLOT_GAP = mm(6)  # between a standee's feet and its base card: white between their bleeds
 SLOT_MARGIN = mm(5)  # the base card reaches this far past each side of the figure
 
@@ -38,24 +36,6 @@ class Dieline:
     panels: tuple[Panel, ...]
     cuts: tuple[Polygon, ...]
     folds: tuple[tuple[float, float, float, float], ...] = ()
-
-
-@dataclass(frozen=True)
-class BoxSize:
-    """The inside of a tuck box, in points, and the deck it was sized for."""
-
-    width: float
-    height: float
-    depth: float
-    cards: int
-
-
-def size_box(card: Size, cards: int, thickness: float, clearance: float, sleeves: bool) -> BoxSize:
-    """Card size + clearance (+ sleeve); depth = cards × thickness (+ sleeve) + clearance, at least MIN_DEPTH."""
-    extra = SLEEVE_MARGIN if sleeves else 0.0
-    per_card = thickness + (SLEEVE_THICKNESS if sleeves else 0.0)
-    depth = max(MIN_DEPTH, cards * per_card + clearance)
-    return BoxSize(card.width + extra + clearance, card.height + extra + clearance, depth, cards)
 
 
 def size_flaps(size: BoxSize) -> dict[str, float]:
