@@ -19,8 +19,8 @@ from .source import size_of
 FAST = yaml.CSafeLoader if getattr(yaml, "__with_libyaml__", False) else yaml.SafeLoader
 COLLECTIONS = (BASE + "map", BASE + "seq", BASE + "omap")
 MAX_DEPTH = 100  # far deeper than any project; recursion (ours) stays bounded
-# A file holds fewer values of its own than it has characters, so values past both this and its size are aliases
-# expanded (a "billion laughs" file stops here), while a big deck is held only to what its size allows.
+# The values a file may make: this many, or as many as it has bytes. A file writes fewer values of its own than it
+# has bytes, so what goes past both is aliases expanded (a "billion laughs" stops there), never a deck written out.
 MAX_NODES = 200_000
 STARTS = (MappingStartEvent, SequenceStartEvent)
 ENDS = (MappingEndEvent, SequenceEndEvent)
