@@ -104,10 +104,10 @@ def reprint_game(game: Game, comparison: Comparison, renderer: Renderer, options
 def cut_to_reprint(component: Component, changes: list[CardChange]) -> Component:
     """The component holding only what must be printed again: every copy of a card that looks different
     (or is new), and the added copies of a card that only gained copies."""
-    by_index = {c.index - 1: c for c in changes if c.status != "removed"}  # a card's place among the new ones
+    by_card = {id(c.card): c for c in changes if c.status != "removed"}
     cards = []
-    for index, card in enumerate(component.cards):
-        change = by_index.get(index)
+    for card in component.cards:
+        change = by_card.get(id(card))
         if change is None:
             continue
         # A die-cut piece's dieline follows its data (a tuck box's depth, its deck's count): any edit reprints it.

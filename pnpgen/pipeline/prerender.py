@@ -9,7 +9,6 @@ from ..faces.convert import Converter
 from ..faces.render import Renderer
 from .workers import Background, can_fork
 from ..project.model import Game
-from ..project.shelf import pick
 
 PARALLEL_CARDS = 200  # fewer distinct cards than this are not worth a second process
 
@@ -80,7 +79,8 @@ def render_cards(renderer: Renderer, cards: list, start: int | None = None, pare
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         renderer.pack.hand_to(handoff)
     for game, component, indexes in cards:
-        for index, card in zip(indexes, pick(component.cards, indexes)):
+        for index in indexes:
+            card = component.cards[index]
             for side in ("front", "back"):
                 renderer.render(game, component, card, side, index)
     if start is None:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import sys
-from array import array
 
 import yaml
 from yaml.composer import ComposerError
@@ -11,41 +10,46 @@ from yaml.events import (AliasEvent, DocumentEndEvent, MappingEndEvent, MappingS
 
 from ..errors import Collector, Location, PnpError
 from .located import LList, LMap, Marks
+from .merge_keys import MergeKeys
 from .scalars import BASE, MAX_DIGITS, STR, SURROGATE, read_scalar, show_tag
-from .spilled import SpilledList
+from .source import size_of
 
 # libyaml's parser when PyYAML has it: the same events, several times faster; on an error the pure-Python
 # parser reads the file again, as its messages say more
 FAST = yaml.CSafeLoader if getattr(yaml, "__with_libyaml__", False) else yaml.SafeLoader
-MERGE = BASE + "merge"
 COLLECTIONS = (BASE + "map", BASE + "seq", BASE + "omap")
 MAX_DEPTH = 100  # far deeper than any project; recursion (ours) stays bounded
-MAX_NODES = 200_000  # bounds alias expansion (a "billion laughs" file stops here)
+# The values a file may make: this many, or as many as it has bytes. A file writes fewer values of its own than it
+# has bytes, so what goes past both is aliases expanded (a "billion laughs" stops there), never a deck written out.
+MAX_NODES = 200_000
 STARTS = (MappingStartEvent, SequenceStartEvent)
+ENDS = (MappingEndEvent, SequenceEndEvent)
 WORD = 24  # plain scalars up to this long that are text are remembered as such: field names, not descriptions
 
 
 def build_with(text, shown: str, loader):
     """One YAML document as LMap/LList/scalars (None for an empty file), every problem in it at once."""
+    limit = max(MAX_NODES, size_of(text))
     parser = loader(text)
     try:
-        return _Builder(shown, parser).build_document()
+        return _Builder(shown, parser, limit).build_document()
     finally:
         parser.dispose()
 
 
-class _Builder:
+class _Builder(MergeKeys):
     """Builds values as the parser reads, keeping locations packed and refusing what YAML hides.
 
     It answers exactly as building the composed node tree did: an alias builds the anchored value again by
-    replaying the events kept for it (counted again, so an alias bomb stops at MAX_NODES), and a YAML error
+    replaying the events kept for it (counted again, so an alias bomb stops at `limit` values), and a YAML error
     anywhere in the file is reported rather than a problem found before it."""
 
-    def __init__(self, shown: str, parser):
+    def __init__(self, shown: str, parser, limit: int):
         self.shown = shown
         self.parser = parser
         self.marks = Marks(shown)
         self.count = 0
+        self.limit = limit
         self.problems = Collector()
         self.anchors: dict[str, list] = {}  # anchor name -> its node's events, as the parser gave them
         self.recording: list[list] = []  # the event lists of anchored collections still open
@@ -80,8 +84,8 @@ class _Builder:
         try:
             value = self.build(first, self.get, 0)
         except PnpError:
-            self.drain()  # a YAML error later in the file is the one to report
-            self.check_single(first)
+            if self.drain():  # a YAML error later in the file is the one to report
+                self.check_single(first)
             raise
         parser.get_event()  # document end
         self.check_single(first)
@@ -93,14 +97,25 @@ class _Builder:
             raise ComposerError("expected a single document in the stream", first.start_mark,
                                 "but found another document", self.parser.get_event().start_mark)
 
-    def drain(self) -> None:
-        """Read the rest of the document unbuilt, noting anchors and checking aliases as the composer does."""
+    def drain(self) -> bool:
+        """Read the rest of the document unbuilt, noting anchors and checking aliases as the composer does; False
+        when it gives up, deeper than MAX_DEPTH below where it starts (each level costs the parser more per event)."""
         self.recording.clear()
+        depth = 0
         while not isinstance(event := self.parser.get_event(), DocumentEndEvent):
-            if isinstance(event, AliasEvent):
+            kind = type(event)
+            if kind is AliasEvent:
                 self.follow(event)
-            elif getattr(event, "anchor", None) is not None:
+                continue
+            if kind in STARTS:
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return False
+            elif kind in ENDS:
+                depth -= 1
+            if getattr(event, "anchor", None) is not None:
                 self.enter(event)
+        return True
 
     def enter(self, event) -> bool:
         """Note an anchor the first time the parser shows it (not when its events are replayed for an alias);
@@ -136,6 +151,9 @@ class _Builder:
     def locate(self, event) -> Location:
         return Location(self.shown, *self.origin(event))
 
+    def too_deep(self, event) -> PnpError:
+        return PnpError(f"values nested more than {MAX_DEPTH} levels deep; expected a project file", self.locate(event))
+
     def skip(self, event, read) -> None:
         """Pass over one node unbuilt; its anchors still count, as the composer notes them."""
         open_ = []
@@ -143,6 +161,8 @@ class _Builder:
             if isinstance(event, AliasEvent):
                 self.follow(event)
             elif isinstance(event, STARTS):
+                if len(open_) >= MAX_DEPTH:  # refused as the parser gets there, as a value built would be
+                    raise self.too_deep(event)
                 open_.append(self.enter(event))
                 read = self.read if open_[-1] else read
             elif isinstance(event, ScalarEvent):
@@ -153,17 +173,17 @@ class _Builder:
                 return
             event = read()
 
-    def build(self, event, read, depth: int, spill: bool = False):
+    def build(self, event, read, depth: int):
         if type(event) is AliasEvent:
             event, read = self.follow(event)
         recorded = self.enter(event) if event.anchor is not None else False
         if recorded:  # its events are kept, for an alias to replay: all of them, however deep they are read
             read = self.read
         if depth > MAX_DEPTH:
-            raise PnpError(f"values nested more than {MAX_DEPTH} levels deep; expected a project file", self.locate(event))
+            raise self.too_deep(event)
         self.count += 1
-        if self.count > MAX_NODES:
-            raise PnpError(f"more than {MAX_NODES} values once aliases are expanded; expected a project file, "
+        if self.count > self.limit:
+            raise PnpError(f"more than {self.limit} values once aliases are expanded; expected a project file, "
                            "not an alias bomb", self.locate(event))
         kind = type(event)
         if kind is ScalarEvent:
@@ -175,8 +195,8 @@ class _Builder:
             return None
         if kind is MappingStartEvent:
             value = self.build_mapping(event, read, depth)
-        else:  # a `cards:` list is spilled unless an alias may replay it (it is then read through the parser's own)
-            value = self.build_list(event, read, depth, spill and read is self.get and not self.recording)
+        else:
+            value = self.build_list(event, read, depth)
         if recorded:
             self.recording.pop()
         return value
@@ -188,14 +208,14 @@ class _Builder:
         if recorded:
             self.recording.pop()
 
-    def build_list(self, start, read, depth: int, spill: bool = False) -> LList:
-        out = SpilledList(self.marks, (self.texts, self.words)) if spill else LList()
+    def build_list(self, start, read, depth: int) -> LList:
+        out = LList()
         mark = start.start_mark
-        spots = array("I", (mark.line + 1, mark.column + 1)) if spill else [mark.line + 1, mark.column + 1]  # no ints
+        spots = [mark.line + 1, mark.column + 1]
         add, inner = spots.extend, depth + 1
         direct = inner <= MAX_DEPTH  # a plain scalar item is then built here, as build() would
         while type(event := read()) is not SequenceEndEvent:
-            if direct and type(event) is ScalarEvent and event.anchor is None and self.count < MAX_NODES:
+            if direct and type(event) is ScalarEvent and event.anchor is None and self.count < self.limit:
                 self.count += 1
                 out.append(self.scalar(event))
                 mark = event.start_mark
@@ -204,8 +224,6 @@ class _Builder:
                 out.append(self.build(event, read, inner))
                 add(self.origin(event))
         out.marks, out.at = self.marks, self.marks.add(spots)
-        if spill:
-            out.close()
         return out
 
     def build_mapping(self, start, read, depth: int) -> LMap:
@@ -218,7 +236,7 @@ class _Builder:
         keys, scalar = self.keys, self.scalar
         while type(event := read()) is not MappingEndEvent:
             if (direct and type(event) is ScalarEvent and event.anchor is None and event.tag is None
-                    and event.value != "<<" and self.count < MAX_NODES):
+                    and event.value != "<<" and self.count < self.limit):
                 self.count += 1
                 plain = event.implicit[0]
                 key = keys.get(event.value) if plain else None
@@ -248,13 +266,13 @@ class _Builder:
                 self.skip(read(), read)
                 continue
             value = read()
-            if direct and type(value) is ScalarEvent and value.anchor is None and self.count < MAX_NODES:
+            if direct and type(value) is ScalarEvent and value.anchor is None and self.count < self.limit:
                 self.count += 1
                 out[key] = scalar(value)
                 mark = value.start_mark
                 spots += (*place, mark.line + 1, mark.column + 1)
             else:
-                out[key] = self.build(value, read, inner, key == "cards")
+                out[key] = self.build(value, read, inner)
                 spots += (*place, *self.origin(value))
         out.marks, out.at = self.marks, self.marks.add(spots)
         return out
@@ -276,43 +294,3 @@ class _Builder:
                     self.words.add(text)  # a field name such as `number` is resolved once, not once a card
                 return read_scalar(event, self.parser, self.problems, self.shown, tag)
         return read_scalar(event, self.parser, self.problems, self.shown)
-
-    def is_merge(self, event) -> bool:
-        """A `<<` key (the composer resolves it to !!merge); noting its anchor, as it is never built."""
-        if type(event) is AliasEvent:
-            event = self.follow(event)[0]
-        elif type(event) is not ScalarEvent:
-            return False
-        tag = event.tag
-        if tag is None or tag == "!":
-            if event.value != "<<":
-                return False
-            tag = self.parser.resolve(yaml.ScalarNode, event.value, event.implicit)
-        if tag != MERGE:
-            return False
-        self.enter(event)
-        return True
-
-    def merge_into(self, out: LMap, spots: list, event, read, depth: int) -> None:
-        """`<<: *defaults` (or a list of them): each mapping's keys the mapping does not have yet."""
-        if type(event) is AliasEvent:
-            event, read = self.follow(event)
-        if type(event) is not SequenceStartEvent:
-            self.merge_one(out, spots, event, read, depth)
-            return
-        recorded = self.enter(event)  # the list itself is neither built nor counted: only what it names
-        read = self.read if recorded else read
-        while type(item := read()) is not SequenceEndEvent:
-            self.merge_one(out, spots, item, read, depth)
-        if recorded:
-            self.recording.pop()
-
-    def merge_one(self, out: LMap, spots: list, event, read, depth: int) -> None:
-        merged = self.build(event, read, depth + 1)
-        if not isinstance(merged, LMap):
-            self.problems.add(self.locate(event), "'<<' merges a mapping; expected an alias of a mapping")
-            return
-        for index, (key, value) in enumerate(merged.items()):
-            if key not in out:
-                out[key] = value
-                spots += merged.spots_of(index)

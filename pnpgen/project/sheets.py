@@ -9,7 +9,6 @@ from pathlib import Path
 from ..errors import Collector, Location, PnpError
 from .load import LList, LMap, display_path, parse_yaml, resolve_inside
 from .schema import check_keys
-from .shelf import hand_placed
 from .sheet_files import MAX_CELL_CHARS, MAX_COLUMNS, MAX_ROWS, SUFFIXES, Grid, read_grid
 from .validate_values import describe, read_value
 
@@ -29,8 +28,8 @@ def with_sheet_cards(raw: LMap, root: Path, problems: Collector) -> LMap:
 
 def list_sheet_files(games, root: Path) -> list[Path]:
     """Every spreadsheet the cards of these games were read from, for watch and the caches."""
-    named = (place.file for game in games for component in game.components for place in hand_placed(component.cards)
-             if place.sheet is not None)
+    named = (place.file for game in games for component in game.components for card in component.cards
+             if (place := card.location).sheet is not None)
     return [root / name for name in dict.fromkeys(named)]
 
 

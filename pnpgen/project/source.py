@@ -24,6 +24,13 @@ class Opened:
     def read(self, size: int = -1) -> bytes:
         return self.file.read(size)
 
+    def size(self) -> int:
+        """The bytes past the BOM."""
+        self.file.seek(0, io.SEEK_END)
+        size = self.file.tell() - self.start
+        self.file.seek(self.start)
+        return size
+
     def whole(self) -> bytes:
         self.file.seek(self.start)
         return self.file.read()
@@ -103,6 +110,13 @@ def unreadable(err: OSError, shown: str) -> PnpError:
     if isinstance(err, FileNotFoundError):
         return PnpError("file not found; expected a YAML file at this path", Location(shown))
     return PnpError(f"cannot read the file ({err.strerror})", Location(shown))
+
+
+def size_of(source: str | bytes | Opened) -> int:
+    """The bytes a parser is given, as UTF-8: of text, or of a file opened for it (either parser counts the same)."""
+    if isinstance(source, str):
+        return len(source.encode("utf-8", "surrogatepass"))
+    return len(source) if isinstance(source, bytes) else source.size()
 
 
 def whole_text(source: str | bytes | Opened) -> str:

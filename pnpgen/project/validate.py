@@ -9,7 +9,6 @@ from ..errors import Collector, Location, PnpError
 from .load import LList, LMap, load_file, resolve_inside
 from .model import Component, Fields, Game, Project
 from .schema import check_keys, see_readme
-from .shelf import Shelf
 from .shape import check_size, describe_outline, read_shape
 from .sheets import list_sheet_files, with_sheet_cards
 from .validate_cards import MAX_PIECES, locate_fields, read_cards
@@ -231,16 +230,16 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
     reported = len(problems.problems)
     if kind == "box":
         box = read_box(raw, thickness, problems, lambda mapping, key: read_template(mapping, key, root, problems))
-        cards = Shelf([make_box_card(raw, defaults)])
+        cards = (make_box_card(raw, defaults),)
     else:
         box = None
-        cards = Shelf(read_cards(raw, defaults, copies if copies is not None else 1, problems))
+        cards = tuple(read_cards(raw, defaults, copies if copies is not None else 1, problems))
     # a malformed cards: or matrix: (or one read from a sheet) is reported already; an empty matrix: {} too
     malformed = (len(problems.problems) > reported or ("cards" in raw and not isinstance(raw["cards"], LList))
                  or ("matrix" in raw and (not isinstance(raw["matrix"], LMap) or not raw["matrix"])))
     if not cards and not malformed:  # a malformed cards: or matrix: is reported already
         problems.add(raw.loc, f"component '{cid}' has no cards; expected 'cards:' or 'matrix:'")
-    elif cards.pieces > MAX_PIECES:
+    elif sum(card.copies for card in cards) > MAX_PIECES:
         problems.add(raw.loc, f"component '{cid}' makes more than {MAX_PIECES} pieces; expected a printable number")
     component = Component(
         id=cid or "",

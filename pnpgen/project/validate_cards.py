@@ -10,7 +10,6 @@ from ..errors import Collector, Location
 from .expand import expand_matrix
 from .load import LList, LMap
 from .model import Card, Fields
-from .spilled import SpilledList
 from .validate_values import as_list, read_fields, read_value
 
 MAX_COPIES = 10_000
@@ -18,7 +17,7 @@ MAX_PIECES = 100_000  # pieces one component may make: a 10,000-card deck is far
 
 
 def read_cards(raw: LMap, defaults: Fields, default_copies: int, problems: Collector) -> Iterator[Card]:
-    """The component's cards one at a time, as they are read (a big deck is shelved as it comes, never a list)."""
+    """The component's cards one at a time, as they are read."""
     if "cards" not in raw and "matrix" not in raw:
         return
     base_rows = [(Fields(), raw.loc)]
@@ -31,7 +30,7 @@ def read_cards(raw: LMap, defaults: Fields, default_copies: int, problems: Colle
         if entries is None:
             yield Card(row, default_copies, where, ())
             continue
-        for index, entry in enumerate(entries):  # each entry read once: a big deck's are made again when read
+        for index, entry in enumerate(entries):
             card = read_card(entries, index, entry, row, default_copies, problems)
             if card:
                 yield card
@@ -124,8 +123,8 @@ def locate_fields(raw: LMap) -> tuple[tuple[str, Location], ...]:
             elif isinstance(values, LList):
                 places += values
     cards = raw.get("cards")
-    if isinstance(cards, LList):  # of a spilled deck, the first card of each set of keys: no other names a field first
-        places = itertools.chain(places, cards.samples() if isinstance(cards, SpilledList) else cards)
+    if isinstance(cards, LList):
+        places = itertools.chain(places, cards)
     for place in places:
         if isinstance(place, LMap):
             for name in place:

@@ -8,7 +8,6 @@ from ..errors import Collector
 from .load import LList, LMap
 from .model import Fields
 from ..templating.sandbox import compile_expression
-from .spilled import SpilledList
 
 
 def read_value(mapping: LMap, key, kind: str, problems: Collector, default=None):
@@ -74,9 +73,7 @@ def describe(value) -> str:
     return str(value)
 
 
-# the values freeze() changes (a card's are mostly scalars, which it would only return); a card's own `cards:` field
-# is a SpilledList, as any `cards:` list is read
-NESTED = (LMap, LList, SpilledList)
+NESTED = (LMap, LList)  # the values freeze() changes (a card's are mostly scalars, which it would only return)
 
 
 def freeze(value):
