@@ -6,7 +6,6 @@ import warnings
 from pathlib import Path
 
 from PIL import Image as PILImage
-from reportlab import rl_config
 
 from ..errors import PnpError
 from ..files.reading import special_kind
@@ -17,7 +16,7 @@ URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
 class ImageFile(str):
-    """An image's absolute path that also carries its pixel size (svglib asks for .size)."""
+    """An image's absolute path that also carries its pixel size, as its check read it."""
 
     size: tuple[int, int]
 
@@ -79,18 +78,6 @@ def read_size(path: Path, shown: str) -> tuple[int, int]:
     if size[0] * size[1] > MAX_PIXELS:
         raise PnpError(f"image '{shown}' has {size[0]} × {size[1]} pixels; expected at most {MAX_PIXELS:,}")
     return size
-
-
-def draw_drawing(drawing, canvas, x: float, y: float) -> None:
-    """renderPDF.draw, but images become shared XObjects with their alpha kept (renderPDF inlines them).
-    reportlab.graphics is imported here: only builds with an svglib drawing need it."""
-    from reportlab.graphics import renderPDF
-    
-    class XObjectRenderer(renderPDF._PDFRenderer):
-        def drawImage(self, image):
-            self._canvas.drawImage(str(image.path), image.x, image.y, image.width, image.height, mask="auto")
-
-    XObjectRenderer().draw(renderPDF.renderScaledDrawing(drawing), canvas, x, y, showBoundary=rl_config._unset_)
 
 
 PILImage.MAX_IMAGE_PIXELS = MAX_PIXELS  # Pillow then refuses bombs itself, before decoding anything

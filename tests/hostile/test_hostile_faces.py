@@ -79,7 +79,7 @@ def test_a_template_that_writes_gigabytes_is_refused(tmp_path: Path):
                                 "expected a template of ordinary size")
 
 
-LINT = "templates/front.svg.j2 uses SVG features the PDF cannot show: {}; expected shapes, paths, gradients and text() only (put opacity on the shapes themselves)"
+LINT = "templates/front.svg.j2 uses SVG features the PDF cannot show: {}; expected shapes, paths, gradients, clip paths, <use> and text() only"
 SVG = [
     ("width-1e308", '<rect width="1e308" height="10"/>', 'width="1e308" (a number beyond ±1,000,000)'),
     ("scale-1e999", '<rect width="1" height="10" transform="scale(1e999)"/>',
