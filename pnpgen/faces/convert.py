@@ -45,19 +45,17 @@ class Converter:
     def convert(self, key: str, svg: str, template: str) -> FaceArt:
         """The face's FaceArt. With a pack, it is kept there as bytes and parsed on each call (cheap), so
         that a build of any size holds no face as objects; without, the last ARTS are kept here."""
-        drawing = self.cache.get(key)
-        if drawing is not None:
-            return drawing
+        art = self.cache.get(key)
+        if art is not None:
+            return art
         art = load_art(self.pack, key) if self.pack else None
         if art is not None:
             return self.resolve(art)
-        if not svg and self.pack:
-            svg = self.pack.face_svg(key) or ""
-        drawing = self.convert_svg(key, svg, template)
+        art = self.convert_svg(key, svg, template)
         self.conversions += 1
         if not self.pack:
-            self.cache.keep(key, drawing)
-        return drawing
+            self.cache.keep(key, art)
+        return art
 
     def forms(self) -> "Forms":
         return Forms(self)

@@ -14,6 +14,8 @@ INHERITED = ("fill", "stroke", "stroke-width", "stroke-linecap", "stroke-linejoi
              "stroke-dasharray", "stroke-dashoffset", "fill-rule", "fill-opacity", "stroke-opacity",
              "font-family", "font-size", "font-weight", "font-style", "text-anchor", "visibility")
 OWN = ("opacity", "display")
+NAMES = frozenset(INHERITED + OWN)
+REFUSED = frozenset(("mask", "filter", "marker-start", "marker-mid", "marker-end"))
 IGNORED = {"title", "desc", "metadata", "style", "defs", "symbol", "clipPath", "linearGradient", "radialGradient"}
 MAX_PAINTED = 20_000  # elements drawn, <use> expanded: as many as lint allows a face to hold
 
@@ -43,43 +45,41 @@ def paint_children(painter: Painter, element, style: dict) -> None:
 
 
 def cascade(element, inherited: dict, rules: dict) -> dict:
+    """The element's style: what it inherits, then its attributes, its <style> rules, its style="…"."""
     style = dict(inherited)
-    for name in ("opacity", "display"):
-        style.pop(name, None)
-    for name in INHERITED + OWN:
-        value = element.get(name)
-        if value is not None:
+    style.pop("opacity", None)
+    style.pop("display", None)
+    for name, value in element.attrib.items():
+        if name in NAMES:
             style[name] = value.strip()
-    for name, value in rules.get(element, {}).items():
-        if name not in INHERITED + OWN:
-            raise NotDrawable(f"<style> {name}")
-        style[name] = value
+        elif name in REFUSED:
+            raise NotDrawable(name)
+    chosen = [("<style> ", rules[element].items())] if rules and element in rules else []
     declarations = element.get("style")
     if declarations:
-        for declaration in declarations.split(";"):
-            name, colon, value = declaration.partition(":")
+        chosen.append(("style ", (d.split(":", 1) for d in declarations.split(";") if ":" in d)))
+    for where, found in chosen:
+        for name, value in found:
             name = name.strip()
-            if not colon or not name:
-                continue
-            if name not in INHERITED + OWN:
-                raise NotDrawable(f"style {name}")
-            style[name] = value.strip()
-    for name, value in style.items():
-        if value == "inherit":
-            raise NotDrawable("inherit")
+            if name and name not in NAMES:
+                raise NotDrawable(f"{where}{name}")
+            if name:
+                style[name] = value.strip()
+    if "inherit" in style.values():
+        raise NotDrawable("inherit")
     return style
 
 
-def paint(painter: Painter, element, inherited: dict) -> None:
+def paint(painter: Painter, element, inherited: dict, grouped: bool = False) -> None:
     try:
-        paint_element(painter, element, inherited)
+        paint_element(painter, element, inherited, grouped)
     except NotDrawable as err:
         if err.args and not getattr(err, "line", None):
             err.line = element.sourceline  # the innermost element: where the message points
         raise
 
 
-def paint_element(painter: Painter, element, inherited: dict, grouped: bool = False) -> None:
+def paint_element(painter: Painter, element, inherited: dict, grouped: bool) -> None:
     """grouped: inside the transparency group its own opacity makes."""
     tag = element.tag
     if not tag.startswith(SVG):
@@ -90,9 +90,6 @@ def paint_element(painter: Painter, element, inherited: dict, grouped: bool = Fa
     painter.painted += 1
     if painter.painted > MAX_PAINTED:
         raise NotDrawable(f"more than {MAX_PAINTED:,} elements to draw once <use> is expanded")
-    for attribute in ("mask", "filter", "marker-start", "marker-mid", "marker-end"):
-        if attribute in element.attrib:
-            raise NotDrawable(attribute)
     style = cascade(element, inherited, painter.rules)
     if style.get("display") == "none":
         return

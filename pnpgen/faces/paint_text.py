@@ -8,7 +8,7 @@ from reportlab.pdfbase import pdfmetrics
 
 from .paint_refs import SVG
 from .svgpath import NotDrawable, parse_numbers
-from .svgvalues import parse_colour, parse_font_size, parse_fraction
+from .svgvalues import parse_colour, parse_font_size, parse_fraction, parse_number
 
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 UNSUPPORTED = ("rotate", "textLength", "lengthAdjust")
@@ -22,10 +22,12 @@ def paint_text(painter, element, style: dict, cascade) -> None:
     tidy_spaces(runs, element.get(XML_SPACE) == "preserve")
     x = y = 0.0
     chunk: list = []
-    placed: list = []  # [x, y, width, text, style, selector, size]
+    placed: list = []  # [x, y, text, style, selector, size]
+    # a width is measured only where it moves something: a run after it, or an anchor other than start
+    measured = len([run for run in runs if run[0]]) > 1 or style.get("text-anchor", "start") != "start"
     for text, run_style, run_x, run_y, dx, dy in runs:
         if run_x is not None or run_y is not None:
-            anchor(chunk, x, placed, painter)
+            anchor(chunk, x, placed)
             chunk = []
         x = run_x if run_x is not None else x
         y = run_y if run_y is not None else y
@@ -35,11 +37,11 @@ def paint_text(painter, element, style: dict, cascade) -> None:
         size = parse_font_size(run_style.get("font-size", "16"))
         selector = (run_style.get("font-family", ""), run_style.get("font-weight", "normal"),
                     run_style.get("font-style", "normal"))
-        width = pdfmetrics.stringWidth(text, painter.measure(selector), size)
-        chunk.append([x, y, width, text, run_style, selector, size])
-        x += width
-    anchor(chunk, x, placed, painter)
-    for x, y, _, text, run_style, selector, size in placed:
+        chunk.append([x, y, text, run_style, selector, size])
+        if measured or chunk[0][3].get("text-anchor", "start") != "start":
+            x += pdfmetrics.stringWidth(text, painter.measure(selector), size)
+    anchor(chunk, x, placed)
+    for x, y, text, run_style, selector, size in placed:
         fill = parse_colour(run_style.get("fill", "#000"))
         if fill is None or run_style.get("visibility") in ("hidden", "collapse"):
             continue
@@ -84,10 +86,13 @@ def position(element, name: str) -> float | None:
     value = element.get(name)
     if value is None:
         return None
-    numbers = parse_numbers(value)
-    if len(numbers) != 1:
-        raise NotDrawable(f'{name}="{value[:40]}" on <{element.tag[len(SVG):]}> (expected one number, not one per character)')
-    return numbers[0]
+    try:
+        return parse_number(value, 0.0)
+    except NotDrawable:
+        numbers = parse_numbers(value)
+        if len(numbers) != 1:
+                raise NotDrawable(f'{name}="{value[:40]}" on <{element.tag[len(SVG):]}> (expected one number, not one per character)')
+        return numbers[0]
 
 
 def tidy_spaces(runs: list, preserve: bool) -> None:
@@ -111,11 +116,11 @@ def tidy_spaces(runs: list, preserve: bool) -> None:
             break
 
 
-def anchor(chunk: list, end: float, placed: list, painter) -> None:
+def anchor(chunk: list, end: float, placed: list) -> None:
     """Move a chunk (runs from one absolute position to the next) as its text-anchor says."""
     if not chunk:
         return
-    how = chunk[0][4].get("text-anchor", "start")
+    how = chunk[0][3].get("text-anchor", "start")
     if how not in ("start", "middle", "end"):
         raise NotDrawable(f"text-anchor {how}")
     shift = 0.0 if how == "start" else (end - chunk[0][0]) / (2 if how == "middle" else 1)
