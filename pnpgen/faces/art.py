@@ -19,7 +19,8 @@ class FaceArt:
     parts: operator text, ["T", font, size, text] (set in fonts[font] at size), ["I", image, w, h]
     (images[image] filling the unit square scaled to w × h), ["A", "ca" or "CA", alpha], ["S", shading]
     (shadings[shading] painted: [2 (axial) or 3 (radial), coords, stops as [offset, r, g, b]]) and
-    ["X", group] (groups[group], parts of their own, painted as a transparency group).
+    ["X", group] (groups[group], parts of their own, painted as a transparency group) and ["M", group]
+    (groups[group] as the soft mask, by luminosity, of what follows until the state is restored).
     fonts: (family, weight, style) as the SVG asked; images: hrefs relative to the project.
     Nothing in it is a path or a document's name, so it can be cached and placed in any PDF.
     The writer needs `resolved`: font names and checked image files, filled by the converter."""
@@ -84,7 +85,7 @@ class FaceArt:
                   or (kind == "I" and len(part) == 4 and valid_index(part[1], images) and is_number(part[2])
                       and is_number(part[3]))
                   or (kind == "S" and len(part) == 2 and valid_index(part[1], shadings))
-                  or (kind == "X" and len(part) == 2 and valid_index(part[1], groups[:level]))
+                  or (kind in ("X", "M") and len(part) == 2 and valid_index(part[1], groups[:level]))
                   or (kind == "A" and len(part) == 3 and part[1] in ("ca", "CA") and is_number(part[2])
                       and 0 <= part[2] <= 1))
             if not ok:

@@ -51,7 +51,7 @@ class Shape:
 class FaceForm:
     """content: deflated operators in the face's box; fonts[i] is /Fi (an SVG selector), digests[i] its
     file's digest, glyphs[i] the glyphs it shows as (their IDs, 2 bytes each, big-endian; the text each
-    stands for, one character each ("\\0" for a missing one)); states[i] is /Gi (("ca" or "CA", alpha));
+    stands for, one character each ("\\0" for a missing one)); states[i] is /Gi (("ca" or "CA", alpha), or ("SMask", group));
     images[i] is /Ii (an href relative to the project); shadings[i] is /Shi (FaceArt's shading records);
     groups[i] is /Xi, a transparency group sharing the form's resources, whose deflated content is groups[i]
     bytes of content's end (the groups in order, after the form's own). shape: what those fields were read
@@ -177,7 +177,9 @@ def read_shape(data: bytes) -> Shape:
         raise ValueError("bad record")
     if not all(len(f) == 3 and all(isinstance(v, str) for v in f) for f in shape.fonts):
         raise ValueError("bad font")
-    if not all(len(s) == 2 and s[0] in ("ca", "CA") and is_number(s[1]) and 0 <= s[1] <= 1 for s in shape.states):
+    if not all(len(s) == 2 and ((s[0] in ("ca", "CA") and is_number(s[1]) and 0 <= s[1] <= 1)
+                                or (s[0] == "SMask" and type(s[1]) is int and 0 <= s[1] < len(shape.groups)))
+               for s in shape.states):
         raise ValueError("bad opacity")
     if not all(isinstance(d, str) for d in shape.digests + shape.images):
         raise ValueError("bad names")
@@ -260,6 +262,9 @@ def encode_parts(parts: list, files: list, glyphs: list[dict[int, str]], states:
             code.append(f"/Sh{part[1]} sh")
         elif part[0] == "X":
             code.append(f"/X{part[1]} Do")
+        elif part[0] == "M":
+            name = states.setdefault(("SMask", part[1]), len(states))
+            code.append(f"/G{name} gs")
         else:
             name = states.setdefault((part[1], part[2]), len(states))
             code.append(f"/G{name} gs")

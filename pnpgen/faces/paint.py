@@ -187,9 +187,13 @@ def paint_shape(painter: Painter, name: str, element, style: dict) -> None:
     opacity = parse_fraction(style.get("opacity", "1"))
     even_odd = style.get("fill-rule") == "evenodd"
     if fill is not None and not isinstance(fill, tuple):  # a gradient: shaded inside the shape as a clip
-        record, matrix, alpha = gradient_shading(painter.ids, fill, shape_box(geometry))
+        record, matrix, alpha, mask = gradient_shading(painter.ids, fill, shape_box(geometry))
         painter.push()
-        painter.emit(f"{geometry} {'W* n' if even_odd else 'W n'} {fp_str(*matrix)} cm")
+        painter.emit(f"{geometry} {'W* n' if even_odd else 'W n'}")
+        if mask is not None:
+            painter.groups.append([f"{fp_str(*matrix)} cm", ["S", painter.shading(mask)]])
+            painter.special(["M", len(painter.groups) - 1])
+        painter.emit(f"{fp_str(*matrix)} cm")
         painter.alpha("ca", round(opacity * alpha * parse_fraction(style.get("fill-opacity", "1")), 6))
         painter.special(["S", painter.shading(record)])
         painter.pop()

@@ -57,8 +57,9 @@ def style_rules(root) -> dict:
     return found
 
 
-def gradient_shading(ids: dict, element, box: tuple) -> tuple[list, tuple, float]:
-    """A linear or radial gradient as (shading record, the matrix into its space, its constant opacity).
+def gradient_shading(ids: dict, element, box: tuple) -> tuple[list, tuple, float, list | None]:
+    """A linear or radial gradient as (shading record, the matrix into its space, its constant opacity, and
+    where the stops' opacities differ the shading record of those opacities as grey levels, else None).
     box: (x, y, width, height) of what it fills, for objectBoundingBox units."""
     chain = [element]
     while href_of(chain[-1]).startswith("#") and len(chain) < MAX_HREFS:
@@ -83,8 +84,6 @@ def gradient_shading(ids: dict, element, box: tuple) -> tuple[list, tuple, float
         offset = max(offset, parse_fraction(stop.get("offset", "0")))
         colours.append([round(offset, 6), *colour])
         opacities.append(parse_fraction(style.get("stop-opacity", stop.get("stop-opacity", "1"))))
-    if len(set(opacities)) > 1:
-        raise NotDrawable("stop-opacity that differs between the stops of a gradient (expected one opacity)")
     units = attribute("gradientUnits", "objectBoundingBox")
     if units not in ("objectBoundingBox", "userSpaceOnUse"):
         raise NotDrawable(f'gradientUnits="{units}"')
@@ -112,7 +111,12 @@ def gradient_shading(ids: dict, element, box: tuple) -> tuple[list, tuple, float
         coords, kind = [fx, fy, 0.0, cx, cy, r], 3
     if len(colours) == 1:
         colours.append([1.0, *colours[0][1:]])
-    return [kind, [round(c, 6) for c in coords], colours], matrix, opacities[0]
+        opacities.append(opacities[0])
+    coords = [round(c, 6) for c in coords]
+    mask = None
+    if len(set(opacities)) > 1:  # a soft mask of the opacities, shaded as the colours are
+        mask = [kind, coords, [[stop[0], *[round(alpha, 6)] * 3] for stop, alpha in zip(colours, opacities)]]
+    return [kind, coords, colours], matrix, opacities[0] if mask is None else 1.0, mask
 
 
 def shape_box(operators: str) -> tuple:

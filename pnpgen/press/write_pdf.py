@@ -18,8 +18,9 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from ..files.atomic import write_atomically
-from ..faces.form import FaceForm, Shape, font_file
+from ..faces.form import Shape, font_file
 from ..units import mm
+from .form_objects import form_head
 from .placing import GREY, LABEL_SIZE, label_position, placing
 from .cid_fonts import cid_font_objects
 from .image_objects import image_objects
@@ -262,37 +263,3 @@ def is_truetype(name: str) -> bool:
 
 def box(rect: Rect) -> bytes:
     return fp_str(rect.x0, rect.y0, rect.x1, rect.y1).encode("ascii")
-
-
-def form_head(form: FaceForm, numbers: list[bytes], group: int | None = None) -> bytes:
-    """A form's object up to its content; numbers: its fonts', images', groups' and content's, written.
-    group: the object of its transparency group of that index instead, which shows only the groups before it."""
-    states = b" ".join(b"/G%d << /%s %s >>" % (i, key.encode(), fp_str(value).encode())
-                       for i, (key, value) in enumerate(form.states))
-    fonts = min(len(form.resolved_fonts), len(form.glyphs))
-    objects = [b"/I%d \0 0 R" % i for i in range(len(form.resolved_images))] + [
-        b"/X%d \0 0 R" % i for i in range(len(form.groups) if group is None else group)]
-    text = (b"<< /Type /XObject /Subtype /Form /FormType 1 /BBox [ 0 0 %s ] /Matrix [ 1 0 0 1 0 0 ]%s /Resources << "
-            b"/ProcSet [ /PDF /Text /ImageB /ImageC /ImageI ]" % (
-                fp_str(form.width, form.height).encode(), b" /Group << /S /Transparency >>" if group is not None else b"")
-            + (b" /Font << %s >>" % b" ".join(b"/F%d \0 0 R" % i for i in range(fonts)) if fonts else b"")
-            + (b" /ExtGState << %s >>" % states if states else b"")
-            + (b" /XObject << %s >>" % b" ".join(objects) if objects else b"")
-            + (b" /Shading << %s >>" % b" ".join(b"/Sh%d %s" % (i, shading_dictionary(record))
-                                                 for i, record in enumerate(form.shadings)) if form.shadings else b"")
-            + b" >> /Filter /FlateDecode /Length \0 >>\nstream\n")
-    pieces = text.split(b"\0")
-    return b"".join(piece for pair in zip(pieces, numbers) for piece in pair) + pieces[-1]
-
-
-def shading_dictionary(record: list) -> bytes:
-    """An axial (2) or radial (3) shading in RGB from its stops, extended past both ends (SVG's pad)."""
-    kind, coords, stops = record
-    stops = ([[0, *stops[0][1:]]] if stops[0][0] > 0 else []) + stops + ([[1, *stops[-1][1:]]] if stops[-1][0] < 1 else [])
-    functions = [b"<< /FunctionType 2 /Domain [ 0 1 ] /C0 [ %s ] /C1 [ %s ] /N 1 >>" % (
-        fp_str(*a[1:]).encode(), fp_str(*b[1:]).encode()) for a, b in zip(stops, stops[1:])]
-    function = functions[0] if len(functions) == 1 else (
-        b"<< /FunctionType 3 /Domain [ 0 1 ] /Functions [ %s ] /Bounds [ %s ] /Encode [ %s ] >>" % (
-            b" ".join(functions), fp_str(*[s[0] for s in stops[1:-1]]).encode(), b" ".join([b"0 1"] * len(functions))))
-    return b"<< /ShadingType %d /ColorSpace /DeviceRGB /Coords [ %s ] /Function %s /Extend [ true true ] >>" % (
-        kind, fp_str(*coords).encode(), function)

@@ -120,3 +120,23 @@ def test_style_rules_paint_what_they_select(tmp_path, fontbook):
     image = painted(fontbook, '<style>rect { fill: #0a0 } .b { fill: #00f }</style>'
                               '<rect width="10" height="10"/><rect class="b" x="20" width="10" height="10"/>', tmp_path)
     assert near(colour_at(image, 5, 5), (0, 170, 0)) and near(colour_at(image, 25, 5), (0, 0, 255))
+
+
+def test_stop_opacities_that_differ_are_a_soft_mask(tmp_path, fontbook):
+    image = painted(fontbook, '<linearGradient id="g"><stop offset="0" stop-color="#00f" stop-opacity="1"/>'
+                              '<stop offset="1" stop-color="#00f" stop-opacity="0"/></linearGradient>'
+                              '<rect width="40" height="30" fill="#f00"/><rect width="40" height="30" fill="url(#g)"/>',
+                    tmp_path)
+    assert near(colour_at(image, 0.5, 15), (0, 0, 255), 16)
+    assert near(colour_at(image, 20, 15), (128, 0, 128), 16)
+    assert near(colour_at(image, 39.5, 15), (255, 0, 0), 16)
+    states = [x.get_object()["/Resources"]["/ExtGState"] for x in
+              pypdf.PdfReader(tmp_path / "face.pdf").pages[0]["/Resources"]["/XObject"].values()]
+    (mask,) = [s["/SMask"] for found in states for s in found.values() if "/SMask" in s]
+    assert mask["/S"] == "/Luminosity" and mask["/G"].get_object()["/Group"]["/S"] == "/Transparency"
+
+
+def test_group_opacity_holds_what_lies_outside_the_face_box_in_user_units(tmp_path, fontbook):
+    image = painted(fontbook, '<g transform="translate(-100 -100)"><g opacity="0.5">'
+                              '<rect x="110" y="110" width="10" height="10" fill="#f00"/></g></g>', tmp_path)
+    assert near(colour_at(image, 15, 15), (255, 128, 128), 12)
