@@ -18,6 +18,7 @@ NAMES = frozenset(INHERITED + OWN)
 REFUSED = frozenset(("mask", "filter", "marker-start", "marker-mid", "marker-end"))
 IGNORED = {"title", "desc", "metadata", "style", "defs", "symbol", "clipPath", "linearGradient", "radialGradient"}
 MAX_PAINTED = 20_000  # elements drawn, <use> expanded: as many as lint allows a face to hold
+MAX_DEPTH = 100  # elements inside one another, <use> expanded: a face nests a few; Python's stack holds this many
 
 def svg_to_art(root, measure) -> FaceArt:
     """The FaceArt of a parsed <svg> root; NotDrawable (with the line of the element) for what it does not draw."""
@@ -71,12 +72,17 @@ def cascade(element, inherited: dict, rules: dict) -> dict:
 
 
 def paint(painter: Painter, element, inherited: dict, grouped: bool = False) -> None:
+    painter.depth += 1
     try:
+        if painter.depth > MAX_DEPTH:
+            raise NotDrawable(f"elements nested more than {MAX_DEPTH} deep once <use> is expanded")
         paint_element(painter, element, inherited, grouped)
     except NotDrawable as err:
         if err.args and not getattr(err, "line", None):
             err.line = element.sourceline  # the innermost element: where the message points
         raise
+    finally:
+        painter.depth -= 1
 
 
 def paint_element(painter: Painter, element, inherited: dict, grouped: bool) -> None:

@@ -19,6 +19,7 @@ class Painter:
         self.ids = {e.get("id"): e for e in root.iter() if isinstance(e.tag, str) and e.get("id")}
         self.rules = style_rules(root)
         self.painted = 0
+        self.depth = 0  # of the element being painted, <use> expanded
         self.using: list = []  # the <use> elements being expanded, innermost last
         self.shadings: list = []
         self.groups: list = []

@@ -140,3 +140,13 @@ def test_group_opacity_holds_what_lies_outside_the_face_box_in_user_units(tmp_pa
     image = painted(fontbook, '<g transform="translate(-100 -100)"><g opacity="0.5">'
                               '<rect x="110" y="110" width="10" height="10" fill="#f00"/></g></g>', tmp_path)
     assert near(colour_at(image, 15, 15), (255, 128, 128), 12)
+
+
+def test_uses_nested_deeper_than_a_face_needs_are_refused_with_a_located_message(tmp_path, fontbook):
+    chain = "".join(f'<g id="u{n}"><use href="#u{n - 1}"/></g>' for n in range(1, 3000))
+    svg = svg_of("<defs>" + chain.replace('<use href="#u0"/>', '<rect width="1" height="1"/>') + "</defs>\n"
+                 '<use href="#u2999"/>')
+    with pytest.raises(PnpError) as caught:
+        Converter(fontbook, FIXTURE).convert("k", svg, "t.svg.j2")
+    message = caught.value.problems[0].message
+    assert message.startswith("templates/t.svg.j2 ") and "nested more than 100 deep" in message, message
