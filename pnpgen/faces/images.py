@@ -15,28 +15,15 @@ FORMATS = {"PNG", "JPEG", "GIF", "WEBP", "TIFF", "BMP"}
 URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
-class ImageFile(str):
-    """An image's absolute path that also carries its pixel size, as its check read it."""
-
-    size: tuple[int, int]
-
-    def __new__(cls, path: str, size: tuple[int, int]):
-        value = super().__new__(cls, path)
-        value.size = size
-        return value
-
-    def __reduce__(self):
-        return (ImageFile, (str(self), self.size))
-
-
 class ImageChecker:
     """Resolves hrefs inside the project and checks each file once (header only: it is fast)."""
 
     def __init__(self, root: Path):
         self.root = Path(root).resolve()
-        self.checked: dict[tuple[str, int, int], ImageFile] = {}
+        self.checked: dict[tuple[str, int, int], str] = {}
 
-    def resolve(self, href: str) -> ImageFile:
+    def resolve(self, href: str) -> str:
+        """The checked image's absolute path."""
         if not href:
             raise PnpError("an <image> needs href=\"images/NAME.png\"; expected a path inside the project")
         if URL.match(href):
@@ -55,11 +42,13 @@ class ImageChecker:
             raise PnpError(f"image '{href}' is {special_kind(path)}, not a file; expected a PNG or JPEG file")
         key = (str(path), stat.st_mtime_ns, stat.st_size)
         if key not in self.checked:
-            self.checked[key] = ImageFile(str(path), read_size(path, href))
+            check_image(path, href)
+            self.checked[key] = str(path)
         return self.checked[key]
 
 
-def read_size(path: Path, shown: str) -> tuple[int, int]:
+def check_image(path: Path, shown: str) -> tuple[int, int]:
+    """The image's pixel size, once it is known to decode as a picture of a size a PDF can hold."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", PILImage.DecompressionBombWarning)
