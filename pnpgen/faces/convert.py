@@ -17,12 +17,10 @@ from .form import FaceForm, Shape, encode_form, font_digest, font_file, glyphs_f
 from .images import ImageChecker
 from .lint import lint
 from .paint import svg_to_art
-from .reuse import Bounded
 from .svg_lines import locate_in_template
 from .svgpath import NotDrawable
 
 RECENT_FORMS = 256  # the forms made last (the rest are copied from the pack as records, which is cheaper)
-ARTS = 256
 
 
 class Converter:
@@ -35,7 +33,6 @@ class Converter:
         self.root = root
         self.images = ImageChecker(root)
         self.pack: FacePack | None = cache.pack(root) if cache else None
-        self.cache: dict[str, FaceArt] = Bounded(ARTS)
         self.conversions = 0
         self.fonts: dict[tuple, str] = {}
         self.unpacked: dict[str, FaceForm] = {}  # forms, when there is no pack to keep them in
@@ -44,17 +41,12 @@ class Converter:
 
     def convert(self, key: str, svg: str, template: str) -> FaceArt:
         """The face's FaceArt. With a pack, it is kept there as bytes and parsed on each call (cheap), so
-        that a build of any size holds no face as objects; without, the last ARTS are kept here."""
-        art = self.cache.get(key)
-        if art is not None:
-            return art
+        that a build of any size holds no face as objects; without, only its form is kept (see form)."""
         art = load_art(self.pack, key) if self.pack else None
         if art is not None:
             return self.resolve(art)
         art = self.convert_svg(key, svg, template)
         self.conversions += 1
-        if not self.pack:
-            self.cache.keep(key, art)
         return art
 
     def forms(self) -> "Forms":
