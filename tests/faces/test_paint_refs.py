@@ -45,11 +45,16 @@ def test_a_radial_gradient_with_three_stops_and_a_transform(tmp_path, fontbook):
     assert near(colour_at(image, 39, 29), (0, 0, 255), 12)  # padded beyond the last stop
 
 
+def blue_over_red(fontbook, tmp_path: Path, first: str, last: str):
+    """A blue gradient, its stops' opacities first and last, over red."""
+    return painted(fontbook, f'<linearGradient id="g"><stop offset="0" stop-color="#00f" stop-opacity="{first}"/>'
+                             f'<stop offset="1" style="stop-color: #00f; stop-opacity: {last}"/></linearGradient>'
+                             '<rect width="40" height="30" fill="#f00"/><rect width="40" height="30" fill="url(#g)"/>',
+                   tmp_path)
+
+
 def test_stop_opacity_shared_by_the_stops_blends_the_gradient(tmp_path, fontbook):
-    image = painted(fontbook, '<linearGradient id="g"><stop offset="0" stop-color="#00f" stop-opacity="0.5"/>'
-                              '<stop offset="1" style="stop-color: #00f; stop-opacity: 0.5"/></linearGradient>'
-                              '<rect width="40" height="30" fill="#f00"/><rect width="40" height="30" fill="url(#g)"/>',
-                    tmp_path)
+    image = blue_over_red(fontbook, tmp_path, "0.5", "0.5")
     assert near(colour_at(image, 20, 15), (128, 0, 128), 12)
 
 
@@ -123,10 +128,7 @@ def test_style_rules_paint_what_they_select(tmp_path, fontbook):
 
 
 def test_stop_opacities_that_differ_are_a_soft_mask(tmp_path, fontbook):
-    image = painted(fontbook, '<linearGradient id="g"><stop offset="0" stop-color="#00f" stop-opacity="1"/>'
-                              '<stop offset="1" stop-color="#00f" stop-opacity="0"/></linearGradient>'
-                              '<rect width="40" height="30" fill="#f00"/><rect width="40" height="30" fill="url(#g)"/>',
-                    tmp_path)
+    image = blue_over_red(fontbook, tmp_path, "1", "0")
     assert near(colour_at(image, 0.5, 15), (0, 0, 255), 16)
     assert near(colour_at(image, 20, 15), (128, 0, 128), 16)
     assert near(colour_at(image, 39.5, 15), (255, 0, 0), 16)
