@@ -146,9 +146,9 @@ def main() -> None:
     print(f"2 workers ÷ 1 worker: {one / two:.2f}× the speed "
           f"(this machine ran {parallel:.2f}× the CPU work on 2 processes as on 1, measured just now)")
     print(f"reference renders {ref_pages} pages: {ref_pages / ref_seconds:.1f} pages/s; "
-          f"the export adds loading, checks, templates, svglib, PDF, PNG encoding and "
+          f"the export adds loading, checks, templates, painting, PDF, PNG encoding and "
           f"{len(report.written)} atomic writes")
-    print(f"of an export, loading the project, rendering templates, svglib and writing the single-face PDFs "
+    print(f"of an export, loading the project, rendering templates, painting and writing the single-face PDFs "
           f"took {prepare:.2f} s (one process; the rest is rasterising, encoding and writing)")
     rate = pieces / min(one, two)
     print(f"target ≥ {TARGET:g} cards/s (no cache): {rate:.1f} cards/s — {'PASS' if rate >= TARGET else 'MISS'}")

@@ -1,11 +1,11 @@
-"""Read what a PDF page (or a reportlab drawing) really holds: form placements, line segments, fonts, strings."""
+"""Read what a PDF page (or a painted face) really holds: form placements, line segments, fonts, strings."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
-from reportlab.graphics.shapes import Group, String
 
 from pnpgen import units
 
@@ -88,13 +88,25 @@ def font_is_embedded_subset(font: dict) -> bool:
     return bool(rest) and len(prefix) == 6 and prefix.isupper() and embedded
 
 
-def strings(node):
-    """Every String of a reportlab drawing, depth first."""
-    for item in getattr(node, "contents", []):
-        if isinstance(item, String):
-            yield item
-        elif isinstance(item, Group):
-            yield from strings(item)
+@dataclass(frozen=True)
+class Shown:
+    font: str  # the reportlab font name the converter resolved
+    size: float
+    text: str
+    x: float  # where its Tm puts it, in the face's SVG units
+    y: float
+
+
+def strings(art):
+    """Every text part of a painted face (FaceArt), with the position its text matrix gives it."""
+    x = y = 0.0
+    for part in art.parts:
+        if isinstance(part, str):
+            found = re.findall(r"BT 1 0 0 -1 (\S+) (\S+) Tm", part)
+            if found:
+                x, y = (float(v) for v in found[-1])
+        elif part[0] == "T":
+            yield Shown(art.resolved_fonts[part[1]], part[2], part[3], x, y)
 
 
 @dataclass(frozen=True)

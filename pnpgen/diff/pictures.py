@@ -88,7 +88,7 @@ def rasterise_faces(faces: list[tuple[Face | None, object]], drawer: Drawer) -> 
     drawings, pages, rasters = {}, [], []
     for number, (_, face, component) in enumerate(missing):
         try:
-            drawings[face.key] = drawer.converter.convert(face.key, face.svg, face.template)
+            drawings[face.key] = drawer.converter.face_form(face.key, face.svg, face.template)
         except PnpError as err:
             raise PnpError(f"{face.origin}: {err.problems[0].message}", face.location) from None
         pages.append(face_page(component, face.key, "front"))

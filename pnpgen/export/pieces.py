@@ -3,9 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from reportlab.graphics.shapes import Drawing
-
 from ..faces.convert import Converter
+from ..faces.form import FaceForm
 from ..errors import PnpError
 from ..project.expand import expand_pieces
 from ..press.impose import Page, Placement, Rect
@@ -32,7 +31,7 @@ class ComponentFaces:
     game: Game
     component: Component
     pieces: list[PieceFaces] = field(default_factory=list)
-    drawings: dict[str, Drawing] = field(default_factory=dict)
+    forms: dict[str, FaceForm] = field(default_factory=dict)
 
     def distinct(self) -> list[tuple[str, str]]:
         """(face key, side) of every distinct face: all fronts first, then backs, in piece order."""
@@ -62,9 +61,9 @@ def gather_faces(game: Game, component: Component, renderer: Renderer, converter
         front = renderer.render(game, component, piece.card, "front")
         back = renderer.render(game, component, piece.card, "back")
         for face in (front, back):
-            if face is not None and face.key not in gathered.drawings:
+            if face is not None and face.key not in gathered.forms:
                 try:
-                    gathered.drawings[face.key] = converter.convert(face.key, face.svg, face.template)
+                    gathered.forms[face.key] = converter.face_form(face.key, face.svg, face.template)
                 except PnpError as err:
                     raise PnpError(f"{component.id} card {renderer.describe(component, piece.card)}: "
                                    f"{err.problems[0].message}",
@@ -84,7 +83,7 @@ def face_page(component: Component, key: str, side: str) -> Page:
 def face_pdf(faces: ComponentFaces, pages: list[Page], *, initial_font: str, subject: str = "") -> bytes:
     """The PDF of single-face pages of one component, as bytes."""
     title = f"{faces.game.title} — {faces.component.name}"
-    return pdf_bytes(pages, faces.drawings, title=title, initial_font=initial_font, bleed=faces.component.bleed,
+    return pdf_bytes(pages, faces.forms, title=title, initial_font=initial_font, bleed=faces.component.bleed,
                      subject=subject)
 
 

@@ -12,7 +12,7 @@ from .job import Job
 from .pieces import ComponentFaces, card_caption
 from ..faces.render import SAFE_MM
 from ..units import PAPER_SIZES_MM, mm
-from ..press.canvas_pdf import define_form, form_name
+from ..press.reportlab_forms import place_form
 
 SCALE = 0.5  # faces at half size; smaller only when one would not fit the page
 MARGIN, GAP, HEADER = mm(10), mm(4), mm(10)
@@ -53,8 +53,6 @@ def proof_pdf(job: Job, faces: ComponentFaces) -> bytes:
     canvas.setAuthor("pnpgen")
     canvas.setSubject(job.project.name)
     canvas.setCreator("pnpgen")
-    for key, _ in distinct:
-        define_form(canvas, form_name(key), faces.drawings[key], job.initial_font)
     per_page = cols * rows
     pages = math.ceil(len(distinct) / per_page)
     cell_w, cell_h = (c.size.width + 2 * c.bleed) * scale, (c.size.height + 2 * c.bleed) * scale
@@ -117,7 +115,7 @@ def draw_face(canvas: Canvas, faces: ComponentFaces, key: str, x: float, y: floa
     canvas.saveState()
     canvas.translate(x, y)
     canvas.scale(scale, scale)
-    canvas.doForm(form_name(key))
+    place_form(canvas, key, faces.forms[key])
     canvas.restoreState()
     canvas.saveState()
     outline(canvas, BLEED_EDGE, 0.3, (x, y, w + 2 * b, h + 2 * b), "rect")

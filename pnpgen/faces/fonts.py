@@ -1,7 +1,6 @@
 """Turn font files (TTF, CFF OTF, variable, TTC) into registered reportlab fonts that SVG families map to."""
 from __future__ import annotations
 
-import functools
 import hashlib
 import re
 import threading
@@ -112,9 +111,6 @@ class FontBook:
             self._registered[face] = register_face(face, self.cache_dir)
         return self._registered[face]
 
-    def svglib_font_map(self):
-        return book_font_map_class()(self)
-
     def ensure_registered(self, names) -> None:
         """Register the faces behind reportlab font names, e.g. those a cached drawing from another process uses."""
         missing = set(names) - set(pdfmetrics.getRegisteredFontNames()) - set(pdfmetrics.standardFonts)
@@ -145,32 +141,6 @@ def register_face(face: Face, cache_dir: Path | None) -> str:
         _names_by_key[key] = name
         _keys_by_name[name] = key
         return name
-
-
-@functools.lru_cache(maxsize=1)
-def book_font_map_class() -> type:
-    """BookFontMap, made on first use: svglib is imported only by the builds that need it."""
-    from svglib.fonts import FontMap
-
-    class BookFontMap(FontMap):
-        """An svglib FontMap that resolves through a FontBook: never fc-match, never Helvetica.
-
-        svglib tries each name of a font-family list (and each of its words) in turn and keeps the first
-        exact match, else the first inexact one: unknown names answer the default family inexactly and
-        are remembered in `misses` so that a caller can warn about them."""
-
-        def __init__(self, book: FontBook):
-            super().__init__()
-            self.book = book
-            self.misses: set[str] = set()
-
-        def find_font(self, font_name: str, weight: str = "normal", style: str = "normal") -> tuple[str, bool]:
-            if self.book.find_family(font_name) is None:
-                self.misses.add(font_name)
-                return self.book.resolve(None, weight, style), False
-            return self.book.resolve(font_name, weight, style), True
-
-    return BookFontMap
 
 
 def parse_weight(weight: str | int) -> int:

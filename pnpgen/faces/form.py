@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 import struct
 import zlib
 from dataclasses import dataclass, field
@@ -18,10 +19,10 @@ from dataclasses import dataclass, field
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
 
-from .art import FaceArt, is_number
+from .art import FaceArt, is_number, valid_shading
 from .truetype import TrueTypeFile, open_truetype
 
-MAGIC = b"pnpgen form 2\n"
+MAGIC = b"pnpgen form 3\n"
 HEAD = struct.Struct(">III")  # the lengths of the shape (JSON), the glyph IDs and the text they stand for
 COUNT = struct.Struct(">I")  # how many glyphs a font shows, before their IDs
 MAX_CONTENT = 16 << 20  # a face's operators, inflated: far above any card, far below a zip bomb
@@ -42,15 +43,19 @@ class Shape:
     digests: tuple
     states: tuple
     images: tuple
+    shadings: tuple = ()
+    groups: tuple = ()
 
 
 @dataclass(slots=True)
 class FaceForm:
     """content: deflated operators in the face's box; fonts[i] is /Fi (an SVG selector), digests[i] its
     file's digest, glyphs[i] the glyphs it shows as (their IDs, 2 bytes each, big-endian; the text each
-    stands for, one character each ("\\0" for a missing one)); states[i] is /Gi (("ca" or "CA", alpha));
-    images[i] is /Ii (an href relative to the project). shape: what those fields were read from (None when
-    they were replaced since). resolved_* are filled by whoever reads the record."""
+    stands for, one character each ("\\0" for a missing one)); states[i] is /Gi (("ca" or "CA", alpha), or ("SMask", group));
+    images[i] is /Ii (an href relative to the project); shadings[i] is /Shi (FaceArt's shading records);
+    groups[i] is /Xi, a transparency group sharing the form's resources, whose deflated content is groups[i]
+    bytes of content's end (the groups in order, after the form's own). shape: what those fields were read
+    from (None when they were replaced since). resolved_* are filled by whoever reads the record."""
 
     width: float
     height: float
@@ -60,24 +65,56 @@ class FaceForm:
     glyphs: list = field(default_factory=list)
     states: tuple = ()
     images: tuple = ()
+    shadings: tuple = ()
+    groups: tuple = ()
     resolved_fonts: tuple = field(default=(), compare=False)
     resolved_images: list = field(default_factory=list, compare=False)
     shape: Shape | None = field(default=None, compare=False, repr=False)
+    record: tuple | None = field(default=None, compare=False, repr=False)  # see placeable
 
     def shared(self) -> Shape | None:
         """The shape this form's fields are, if they were not replaced since it was read or made."""
         shape = self.shape
         if shape is not None and (shape.width, shape.height, shape.fonts, shape.digests, shape.states,
-                                  shape.images) == (self.width, self.height, self.fonts, self.digests,
-                                                    self.states, self.images):
+                                  shape.images, shape.shadings, shape.groups) == (
+                self.width, self.height, self.fonts, self.digests, self.states, self.images, self.shadings,
+                self.groups):
             return shape
         return None
 
+    def streams(self) -> list[bytes]:
+        """The deflated contents of the groups, in order, then the form's own."""
+        pieces, end = [], len(self.content) - sum(self.groups)
+        for length in self.groups:
+            pieces.append(self.content[end:end + length])
+            end += length
+        return pieces + [self.content[:len(self.content) - sum(self.groups)]]
+
     def to_bytes(self) -> bytes:
-        shape = self.shared() or shape_of(self.width, self.height, self.fonts, self.digests, self.states, self.images)
+        shape = self.shared() or shape_of(self.width, self.height, self.fonts, self.digests, self.states, self.images,
+                                          self.shadings, self.groups)
         ids = b"".join(COUNT.pack(len(gids) // 2) + gids for gids, _ in self.glyphs)
         text = "".join(chars for _, chars in self.glyphs).encode("utf-8")
         return MAGIC + HEAD.pack(len(shape.data), len(ids), len(text)) + shape.data + ids + text + self.content
+
+    @classmethod
+    def placeable(cls, data: bytes) -> "FaceForm":
+        """A record this process has checked, as the writer copies it: its shape and content, its glyphs left
+        unparsed in record (the record, where its glyph IDs and their text start). ValueError for one with
+        images or groups (from_bytes reads those)."""
+        shape, ids_at, text_at, content_at = locate_parts(data)
+        if shape.images or shape.groups:
+            raise ValueError("not placeable as it is")
+        return cls(shape.width, shape.height, data[content_at:], shape.fonts, shape.digests, [], shape.states,
+                   shape.images, shape.shadings, shape.groups, shape=shape, record=(data, ids_at, text_at, content_at))
+
+    def parsed(self) -> "FaceForm":
+        """This form with its glyphs read (a placeable one's are left in its record)."""
+        if self.record is None:
+            return self
+        form = FaceForm.from_bytes(self.record[0], check=False)
+        form.resolved_fonts = self.resolved_fonts
+        return form
 
     @classmethod
     def from_bytes(cls, data: bytes, check: bool = True) -> "FaceForm":
@@ -89,7 +126,7 @@ class FaceForm:
         except (struct.error, UnicodeDecodeError):
             raise ValueError("bad glyphs") from None
         form = cls(shape.width, shape.height, data[content_at:], shape.fonts, shape.digests, glyphs, shape.states,
-                   shape.images, shape=shape)
+                   shape.images, shape.shadings, shape.groups, shape=shape)
         if check:
             check_form(form)
         return form
@@ -130,7 +167,8 @@ def read_shape(data: bytes) -> Shape:
     try:
         head = json.loads(data.decode("utf-8"))
         shape = Shape(data, head["width"], head["height"], tuple(tuple(f) for f in head["fonts"]),
-                      tuple(head["digests"]), tuple(tuple(s) for s in head["states"]), tuple(head["images"]))
+                      tuple(head["digests"]), tuple(tuple(s) for s in head["states"]), tuple(head["images"]),
+                      tuple(head["shadings"]), tuple(head["groups"]))
     except (KeyError, TypeError, ValueError, UnicodeDecodeError, RecursionError) as err:
         raise ValueError(f"not a form record ({type(err).__name__})") from None
     if not (is_number(shape.width) and is_number(shape.height)):
@@ -139,16 +177,22 @@ def read_shape(data: bytes) -> Shape:
         raise ValueError("bad record")
     if not all(len(f) == 3 and all(isinstance(v, str) for v in f) for f in shape.fonts):
         raise ValueError("bad font")
-    if not all(len(s) == 2 and s[0] in ("ca", "CA") and is_number(s[1]) and 0 <= s[1] <= 1 for s in shape.states):
+    if not all(len(s) == 2 and ((s[0] in ("ca", "CA") and is_number(s[1]) and 0 <= s[1] <= 1)
+                                or (s[0] == "SMask" and type(s[1]) is int and 0 <= s[1] < len(shape.groups)))
+               for s in shape.states):
         raise ValueError("bad opacity")
     if not all(isinstance(d, str) for d in shape.digests + shape.images):
         raise ValueError("bad names")
+    if not all(valid_shading(s) for s in shape.shadings):
+        raise ValueError("bad shading")
+    if not all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape.groups):
+        raise ValueError("bad groups")
     return shape
 
 
-def shape_of(width: float, height: float, fonts, digests, states, images) -> Shape:
+def shape_of(width: float, height: float, fonts, digests, states, images, shadings=(), groups=()) -> Shape:
     return read_shape(json.dumps({"width": width, "height": height, "fonts": fonts, "digests": digests,
-                                  "states": states, "images": images},
+                                  "states": states, "images": images, "shadings": shadings, "groups": groups},
                                  ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
 
 
@@ -168,23 +212,40 @@ def glyphs_fit(glyphs: list[tuple[bytes, str]], counts: list[int]) -> bool:
 
 
 def check_form(form: FaceForm) -> None:
-    """Refuse a record whose content is anything but drawing: ValueError."""
-    inflater = zlib.decompressobj()
-    try:
-        content = inflater.decompress(form.content, MAX_CONTENT)
-    except zlib.error:
-        raise ValueError("bad content") from None
-    if inflater.unconsumed_tail or not inflater.eof or content.translate(None, ALLOWED) or b"<<" in content:
-        raise ValueError("bad content")
+    """Refuse a record whose content is anything but drawing: ValueError. A group may show only the groups
+    before it (never itself: no loop), the form any."""
+    if sum(form.groups) >= len(form.content):
+        raise ValueError("bad groups")
+    for level, piece in enumerate(form.streams()):
+        inflater = zlib.decompressobj()
+        try:
+            content = inflater.decompress(piece, MAX_CONTENT)
+        except zlib.error:
+            raise ValueError("bad content") from None
+        if (inflater.unconsumed_tail or inflater.unused_data or not inflater.eof or content.translate(None, ALLOWED)
+                or b"<<" in content or any(int(n) >= level for n in re.findall(rb"/X(\d+)", content))):
+            raise ValueError("bad content")
 
 
 def encode_form(art: FaceArt) -> FaceForm:
     """The form of a face whose fonts and images are resolved (Converter.resolve)."""
-    code: list[str] = []
     files = [font_file(name) for name in art.resolved_fonts]
     glyphs: list[dict[int, str]] = [{} for _ in files]
     states: dict[tuple, int] = {}
-    for part in art.parts:
+    streams = [zlib.compress(encode_parts(parts, files, glyphs, states)) for parts in art.groups]
+    content = zlib.compress(encode_parts(art.parts, files, glyphs, states)) + b"".join(streams)
+    shape = shape_of(art.width, art.height, art.fonts, [font_digest(name) for name in art.resolved_fonts],
+                     list(states), art.images, art.shadings, [len(s) for s in streams])
+    return FaceForm(shape.width, shape.height, content, shape.fonts, shape.digests,
+                    [(struct.pack(f">{len(shown)}H", *sorted(shown)), "".join(shown[g] for g in sorted(shown)))
+                     for shown in glyphs], shape.states, shape.images, shape.shadings, shape.groups,
+                    tuple(art.resolved_fonts), list(art.resolved_images), shape)
+
+
+def encode_parts(parts: list, files: list, glyphs: list[dict[int, str]], states: dict[tuple, int]) -> bytes:
+    """One content stream's operators, its text as glyph IDs (noted in glyphs), its opacities named in states."""
+    code: list[str] = []
+    for part in parts:
         if part.__class__ is str:
             code.append(part)
         elif part[0] == "T":
@@ -197,16 +258,19 @@ def encode_form(art: FaceArt) -> FaceForm:
             code.append(f"/F{index} {fp_str(part[2])} Tf <{struct.pack(f'>{len(ids)}H', *ids).hex()}> Tj")
         elif part[0] == "I":
             code.append(f"q {fp_str(part[2], 0, 0, part[3], 0, 0)} cm /I{part[1]} Do Q")
+        elif part[0] == "S":
+            code.append(f"/Sh{part[1]} sh")
+        elif part[0] == "X":
+            code.append(f"/X{part[1]} Do")
+        elif part[0] == "M":
+            name = states.setdefault(("SMask", part[1]), len(states))
+            code.append(f"/G{name} gs")
         else:
             name = states.setdefault((part[1], part[2]), len(states))
             code.append(f"/G{name} gs")
-    content = zlib.compress("\n".join(code).encode("latin-1"))
-    shape = shape_of(art.width, art.height, art.fonts, [font_digest(name) for name in art.resolved_fonts],
-                     list(states), art.images)
-    return FaceForm(shape.width, shape.height, content, shape.fonts, shape.digests,
-                    [(struct.pack(f">{len(shown)}H", *sorted(shown)), "".join(shown[g] for g in sorted(shown)))
-                     for shown in glyphs], shape.states, shape.images, tuple(art.resolved_fonts),
-                    list(art.resolved_images), shape)
+    return "\n".join(code).encode("latin-1")
+
+
 @functools.lru_cache(maxsize=64)
 def font_file(name: str) -> TrueTypeFile:
     """The font file behind a registered reportlab font name (a name stands for one file in a process)."""

@@ -6,7 +6,6 @@ import warnings
 from pathlib import Path
 
 from PIL import Image as PILImage
-from reportlab import rl_config
 
 from ..errors import PnpError
 from ..files.reading import special_kind
@@ -16,28 +15,15 @@ FORMATS = {"PNG", "JPEG", "GIF", "WEBP", "TIFF", "BMP"}
 URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
-class ImageFile(str):
-    """An image's absolute path that also carries its pixel size (svglib asks for .size)."""
-
-    size: tuple[int, int]
-
-    def __new__(cls, path: str, size: tuple[int, int]):
-        value = super().__new__(cls, path)
-        value.size = size
-        return value
-
-    def __reduce__(self):
-        return (ImageFile, (str(self), self.size))
-
-
 class ImageChecker:
     """Resolves hrefs inside the project and checks each file once (header only: it is fast)."""
 
     def __init__(self, root: Path):
         self.root = Path(root).resolve()
-        self.checked: dict[tuple[str, int, int], ImageFile] = {}
+        self.checked: dict[tuple[str, int, int], str] = {}
 
-    def resolve(self, href: str) -> ImageFile:
+    def resolve(self, href: str) -> str:
+        """The checked image's absolute path."""
         if not href:
             raise PnpError("an <image> needs href=\"images/NAME.png\"; expected a path inside the project")
         if URL.match(href):
@@ -56,11 +42,13 @@ class ImageChecker:
             raise PnpError(f"image '{href}' is {special_kind(path)}, not a file; expected a PNG or JPEG file")
         key = (str(path), stat.st_mtime_ns, stat.st_size)
         if key not in self.checked:
-            self.checked[key] = ImageFile(str(path), read_size(path, href))
+            check_image(path, href)
+            self.checked[key] = str(path)
         return self.checked[key]
 
 
-def read_size(path: Path, shown: str) -> tuple[int, int]:
+def check_image(path: Path, shown: str) -> tuple[int, int]:
+    """The image's pixel size, once it is known to decode as a picture of a size a PDF can hold."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", PILImage.DecompressionBombWarning)
@@ -79,18 +67,6 @@ def read_size(path: Path, shown: str) -> tuple[int, int]:
     if size[0] * size[1] > MAX_PIXELS:
         raise PnpError(f"image '{shown}' has {size[0]} × {size[1]} pixels; expected at most {MAX_PIXELS:,}")
     return size
-
-
-def draw_drawing(drawing, canvas, x: float, y: float) -> None:
-    """renderPDF.draw, but images become shared XObjects with their alpha kept (renderPDF inlines them).
-    reportlab.graphics is imported here: only builds with an svglib drawing need it."""
-    from reportlab.graphics import renderPDF
-    
-    class XObjectRenderer(renderPDF._PDFRenderer):
-        def drawImage(self, image):
-            self._canvas.drawImage(str(image.path), image.x, image.y, image.width, image.height, mask="auto")
-
-    XObjectRenderer().draw(renderPDF.renderScaledDrawing(drawing), canvas, x, y, showBoundary=rl_config._unset_)
 
 
 PILImage.MAX_IMAGE_PIXELS = MAX_PIXELS  # Pillow then refuses bombs itself, before decoding anything

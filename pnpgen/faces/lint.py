@@ -1,8 +1,8 @@
 """Turn a face's SVG tree into the list of what the PDF could not show or compute, with the template named.
 
-svglib silently drops some features (filters, masks, letter-spacing), crashes on others (a style
-declaration holding a second ':', a bad CSS selector) and hands numbers beyond what a PDF can hold
-(1e308, scale(1e999), transforms multiplying up) to reportlab, which fails while writing. Attributes,
+The painter draws no filters, masks or letter-spacing, cannot read a style declaration holding a second
+':' or a bad CSS selector, and must not write numbers beyond what a PDF can hold (1e308, scale(1e999),
+transforms multiplying up). Attributes,
 `style="…"` and the declarations of `<style>` elements are all held to the same rules.
 """
 from __future__ import annotations
@@ -32,7 +32,7 @@ MAX_REACH = 1e12  # a number times the scales of the transforms around it; PDF w
 
 
 def lint(tree, template: str) -> None:
-    """Refuse SVG features svglib ignores or cannot compute, naming the template and the feature."""
+    """Refuse SVG features the painter does not draw or the PDF cannot hold, naming the template and the feature."""
     problems: list[str] = []
     count = sum(1 for _ in tree.iter())
     if count > MAX_ELEMENTS:
@@ -43,7 +43,7 @@ def lint(tree, template: str) -> None:
     if problems:
         found = ", ".join(sorted(set(problems)))
         raise PnpError(f"templates/{template} uses SVG features the PDF cannot show: {found}; "
-                       "expected shapes, paths, gradients and text() only (put opacity on the shapes themselves)")
+                       "expected shapes, paths, gradients, clip paths, <use> and text() only")
 
 
 def walk(element, scale: float, problems: list[str]) -> None:
@@ -64,8 +64,6 @@ def walk(element, scale: float, problems: list[str]) -> None:
             declarations.update(parsed)
     for attribute in UNSUPPORTED_ATTRIBUTES & set(element.attrib):
         problems.append(f"{attribute}=…")
-    if name == "g" and "opacity" in declarations:
-        problems.append("opacity on <g> (group opacity)")
     if name == "use":
         href = element.get("href") or element.get("{http://www.w3.org/1999/xlink}href") or ""
         if not href.startswith("#"):
@@ -117,7 +115,7 @@ def smallest_size(view_box: str) -> float:
 
 
 def parse_declarations(text: str) -> dict[str, str] | None:
-    """name: value; pairs as svglib reads them, or None when svglib would fail on them."""
+    """name: value; pairs, or None when a declaration is not one (a value holding another ':')."""
     found = {}
     for part in (p.strip() for p in text.split(";")):
         if not part:
@@ -134,7 +132,7 @@ def lint_declarations(declarations: dict[str, str], prefix: str) -> list[str]:
 
 
 def lint_stylesheet(text: str) -> list[str]:
-    """The rules of <style> elements: selectors svglib can compile, declarations as in style="…"."""
+    """The rules of <style> elements: selectors cssselect2 can compile, declarations as in style="…"."""
     problems = []
     for rule in tinycss2.parse_stylesheet(text, skip_comments=True, skip_whitespace=True):
         if rule.type == "error":

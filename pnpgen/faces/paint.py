@@ -1,82 +1,27 @@
-"""Turn face SVG into FaceArt without svglib: shapes, paths, text and images as PDF operators."""
+"""Turn face SVG into FaceArt: shapes, paths, text, images, gradients, clips and groups as PDF operators."""
 from __future__ import annotations
 
 from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfmetrics
 
 from .art import FaceArt
-from .svgpath import NotDrawable, parse_numbers, parse_transform, trace_ellipse, trace_path, trace_points, trace_rect
-from .svgvalues import parse_colour, parse_font_size, parse_fraction, parse_length, parse_number
+from .paint_refs import SVG, clip_operators, gradient_shading, href_of, referenced, shape_box, viewport
+from .paint_text import paint_text
+from .painter import Painter, set_stroke
+from .svgpath import NotDrawable, multiply, parse_numbers, parse_transform, trace_ellipse, trace_path, trace_points, trace_rect
+from .svgvalues import parse_colour, parse_fraction, parse_length, parse_number
 
-SVG = "{http://www.w3.org/2000/svg}"
-XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
-XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 INHERITED = ("fill", "stroke", "stroke-width", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit",
              "stroke-dasharray", "stroke-dashoffset", "fill-rule", "fill-opacity", "stroke-opacity",
              "font-family", "font-size", "font-weight", "font-style", "text-anchor", "visibility")
 OWN = ("opacity", "display")
-IGNORED = {"title", "desc", "metadata"}  # what a face may hold that prints nothing
-CAPS = {"butt": 0, "round": 1, "square": 2}
-JOINS = {"miter": 0, "round": 1, "bevel": 2}
-
-class Painter:
-    """Walks one SVG tree and writes its operators, tracking the graphics state to skip repeats."""
-
-    def __init__(self, measure):
-        self.measure = measure  # (family, weight, style) -> reportlab font name, for text-anchor widths
-        self.parts: list = []
-        self.ops: list[str] = []
-        self.fonts: list[tuple] = []
-        self.images: list[str] = []
-        self.state: dict = {}
-        self.saved: list[dict] = []
-
-    def emit(self, text: str) -> None:
-        self.ops.append(text)
-
-    def special(self, part: list) -> None:
-        if self.ops:
-            self.parts.append(" ".join(self.ops))
-            self.ops = []
-        self.parts.append(part)
-
-    def finish(self) -> list:
-        if self.ops:
-            self.parts.append(" ".join(self.ops))
-            self.ops = []
-        return self.parts
-
-    def push(self) -> None:
-        self.emit("q")
-        self.saved.append(dict(self.state))
-
-    def pop(self) -> None:
-        self.emit("Q")
-        self.state = self.saved.pop()
-
-    def set(self, key: str, value, op: str) -> None:
-        if self.state.get(key) != value:
-            self.state[key] = value
-            self.emit(op)
-
-    def alpha(self, key: str, value: float) -> None:
-        if self.state.get(key, 1.0) != value:
-            self.state[key] = value
-            self.special(["A", key, value])
-
-    def font(self, selector: tuple) -> int:
-        if selector not in self.fonts:
-            self.fonts.append(selector)
-        return self.fonts.index(selector)
-
-    def image(self, href: str) -> int:
-        if href not in self.images:
-            self.images.append(href)
-        return self.images.index(href)
-
+NAMES = frozenset(INHERITED + OWN)
+REFUSED = frozenset(("mask", "filter", "marker-start", "marker-mid", "marker-end"))
+IGNORED = {"title", "desc", "metadata", "style", "defs", "symbol", "clipPath", "linearGradient", "radialGradient"}
+MAX_PAINTED = 20_000  # elements drawn, <use> expanded: as many as lint allows a face to hold
+MAX_DEPTH = 100  # elements inside one another, <use> expanded: a face nests a few; Python's stack holds this many
 
 def svg_to_art(root, measure) -> FaceArt:
-    """The FaceArt of a parsed <svg> root; NotDrawable when it uses what only svglib draws."""
+    """The FaceArt of a parsed <svg> root; NotDrawable (with the line of the element) for what it does not draw."""
     if root.tag != SVG + "svg":
         raise NotDrawable("root is not <svg>")
     width, height = parse_length(root.get("width", "")), parse_length(root.get("height", ""))
@@ -86,12 +31,12 @@ def svg_to_art(root, measure) -> FaceArt:
     if root.get("preserveAspectRatio") not in (None, "none") and abs(width / box[2] - height / box[3]) > 1e-9 * width:
         raise NotDrawable("preserveAspectRatio on the root")
     sx, sy = width / box[2], height / box[3]
-    painter = Painter(measure)
+    painter = Painter(measure, root)
     painter.emit(f"{fp_str(sx, 0, 0, -sy, -sx * box[0], height + sy * box[1])} cm")
     style = {"fill": "#000", "stroke": "none", "stroke-width": "1", "font-size": "16", "font-weight": "normal",
              "font-style": "normal", "font-family": "", "text-anchor": "start"}
     paint_children(painter, root, style)
-    return FaceArt(width, height, painter.finish(), painter.fonts, painter.images)
+    return FaceArt(width, height, painter.finish(), painter.fonts, painter.images, painter.shadings, painter.groups)
 
 
 def paint_children(painter: Painter, element, style: dict) -> None:
@@ -100,77 +45,173 @@ def paint_children(painter: Painter, element, style: dict) -> None:
             paint(painter, child, style)
 
 
-def cascade(element, inherited: dict) -> dict:
+def cascade(element, inherited: dict, rules: dict) -> dict:
+    """The element's style: what it inherits, then its attributes, its <style> rules, its style="…"."""
     style = dict(inherited)
-    for name in ("opacity", "display"):
-        style.pop(name, None)
-    for name in INHERITED + OWN:
-        value = element.get(name)
-        if value is not None:
+    style.pop("opacity", None)
+    style.pop("display", None)
+    for name, value in element.attrib.items():
+        if name in NAMES:
             style[name] = value.strip()
+        elif name in REFUSED:
+            raise NotDrawable(name)
+    chosen = [("<style> ", rules[element].items())] if rules and element in rules else []
     declarations = element.get("style")
     if declarations:
-        for declaration in declarations.split(";"):
-            name, colon, value = declaration.partition(":")
+        chosen.append(("style ", (d.split(":", 1) for d in declarations.split(";") if ":" in d)))
+    for where, found in chosen:
+        for name, value in found:
             name = name.strip()
-            if not colon or not name:
-                continue
-            if name not in INHERITED + OWN:
-                raise NotDrawable(f"style {name}")
-            style[name] = value.strip()
-    for name, value in style.items():
-        if value == "inherit":
-            raise NotDrawable("inherit")
+            if name and name not in NAMES:
+                raise NotDrawable(f"{where}{name}")
+            if name:
+                style[name] = value.strip()
+    if "inherit" in style.values():
+        raise NotDrawable("inherit")
     return style
 
 
-def paint(painter: Painter, element, inherited: dict) -> None:
+def paint(painter: Painter, element, inherited: dict, grouped: bool = False) -> None:
+    painter.depth += 1
+    try:
+        if painter.depth > MAX_DEPTH:
+            raise NotDrawable(f"elements nested more than {MAX_DEPTH} deep once <use> is expanded")
+        paint_element(painter, element, inherited, grouped)
+    except NotDrawable as err:
+        if err.args and not getattr(err, "line", None):
+            err.line = element.sourceline  # the innermost element: where the message points
+        raise
+    finally:
+        painter.depth -= 1
+
+
+def paint_element(painter: Painter, element, inherited: dict, grouped: bool) -> None:
+    """grouped: inside the transparency group its own opacity makes."""
     tag = element.tag
     if not tag.startswith(SVG):
         raise NotDrawable(f"element {tag}")
     name = tag[len(SVG):]
-    if name in IGNORED or name == "defs":  # what defs hold is drawn only where it is referenced, below
+    if name in IGNORED:  # what defs hold is drawn only where it is referenced
         return
-    for attribute in ("clip-path", "mask", "filter", "marker-start", "marker-mid", "marker-end"):
-        if attribute in element.attrib:
-            raise NotDrawable(attribute)
-    style = cascade(element, inherited)
+    painter.painted += 1
+    if painter.painted > MAX_PAINTED:
+        raise NotDrawable(f"more than {MAX_PAINTED:,} elements to draw once <use> is expanded")
+    style = cascade(element, inherited, painter.rules)
     if style.get("display") == "none":
         return
     transform = element.get("transform")
-    if name in ("g", "text"):
+    clip = element.get("clip-path", "none").strip()
+    opacity = parse_fraction(style.get("opacity", "1"))
+    if name in ("g", "svg", "use") and opacity < 1 and not grouped:
+        painter.painted -= 1  # counted once, when painted inside the group
+        painter.group(lambda: paint_element(painter, element, inherited, True), opacity)
+        return
+    wrapped = bool(transform) or clip != "none"
+    if wrapped:
+        painter.push()
         if transform:
-            painter.push()
             painter.emit(f"{fp_str(*parse_transform(transform))} cm")
-        if name == "g":
-            paint_children(painter, element, style)
-        else:
-            paint_text(painter, element, style)
-        if transform:
-            painter.pop()
+        if clip != "none":
+            paint_clip(painter, clip)
+    if name == "g":
+        paint_children(painter, element, style)
+    elif name == "text":
+        paint_text(painter, element, style, lambda child, inherited: cascade(child, inherited, painter.rules))
+    elif name == "use":
+        paint_use(painter, element, style)
+    elif name == "svg":
+        paint_viewport(painter, element, style, parse_number(element.get("width"), 0) if element.get("width") else None,
+                       parse_number(element.get("height"), 0) if element.get("height") else None)
+    elif name == "image":
+        paint_image(painter, element)
+    else:
+        paint_shape(painter, name, element, style)
+    if wrapped:
+        painter.pop()
+
+
+def paint_clip(painter: Painter, value: str) -> None:
+    clip, rest = referenced(painter.ids, value)
+    if clip is None or clip.tag != SVG + "clipPath":
+        raise NotDrawable(f'clip-path="{value[:40]}" (expected url(#id) of a <clipPath>)')
+    painter.emit(clip_operators(clip, lambda name, child: trace_shape(name, child) or ""))
+
+
+def paint_use(painter: Painter, element, style: dict) -> None:
+    href = href_of(element)
+    target = painter.ids.get(href[1:]) if href.startswith("#") else None
+    if target is None:
+        raise NotDrawable(f'<use href="{href[:60]}"> (expected the id of an element of the same face)')
+    if element in painter.using or target is element or target in element.iterancestors():
+        raise NotDrawable(f'<use href="{href[:60]}"> shows itself')
+    x, y = parse_number(element.get("x"), 0), parse_number(element.get("y"), 0)
+    painter.using.append(element)
+    painter.push()
+    if x or y:
+        painter.emit(f"{fp_str(1, 0, 0, 1, x, y)} cm")
+    if target.tag == SVG + "symbol":
+        width = element.get("width") or target.get("width")
+        height = element.get("height") or target.get("height")
+        paint_viewport(painter, target, cascade(target, style, painter.rules),
+                       parse_number(width, 0) if width else None, parse_number(height, 0) if height else None)
+    else:
+        paint(painter, target, style)
+    painter.pop()
+    painter.using.pop()
+
+
+def paint_viewport(painter: Painter, element, style: dict, width: float | None, height: float | None) -> None:
+    """A nested <svg> (or a used <symbol>): its children in its viewBox, clipped to its width × height."""
+    if element.get("viewBox") is None:
+        painter.push()
+        if element.tag == SVG + "svg" and (element.get("x") or element.get("y")):
+            painter.emit(f"{fp_str(1, 0, 0, 1, parse_number(element.get('x'), 0), parse_number(element.get('y'), 0))} cm")
+        paint_children(painter, element, style)
+        painter.pop()
         return
-    if name == "image":
-        paint_image(painter, element, transform)
+    if width is None or height is None:
+        raise NotDrawable(f"<{element.tag[len(SVG):]} viewBox> without a width and height (expected both, in user units)")
+    if width <= 0 or height <= 0:
         return
+    x, y = (parse_number(element.get("x"), 0), parse_number(element.get("y"), 0)) if element.tag == SVG + "svg" else (0, 0)
+    painter.push()
+    painter.emit(f"{fp_str(x, y, width, height)} re W n")
+    painter.emit(f"{fp_str(*multiply((1.0, 0.0, 0.0, 1.0, x, y), viewport(element, width, height)))} cm")
+    paint_children(painter, element, style)
+    painter.pop()
+
+
+def paint_shape(painter: Painter, name: str, element, style: dict) -> None:
     geometry = trace_shape(name, element)
     if geometry is None:
         return
-    fill, stroke = choose_paint(style)
+    fill, stroke = choose_paint(painter, style)
     if stroke is not None and parse_number(style.get("stroke-width", "1"), 1) <= 0:
         stroke = None  # SVG draws no stroke of width 0; PDF would draw the thinnest line it can
     if style.get("visibility") in ("hidden", "collapse") or (fill is None and stroke is None):
         return
-    if transform:
-        painter.push()
-        painter.emit(f"{fp_str(*parse_transform(transform))} cm")
     opacity = parse_fraction(style.get("opacity", "1"))
+    even_odd = style.get("fill-rule") == "evenodd"
+    if fill is not None and not isinstance(fill, tuple):  # a gradient: shaded inside the shape as a clip
+        record, matrix, alpha, mask = gradient_shading(painter.ids, fill, shape_box(geometry))
+        painter.push()
+        painter.emit(f"{geometry} {'W* n' if even_odd else 'W n'}")
+        if mask is not None:
+            painter.groups.append([f"{fp_str(*matrix)} cm", ["S", painter.shading(mask)]])
+            painter.special(["M", len(painter.groups) - 1])
+        painter.emit(f"{fp_str(*matrix)} cm")
+        painter.alpha("ca", round(opacity * alpha * parse_fraction(style.get("fill-opacity", "1")), 6))
+        painter.special(["S", painter.shading(record)])
+        painter.pop()
+        fill = None
+        if stroke is None:
+            return
     if fill is not None:
         painter.set("fill", fill, f"{fp_str(*fill)} rg")
         painter.alpha("ca", round(opacity * parse_fraction(style.get("fill-opacity", "1")), 6))
     if stroke is not None:
         set_stroke(painter, style, stroke)
         painter.alpha("CA", round(opacity * parse_fraction(style.get("stroke-opacity", "1")), 6))
-    even_odd = style.get("fill-rule") == "evenodd"
     if fill is not None and stroke is not None:
         operator = "B*" if even_odd else "B"
     elif fill is not None:
@@ -178,8 +219,6 @@ def paint(painter: Painter, element, inherited: dict) -> None:
     else:
         operator = "S"
     painter.emit(f"{geometry} {operator}")
-    if transform:
-        painter.pop()
 
 
 def trace_shape(name: str, element) -> str | None:
@@ -207,66 +246,23 @@ def trace_shape(name: str, element) -> str | None:
     raise NotDrawable(f"<{name}>")
 
 
-def choose_paint(style: dict) -> tuple:
-    return parse_colour(style.get("fill", "#000")), parse_colour(style.get("stroke", "none"))
+def choose_paint(painter: Painter, style: dict) -> tuple:
+    """(fill, stroke): each an RGB tuple, a gradient element (fills only) or None."""
+    chosen = []
+    for name, default in (("fill", "#000"), ("stroke", "none")):
+        server, rest = referenced(painter.ids, style.get(name, default))
+        if server is not None and server.tag in (SVG + "linearGradient", SVG + "radialGradient"):
+            if name == "stroke":
+                raise NotDrawable("a gradient on a stroke (expected a colour)")
+            chosen.append(server)
+        else:  # a paint server that is not there: its fallback colour, else nothing (as SVG viewers do)
+            chosen.append(parse_colour(rest or "none"))
+    return tuple(chosen)
 
 
-def set_stroke(painter: Painter, style: dict, stroke: tuple) -> None:
-    painter.set("stroke", stroke, f"{fp_str(*stroke)} RG")
-    width = parse_number(style.get("stroke-width", "1"), 1)
-    painter.set("width", width, f"{fp_str(width)} w")
-    cap = CAPS.get(style.get("stroke-linecap", "butt"), 0)
-    painter.set("cap", cap, f"{cap} J")
-    join = JOINS.get(style.get("stroke-linejoin", "miter"), 0)
-    painter.set("join", join, f"{join} j")
-    miter = parse_number(style.get("stroke-miterlimit", "4"), 4)
-    painter.set("miter", miter, f"{fp_str(miter)} M")
-    dashes = style.get("stroke-dasharray", "none")
-    pattern = [] if dashes.strip() == "none" else parse_numbers(dashes)
-    if any(v < 0 for v in pattern):
-        raise NotDrawable("negative dash")
-    if len(pattern) % 2:
-        pattern = pattern * 2
-    if pattern and not any(pattern):
-        pattern = []
-    offset = parse_number(style.get("stroke-dashoffset", "0"), 0) if pattern else 0
-    dash = f"[{fp_str(*pattern) if pattern else ''}] {fp_str(offset)} d"
-    painter.set("dash", dash, dash)
-
-
-def paint_text(painter: Painter, element, style: dict) -> None:
-    if len(element):
-        raise NotDrawable("<tspan> or other elements inside <text>")
-    content = element.text or ""
-    if element.get(XML_SPACE) == "preserve":
-        content = content.replace("\n", " ").replace("\t", " ").replace("\r", " ")
-    else:
-        content = " ".join(content.split())
-    fill = parse_colour(style.get("fill", "#000"))
-    if not content or fill is None or style.get("visibility") in ("hidden", "collapse"):
-        return
-    if element.get("dx") or element.get("dy") or element.get("rotate") or element.get("textLength"):
-        raise NotDrawable("text positioning attributes")
-    x, y = parse_number(element.get("x"), 0), parse_number(element.get("y"), 0)
-    size = parse_font_size(style.get("font-size", "16"))
-    selector = (style.get("font-family", ""), style.get("font-weight", "normal"), style.get("font-style", "normal"))
-    anchor = style.get("text-anchor", "start")
-    if anchor in ("middle", "end"):
-        width = pdfmetrics.stringWidth(content, painter.measure(selector), size)
-        x -= width / 2 if anchor == "middle" else width
-    elif anchor != "start":
-        raise NotDrawable(f"text-anchor {anchor}")
-    painter.set("fill", fill, f"{fp_str(*fill)} rg")
-    opacity = parse_fraction(style.get("opacity", "1"))
-    painter.alpha("ca", round(opacity * parse_fraction(style.get("fill-opacity", "1")), 6))
-    painter.emit(f"BT 1 0 0 -1 {fp_str(x, y)} Tm")
-    painter.special(["T", painter.font(selector), size, content])
-    painter.emit("ET")
-
-
-def paint_image(painter: Painter, element, transform: str | None) -> None:
-    """Stretched to its box, as svglib draws it; without a width and height only svglib knows the size."""
-    href = element.get(XLINK_HREF) or element.get("href") or ""
+def paint_image(painter: Painter, element) -> None:
+    """Stretched to its box; one without a width and height is refused (its size would be the file's)."""
+    href = href_of(element)
     if element.get("width") is None or element.get("height") is None:
         raise NotDrawable("<image> without a size")
     x, y = parse_number(element.get("x"), 0), parse_number(element.get("y"), 0)
@@ -274,8 +270,6 @@ def paint_image(painter: Painter, element, transform: str | None) -> None:
     if w <= 0 or h <= 0:
         return
     painter.push()
-    if transform:
-        painter.emit(f"{fp_str(*parse_transform(transform))} cm")
     painter.emit(f"{fp_str(1, 0, 0, -1, x, y + h)} cm")  # upside up again: the face's y axis points down
     painter.special(["I", painter.image(href), w, h])
     painter.pop()

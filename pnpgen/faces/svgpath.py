@@ -14,7 +14,7 @@ _TRANSFORM = re.compile(r"\s*(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^
 
 
 class NotDrawable(ValueError):
-    """The SVG uses something this converter does not draw; the caller falls back to svglib."""
+    """The SVG uses something the painter does not draw; the converter refuses the face, naming the line."""
 
 
 def parse_numbers(text: str) -> list[float]:

@@ -26,7 +26,7 @@ def parse_length(text: str) -> float:
 
 
 def parse_number(text: str | None, default: float) -> float:
-    """A plain SVG number attribute (no unit); anything else is for svglib."""
+    """A plain SVG number attribute (no unit); anything else is not drawn."""
     if text is None:
         return default
     try:

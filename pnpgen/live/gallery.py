@@ -104,7 +104,7 @@ def thumbnails(component: Component, faces: dict, converter: Converter, initial_
     drawings, pages = {}, []
     for key, face in faces.items():
         try:
-            drawings[face.key] = converter.convert(face.key, face.svg, face.template)
+            drawings[face.key] = converter.face_form(face.key, face.svg, face.template)
         except PnpError as err:
             raise PnpError(f"{face.origin}: {err.problems[0].message}", face.location) from None
         pages.append(face_page(component, face.key, "front"))

@@ -3,7 +3,6 @@
 Each page is written as soon as it is laid out, each face's form the first time a page shows it, and the
 font subsets last, once the document's glyphs are known; memory holds object numbers, not the document, and
 a form's only while a later page still shows its face.
-A face only svglib draws (an svglib drawing) sends the whole document through reportlab's canvas instead.
 """
 from __future__ import annotations
 
@@ -19,10 +18,10 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from ..files.atomic import write_atomically
-from ..faces.art import FaceArt
-from ..faces.form import FaceForm, Shape, encode_form, font_file
+from ..faces.form import Shape, font_file
 from ..units import mm
-from .canvas_pdf import GREY, LABEL_SIZE, canvas_pdf_bytes, label_position, placing
+from .form_objects import form_head
+from .placing import GREY, LABEL_SIZE, label_position, placing
 from .cid_fonts import cid_font_objects
 from .image_objects import image_objects
 from .geometry import Placed
@@ -36,15 +35,11 @@ from .recurring import key_prefix, recurring
 RECENT_PAGES = 8  # page contents (and marks, boxes...) kept: a page that repeats one written shortly before reuses them
 
 
-class NeedsCanvas(Exception):
-    """A face is an svglib drawing: only reportlab's canvas draws it."""
-
-
 def write_pdf(pages: Sequence[Page], drawings: Mapping, path: Path, *, title: str, initial_font: str,
               bleed: float | None, author: str = "pnpgen", subject: str = "", margin: float = mm(6)) -> None:
     """Write the pages to path, replacing it only once the whole PDF is on disk.
 
-    drawings maps each face key to its FaceForm, FaceArt or svglib drawing. bleed: the bleed every face
+    drawings maps each face key to its FaceForm. bleed: the bleed every face
     carries on each side; None reads it per placement from the face's width (PDFs mixing components)."""
     write_atomically(Path(path), functools.partial(write_document, pages=pages, drawings=drawings, title=title,
                                                    initial_font=initial_font, bleed=bleed, author=author,
@@ -62,26 +57,19 @@ def pdf_bytes(pages: Sequence[Page], drawings: Mapping, *, title: str, initial_f
 
 def write_document(out: BinaryIO, pages: Sequence[Page], drawings: Mapping, *, title: str, initial_font: str,
                    bleed: float | None, author: str = "pnpgen", subject: str = "", margin: float = mm(6)) -> None:
-    start = out.tell()
     info = (b"<< /Author %s /CreationDate (%s) /Creator (pnpgen) /Keywords () /ModDate (%s) /Producer (pnpgen) "
             b"/Subject %s /Title %s /Trapped /False >>" % (text_string(author), EPOCH.encode(), EPOCH.encode(),
                                                           text_string(subject), text_string(title)))
-    try:
-        Document(out, drawings, initial_font).write(pages, bleed, margin, info)
-    except NeedsCanvas:
-        out.seek(start)
-        out.truncate()
-        out.write(canvas_pdf_bytes(pages, getattr(drawings, "arts", drawings), title=title, initial_font=initial_font,
-                                   bleed=bleed, author=author, subject=subject, margin=margin))
+    Document(out, drawings, initial_font).write(pages, bleed, margin, info)
 
 
 class Document:
     """One PDF being written: the forms, fonts and images it has so far, by object number."""
 
-    def __init__(self, out: BinaryIO, drawings: Mapping, label_font: str):
-        self.file = PdfFile(out)
+    def __init__(self, out: BinaryIO | None, drawings: Mapping, label_font: str, file=None):
+        """file: where objects go, PdfFile's methods (a reportlab document's, for its figures); else out."""
+        self.file = file if file is not None else PdfFile(out)
         self.drawings = drawings
-        self.raw = getattr(drawings, "raw", None)  # Forms.raw: checked records come as bytes to copy
         # face key -> [(object number, face width, its name in a page's resources, its operators after placing()),
         # how many later placements may show it, its key_prefix()]: only faces shown again are kept, until their
         # last placement
@@ -183,34 +171,35 @@ class Document:
         return body
 
     def write_form(self, face: str) -> tuple[int, float, bytes, str]:
-        form = self.raw(face) if self.raw is not None else self.drawings[face]
-        if form.__class__ is tuple:  # a checked record (Converter.placeable): copied without parsing
-            known = self.heads.get(form[0])
-            if known is not None and known[1] == form[1]:
-                data, ids_at, text_at, content_at = form[2:]
-                self.shown.add(known[2], data[ids_at:text_at], data[text_at:content_at])
-                return self.form_entry(face, self.file.add_stream(known[0], data[content_at:]), known[3])
-            form = self.drawings[face]  # the first of its shape, parsed to make the shape's head
-        if isinstance(form, FaceArt):
-            form = encode_form(form)
-        if not isinstance(form, FaceForm):
-            raise NeedsCanvas
+        form = self.drawings[face]
+        if form.record is not None:  # a checked record (FaceForm.placeable): copied without parsing
+            known = self.heads.get(form.shape)
+            if known is not None and known[1] == form.resolved_fonts:
+                data, ids_at, text_at, _ = form.record
+                self.shown.add(known[2], data[ids_at:text_at], data[text_at:form.record[3]])
+                return self.form_entry(face, self.file.add_stream(known[0], form.content), known[3])
+            form = form.parsed()  # the first of its shape, parsed to make the shape's head
         known = self.heads.get(form.shape)
         if (known is not None and known[1] == form.resolved_fonts and len(form.glyphs) == len(known[2])
-                and not form.resolved_images and form.shared()):
+                and not form.resolved_images and not form.groups and form.shared()):
             self.shown.merge()
             for glyphs, (ids, text) in zip(known[2], form.glyphs):
                 glyphs.add(ids, text)
             return self.form_entry(face, self.file.add_stream(known[0], form.content), known[3])
         numbers = [b"%d" % self.use_font(name, ids, text) for name, (ids, text) in zip(form.resolved_fonts, form.glyphs)]
-        if form.shared() and not form.resolved_images and len(form.fonts) == len(numbers) == len(form.glyphs):
+        if (form.shared() and not form.resolved_images and not form.groups
+                and len(form.fonts) == len(numbers) == len(form.glyphs)):
             # the next forms of this shape with these fonts: only their number and content differ
             head = form_head(form, numbers + [b"\0"]).replace(b"%", b"%%").replace(b"\0", b"%d")
             self.heads[form.shape] = (b"%d 0 obj\n" + head + b"%s\nendstream\nendobj\n", form.resolved_fonts,
                                       [self.fonts[name] for name in form.resolved_fonts], float(form.width))
         numbers += [b"%d" % self.use_image(str(path)) for path in form.resolved_images]
-        body = form_head(form, numbers + [b"%d" % len(form.content)])
-        return self.form_entry(face, self.file.add(body + form.content + b"\nendstream"), float(form.width))
+        *groups, content = form.streams()
+        for index, piece in enumerate(groups):
+            head = form_head(form, numbers + [b"%d" % len(piece)], index)
+            numbers.append(b"%d" % self.file.add(head + piece + b"\nendstream"))
+        body = form_head(form, numbers + [b"%d" % len(content)])
+        return self.form_entry(face, self.file.add(body + content + b"\nendstream"), float(form.width))
 
     @staticmethod
     def form_entry(face: str, number: int, width: float) -> tuple[int, float, bytes, str]:
@@ -274,19 +263,3 @@ def is_truetype(name: str) -> bool:
 
 def box(rect: Rect) -> bytes:
     return fp_str(rect.x0, rect.y0, rect.x1, rect.y1).encode("ascii")
-
-
-def form_head(form: FaceForm, numbers: list[bytes]) -> bytes:
-    """A form's object up to its content; numbers: its fonts', images' and content's, written."""
-    states = b" ".join(b"/G%d << /%s %s >>" % (i, key.encode(), fp_str(value).encode())
-                       for i, (key, value) in enumerate(form.states))
-    fonts = min(len(form.resolved_fonts), len(form.glyphs))
-    text = (b"<< /Type /XObject /Subtype /Form /FormType 1 /BBox [ 0 0 %s ] /Matrix [ 1 0 0 1 0 0 ] /Resources << "
-            b"/ProcSet [ /PDF /Text /ImageB /ImageC /ImageI ]" % fp_str(form.width, form.height).encode()
-            + (b" /Font << %s >>" % b" ".join(b"/F%d \0 0 R" % i for i in range(fonts)) if fonts else b"")
-            + (b" /ExtGState << %s >>" % states if states else b"")
-            + (b" /XObject << %s >>" % b" ".join(b"/I%d \0 0 R" % i for i in range(len(form.resolved_images)))
-               if form.resolved_images else b"")
-            + b" >> /Filter /FlateDecode /Length \0 >>\nstream\n")
-    pieces = text.split(b"\0")
-    return b"".join(piece for pair in zip(pieces, numbers) for piece in pair) + pieces[-1]

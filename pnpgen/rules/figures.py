@@ -1,10 +1,10 @@
-"""Turn `component:` image references into vector drawings of pieces, rendered like the printed cards.
+"""Turn `component:` image references into pictures of pieces: the printed cards' own forms, placed in the rulebook.
 
 Syntax (the src of a Markdown image): `component:ID` (the first piece), `component:ID#N` (the N-th
 piece, copies included, as numbered in the print files), `component:ID?field=value&field=value`
 (the first piece whose fields have those values; true/false for booleans), and `/back` at the end
 for the back: `![闘牌カード「７」](component:battle-cards?number=7 "36mm")`. The title, when given, is the printed width
-(mm, cm, in, pt); the alt text is the caption. The drawing is clipped at the trim (a circle for
+(mm, cm, in, pt); the alt text is the caption. The picture is clipped at the trim (a circle for
 round chips) and outlined with a hairline.
 """
 from __future__ import annotations
@@ -13,18 +13,17 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, unquote
 
-from reportlab.graphics.shapes import Drawing
 from reportlab.lib import colors
 from reportlab.platypus import Flowable
 
 from .. import units
-from ..faces.art import FaceArt
 from ..faces.convert import Converter
+from ..faces.form import FaceForm
 from ..errors import PnpError
 from ..project.expand import expand_pieces
 from ..project.model import Card, Component, Game
 from ..faces.render import Renderer
-from ..press.canvas_pdf import place_drawing
+from ..press.reportlab_forms import place_form
 
 _REFERENCE = re.compile(r"^component:([a-z0-9-]+)(?:#(\d+)|\?([^/#]*))?(?:/(front|back))?$")
 MAX_WIDTH_MM = 400  # an A3 page is 297 mm wide; a picture wider than any page is a mistake
@@ -33,9 +32,10 @@ DEFAULT_WIDTH_MM = {"card": 36.0, "chip": 20.0, "map": 160.0, "sheet": 120.0}
 
 @dataclass(frozen=True)
 class PieceImage:
-    """One piece's face, ready to draw: the converted drawing and the trim it carries."""
+    """One piece's face, ready to draw: its form (and key) and the trim it carries."""
 
-    drawing: FaceArt | Drawing
+    key: str
+    form: FaceForm
     component: Component
     width: float  # printed trim width in points
     caption: str
@@ -60,10 +60,10 @@ def resolve_reference(src: str, game: Game) -> tuple[Component, Card, str]:
 
 def resolve_image(src: str, title: str, caption: str, game: Game, renderer: Renderer,
                   converter: Converter) -> PieceImage:
-    """The drawing a `component:` reference names, at the width the title gives (or the kind's default)."""
+    """The piece a `component:` reference names, at the width the title gives (or the kind's default)."""
     component, card, side = resolve_reference(src, game)
     face = renderer.render(game, component, card, side)
-    drawing = converter.convert(face.key, face.svg, face.template)
+    form = converter.face_form(face.key, face.svg, face.template)
     try:
         width = units.parse_length(title) if title.strip() else units.mm(DEFAULT_WIDTH_MM.get(component.kind, 36.0))
     except ValueError as err:
@@ -71,7 +71,7 @@ def resolve_image(src: str, title: str, caption: str, game: Game, renderer: Rend
     if not 0 < width <= units.mm(MAX_WIDTH_MM):
         raise PnpError(f"image '{src}': width {title.strip()} is not a printable width; "
                        f"expected more than 0 mm and at most {MAX_WIDTH_MM} mm")
-    return PieceImage(drawing, component, width, caption)
+    return PieceImage(face.key, form, component, width, caption)
 
 
 def pick_piece(src: str, component: Component, number: int | None, query: str | None) -> Card:
@@ -119,7 +119,8 @@ class PieceFlowable(Flowable):
             path.rect(0, 0, self.width, self.height)
         canvas.clipPath(path, stroke=0, fill=0)
         canvas.scale(self.scale, self.scale)
-        place_drawing(canvas, image.drawing, -component.bleed, -component.bleed, self.font)
+        canvas.translate(-component.bleed, -component.bleed)
+        place_form(canvas, image.key, image.form)
         canvas.restoreState()
         canvas.saveState()
         canvas.setStrokeColor(colors.Color(0.45, 0.45, 0.45))

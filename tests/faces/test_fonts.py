@@ -1,4 +1,4 @@
-"""FontBook: discovery, resolution, svglib mapping, CFF and variable font conversion, errors."""
+"""FontBook: discovery, resolution, the painter's families, CFF and variable font conversion, errors."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -14,9 +14,9 @@ from fontTools.ttLib.tables.TupleVariation import TupleVariation
 from lxml import etree
 from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
-from svglib.svglib import SvgRenderer
 
 from pnpgen.errors import PnpError
+from pnpgen.faces.convert import Converter
 from pnpgen.faces.fonts import BUNDLED_FONTS, FontBook, parse_weight
 
 BUNDLED = BUNDLED_FONTS
@@ -130,17 +130,14 @@ def test_missing_default_family_is_reported(tmp_path):
         FontBook([fonts]).resolve("sans-serif")
 
 
-def test_svglib_font_map_resolves_through_the_book(book):
+def test_the_painter_resolves_families_through_the_book(book, tmp_path):
     svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="20">'
            '<text x="1" y="10" font-family="sans-serif" font-weight="bold">Bold</text>'
            '<text x="1" y="20" font-family="Noto Sans JP" font-weight="400">日本</text>'
            '<text x="1" y="30">no family</text>'
            '<text x="1" y="40" font-family="Arial">unknown</text></svg>')
-    font_map = book.svglib_font_map()
-    drawing = SvgRenderer("x.svg", font_map=font_map).render(etree.fromstring(svg))
-    names = [s.fontName for s in strings(drawing)]
+    names = [s.font for s in strings(Converter(book, tmp_path).convert("k", svg, "x.svg.j2"))]
     assert names == ["NotoSansJP-Bold", "NotoSansJP-Regular", "NotoSansJP-Regular", "NotoSansJP-Regular"]
-    assert "Arial" in font_map.misses
 
 
 

@@ -135,15 +135,16 @@ def test_a_checked_record_goes_to_the_writer_as_bytes_and_writes_the_same_pdf(tm
         converter.convert(key, SVG.format(text=f"札{n}を引く"), "t.svg.j2")
     converter.recent.clear()
     raw = converter.form(keys[1], raw=True)
-    assert isinstance(raw, tuple)  # made here: checked, so not parsed
-    shape, fonts, data, ids_at, text_at, content_at = raw
+    assert isinstance(raw, FaceForm) and raw.record is not None and not raw.glyphs  # checked here: not parsed
+    data = raw.record[0]
     parsed = FaceForm.from_bytes(data)
-    assert data[content_at:] == parsed.content and fonts == converter.form(keys[1]).resolved_fonts
-    assert shape.fonts == parsed.fonts and len(converter.recent) == 1  # the raw one was not remembered
+    assert raw.content == parsed.content and raw.resolved_fonts == converter.form(keys[1]).resolved_fonts
+    assert raw.parsed().glyphs == parsed.glyphs and raw.parsed().resolved_fonts == raw.resolved_fonts
+    assert raw.shape.fonts == parsed.fonts and len(converter.recent) == 1  # the raw one was not remembered
     converter.pack.checked_forms.clear()  # as in a fresh process: an unchecked record is parsed and checked
     converter.recent.clear()
-    assert isinstance(converter.form(keys[2], raw=True), FaceForm)
-    assert isinstance(converter.form(keys[3], raw=True), FaceForm) and keys[3] in converter.pack.checked_forms
+    assert converter.form(keys[2], raw=True).record is None
+    assert converter.form(keys[3], raw=True).record is None and keys[3] in converter.pack.checked_forms
     size = Size(mm(40), mm(30))
     pages = impose([Item(key, None, size) for key in keys + keys[:2]], SheetSpec(paper=Size(mm(100), mm(100))))
     font = fontbook.resolve(None)

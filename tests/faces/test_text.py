@@ -8,9 +8,9 @@ import pytest
 from pdfprobe import strings
 from lxml import etree
 from reportlab.pdfbase import pdfmetrics
-from svglib.svglib import SvgRenderer
 
 from pnpgen import units
+from pnpgen.faces.convert import Converter
 from pnpgen.faces.fonts import BUNDLED_FONTS, FontBook
 from pnpgen.faces.linebreak import break_lines
 from pnpgen.faces.text import IconRun, TextDoesNotFit, TextRun, fit_text, format_number
@@ -182,12 +182,11 @@ def test_empty_text_has_no_lines(book):
     assert fitted.lines == () and fitted.to_svg() == ""
 
 
-def test_svglib_draws_the_fitted_text_where_it_was_measured(book):
+def test_the_painter_draws_the_fitted_text_where_it_was_measured(book, tmp_path):
     fitted = fit_text("右寄せ text", 0, 0, 40, 10, fontbook=book, weight="bold", align="right")
     svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="40mm" height="10mm" viewBox="0 0 40 10">{fitted.to_svg()}</svg>'
-    drawing = SvgRenderer("x.svg", font_map=book.svglib_font_map()).render(etree.fromstring(svg))
-    (string,) = list(strings(drawing))
-    assert string.fontName == "NotoSansJP-Bold" and string.text == "右寄せ text"
+    (string,) = list(strings(Converter(book, tmp_path).convert("k", svg, "x.svg.j2")))
+    assert string.font == "NotoSansJP-Bold" and string.text == "右寄せ text"
     assert string.x == pytest.approx(fitted.lines[0].x, abs=1e-3)
-    assert string.fontSize == pytest.approx(fitted.size_mm, abs=1e-3)
+    assert string.size == pytest.approx(fitted.size_mm, abs=1e-3)
 

@@ -1,4 +1,4 @@
-"""Hostile templates and SVG: unbounded work, huge values and numbers, CSS and styles svglib cannot take,
+"""Hostile templates and SVG: unbounded work, huge values and numbers, CSS and styles the painter cannot take,
 damaged images and icons. Each is refused within seconds with the card's location and the template line."""
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def test_a_template_that_writes_gigabytes_is_refused(tmp_path: Path):
                                 "expected a template of ordinary size")
 
 
-LINT = "templates/front.svg.j2 uses SVG features the PDF cannot show: {}; expected shapes, paths, gradients and text() only (put opacity on the shapes themselves)"
+LINT = "templates/front.svg.j2 uses SVG features the PDF cannot show: {}; expected shapes, paths, gradients, clip paths, <use> and text() only"
 SVG = [
     ("width-1e308", '<rect width="1e308" height="10"/>', 'width="1e308" (a number beyond ±1,000,000)'),
     ("scale-1e999", '<rect width="1" height="10" transform="scale(1e999)"/>',
@@ -119,7 +119,7 @@ def test_svg_the_pdf_cannot_hold_is_refused(tmp_path: Path, template: str, expec
     assert_refused(result, out, f"{WHERE}: {LINT.format(expected)}")
 
 
-def test_style_rules_that_svglib_can_take_still_build(tmp_path: Path):
+def test_style_rules_the_painter_takes_still_build(tmp_path: Path):
     template = ('<style>rect { fill: #c00; stroke: url(#g) } .a, g > rect { stroke-width: 0.5 }</style>'
                 '<rect class="a" width="{{ W }}" height="{{ H }}" style="stroke: #000; stroke-dasharray: 1 2"/>')
     result, out = build(make_project(tmp_path, template))

@@ -1,5 +1,5 @@
-"""Gradients (drawn by svglib, placed as Form XObjects) keep their shadings: reportlab forgets a form's
-/Shading resources, and viewers then paint the gradient black."""
+"""Gradients on a face print as gradients: the face's form carries its shadings in its own resources (a
+form without them would be painted black)."""
 import shutil
 from pathlib import Path
 

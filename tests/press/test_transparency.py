@@ -1,10 +1,9 @@
-"""Opacity on shapes survives the trip into a Form XObject (reportlab alone drops it there)."""
+"""Opacity on shapes survives the trip into a Form XObject."""
 from pathlib import Path
 
 import pypdfium2
-from reportlab.graphics.shapes import Drawing, Rect
-from reportlab.lib import colors
-
+from pnpgen.faces.art import FaceArt
+from pnpgen.faces.form import encode_form
 from pnpgen.press.impose import Item, SheetSpec, impose
 from pnpgen.project.model import Size
 from pnpgen.units import mm
@@ -13,9 +12,8 @@ from pnpgen.press.write_pdf import write_pdf
 
 def test_fill_opacity_inside_a_form_blends(tmp_path: Path):
     size = Size(mm(63), mm(88))
-    drawing = Drawing(size.width + 2 * mm(3), size.height + 2 * mm(3))
-    drawing.add(Rect(0, 0, drawing.width, drawing.height, fillColor=colors.red, strokeColor=None))
-    drawing.add(Rect(0, 0, drawing.width, drawing.height, fillColor=colors.blue, fillOpacity=0.5, strokeColor=None))
+    w, h = size.width + 2 * mm(3), size.height + 2 * mm(3)
+    drawing = encode_form(FaceArt(w, h, [f"1 0 0 rg 0 0 {w} {h} re f", "0 0 1 rg", ["A", "ca", 0.5], f"0 0 {w} {h} re f"]))
     pages = impose([Item("face", None, size)], SheetSpec(paper=Size(mm(210), mm(297))))
     target = tmp_path / "alpha.pdf"
     write_pdf(pages, {"face": drawing}, target, title="alpha", initial_font="Helvetica", bleed=mm(3))

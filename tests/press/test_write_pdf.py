@@ -9,13 +9,13 @@ from pathlib import Path
 import pypdf
 import pypdfium2
 import pytest
-from reportlab.graphics.shapes import Drawing, Rect as Box, String
 from reportlab.lib import colors
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from pnpgen.errors import PnpError
 from pnpgen.faces.art import FaceArt
+from pnpgen.faces.form import FaceForm, encode_form
 from pnpgen.faces.fonts import BUNDLED_FONTS
 from pnpgen.press import recurring as recurring_module, write_pdf as write_pdf_module
 from pnpgen.press.impose import Item, Page, SheetSpec, impose
@@ -39,17 +39,9 @@ def font():
         pdfmetrics.registerFont(TTFont(FONT, str(FONT_FILE)))
 
 
-@pytest.fixture(params=["forms", "canvas"], autouse=True)
-def writer(request, monkeypatch):
-    """Every test runs twice: with faces as FaceArt (the streaming writer's forms) and as svglib drawings
-    (which send the document through reportlab's canvas); both must make the same pages."""
-    if request.param == "forms":
-        monkeypatch.setitem(globals(), "face", art_face)
-    return request.param
-
-
-def art_face(text: str, colour: str, size: Size = POKER) -> FaceArt:
-    """face(), as the painter would give it: operators and a text part."""
+def art_face(text: str, colour: str, size: Size = POKER) -> FaceForm:
+    """A face with bleed: colour to the bleed edge, a white panel, a green bottom-left corner, text; as
+    the painter would give it (operators and a text part), as its form."""
     width, height = size.width + 2 * BLEED, size.height + 2 * BLEED
     colour = colors.HexColor(colour)
     green = colors.HexColor(GREEN)
@@ -57,21 +49,13 @@ def art_face(text: str, colour: str, size: Size = POKER) -> FaceArt:
              f"1 1 1 rg {BLEED + mm(4)} {BLEED + mm(4)} {size.width - mm(8)} {size.height - mm(8)} re f",
              f"{green.red} {green.green} {green.blue} rg {BLEED} {BLEED} {mm(8)} {mm(8)} re f",
              f"0 0 0 rg BT 1 0 0 1 {BLEED + mm(6)} {BLEED + size.height - mm(12)} Tm", ["T", 0, 12, text], "ET"]
-    return FaceArt(width, height, parts, [("Noto Sans JP", "normal", "normal")], [], [FONT], [])
+    return encode_form(FaceArt(width, height, parts, [("Noto Sans JP", "normal", "normal")], [], [], [], [FONT], []))
 
 
-def face(text: str, colour: str, size: Size = POKER) -> Drawing:
-    """A face with bleed: colour to the bleed edge, a white panel, a green bottom-left corner, text."""
-    d = Drawing(size.width + 2 * BLEED, size.height + 2 * BLEED)
-    d.add(Box(0, 0, d.width, d.height, fillColor=colors.HexColor(colour), strokeColor=None))
-    d.add(Box(BLEED + mm(4), BLEED + mm(4), size.width - mm(8), size.height - mm(8),
-              fillColor=colors.white, strokeColor=None))
-    d.add(Box(BLEED, BLEED, mm(8), mm(8), fillColor=colors.HexColor(GREEN), strokeColor=None))
-    d.add(String(BLEED + mm(6), BLEED + size.height - mm(12), text, fontName=FONT, fontSize=12))
-    return d
+face = art_face
 
 
-def deck(n: int = 11) -> tuple[list[Item], dict[str, Drawing]]:
+def deck(n: int = 11) -> tuple[list[Item], dict[str, FaceForm]]:
     items = [Item(f"front-{i % 4}", "back" if i != 3 else None, POKER, f"deck #{i + 1}") for i in range(n)]
     drawings = {f"front-{i}": face(f"カード{i}番", RED) for i in range(4)}
     drawings["back"] = face("裏面 back", BLUE)
@@ -232,12 +216,10 @@ def darkest(image, x_mm: float, y_mm: float, page_h_mm: float, scale: float = 2)
     return min(min(image.getpixel((i, j))) for i in range(px - 2, px + 3) for j in range(py - 2, py + 3))
 
 
-def test_pages_are_written_as_they_come_not_held_until_the_end(writer, monkeypatch):
+def test_pages_are_written_as_they_come_not_held_until_the_end(monkeypatch):
     """The streaming writer asks for each face when a page first shows it, and by then the pages before
     are already in the file (once its few kilobytes of gathered objects are full, here at once): what
     memory holds does not grow with the document."""
-    if writer != "forms":
-        pytest.skip("reportlab's canvas holds the whole document by design")
     monkeypatch.setattr(pdf_file, "FLUSH_SIZE", 1)
     items = [Item(f"front-{i}", None, POKER) for i in range(40)]
     written_when_asked = []
@@ -264,9 +246,7 @@ def recurring_deck(name) -> tuple[list[Page], dict[str, FaceArt]]:
     return impose(items, SheetSpec(A4)), {name(text): art_face(text, RED) for text in fronts + ["back"]}
 
 
-def test_a_face_placed_again_is_one_form_remembered_only_until_its_last_placement(writer, monkeypatch, tmp_path):
-    if writer != "forms":
-        pytest.skip("reportlab's canvas holds the whole document by design")
+def test_a_face_placed_again_is_one_form_remembered_only_until_its_last_placement(monkeypatch, tmp_path):
     name = lambda text: hashlib.sha256(text.encode()).hexdigest()  # noqa: E731 - as faces are named
     pages, drawings = recurring_deck(name)
     held = []
@@ -289,7 +269,7 @@ def test_a_face_placed_again_is_one_form_remembered_only_until_its_last_placemen
                     [name("back")], []]  # card 5's three placements are on one page: not kept past it
 
 
-def test_faces_sharing_their_number_make_the_same_pdf(writer, monkeypatch, tmp_path):
+def test_faces_sharing_their_number_make_the_same_pdf(monkeypatch, tmp_path):
     """Faces whose numbers are alike count together: each form is then remembered longer, never less."""
     pages, drawings = recurring_deck(str)
     alone = write(pages, drawings, tmp_path / "alone.pdf")

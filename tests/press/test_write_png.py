@@ -4,12 +4,13 @@ import io
 
 import pytest
 from PIL import Image
-from reportlab.graphics.shapes import Drawing, Rect as Box
 from reportlab.lib.colors import HexColor
 
 from pnpgen import units
 from pnpgen.press import write_png
 from pnpgen.export.pieces import face_page
+from pnpgen.faces.art import FaceArt
+from pnpgen.faces.form import FaceForm, encode_form
 from pnpgen.errors import Location
 from pnpgen.project.model import Component, Layout, Size
 from pnpgen.press.write_pdf import pdf_bytes
@@ -43,13 +44,13 @@ def component(bleed: float = BLEED) -> Component:
                      Location("cards.yaml"))
 
 
-def framed_face(inner: str, outer: str = "#ffffff") -> Drawing:
-    """A face drawing: the bleed in one colour, the trim in another."""
+def framed_face(inner: str, outer: str = "#ffffff") -> FaceForm:
+    """A face's form: the bleed in one colour, the trim in another."""
     w, h = POKER.width + 2 * BLEED, POKER.height + 2 * BLEED
-    drawing = Drawing(w, h)
-    drawing.add(Box(0, 0, w, h, fillColor=HexColor(outer), strokeColor=None))
-    drawing.add(Box(BLEED, BLEED, POKER.width, POKER.height, fillColor=HexColor(inner), strokeColor=None))
-    return drawing
+    outer, inner = HexColor(outer), HexColor(inner)
+    return encode_form(FaceArt(w, h, [f"{outer.red} {outer.green} {outer.blue} rg 0 0 {w} {h} re f",
+                                      f"{inner.red} {inner.green} {inner.blue} rg {BLEED} {BLEED} {POKER.width} "
+                                      f"{POKER.height} re f"]))
 
 
 def face_document(colours: list[str]) -> bytes:

@@ -1,0 +1,77 @@
+"""Turn a placement into the operators that clip and move a face's form there, and a page into where its label goes."""
+from __future__ import annotations
+
+import functools
+
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase import pdfmetrics
+
+from .impose import Page, Placement, Rect
+
+GREY = (0.5, 0.5, 0.5)
+LABEL_SIZE = 6  # pt
+
+
+@functools.lru_cache(maxsize=4096)
+def placing(x: float, y: float, width: float, height: float, clip: Rect, clip_path: tuple, flip: str,
+            bleed: float) -> str:
+    """The operators that clip to a placement and move a face's form there, up to its Do: the same for the
+    same slot on every full sheet, whichever face it holds."""
+    region = path_operators(clip_path) if clip_path else f"{fp_str(clip.x0, clip.y0, clip.x1 - clip.x0, clip.y1 - clip.y0)} re"
+    matrix = face_matrix(Placement("", x, y, width, height, clip, clip_path=clip_path, flip=flip), bleed)
+    return f"q {region} W n {fp_str(*matrix)} cm"
+
+
+def face_matrix(placement: Placement, bleed: float) -> tuple[float, ...]:
+    """The matrix putting the form's origin at the placement's bleed corner, mirrored as flip says."""
+    x, y = placement.x - bleed, placement.y - bleed
+    width, height = placement.width + 2 * bleed, placement.height + 2 * bleed
+    if placement.flip == "y":
+        return (1, 0, 0, -1, x, y + height)
+    if placement.flip == "xy":
+        return (-1, 0, 0, -1, x + width, y + height)
+    return (1, 0, 0, 1, x, y)
+
+
+def path_operators(polygons) -> str:
+    """Closed polygons as PDF path operators (m, l, h)."""
+    parts = []
+    for polygon in polygons:
+        parts.append(f"{fp_str(*polygon[0])} m " + " ".join(f"{fp_str(*p)} l" for p in polygon[1:]) + " h")
+    return " ".join(parts)
+
+
+def label_position(page: Page, font: str, margin: float) -> tuple[float, float] | None:
+    """Where the page label starts (x, baseline): at the left margin, below (or else above) everything
+    printed; None when there is no label or it does not fit."""
+    if not page.label:
+        return None
+    width = pdfmetrics.stringWidth(page.label, font, LABEL_SIZE)
+    face = pdfmetrics.getFont(font).face
+    ascent, descent = face.ascent * LABEL_SIZE / 1000, -face.descent * LABEL_SIZE / 1000
+    x0, x1 = margin, margin + width
+    if x1 > page.size.width - margin:
+        return None
+    printed = [r for r in _printed(page) if r.x0 < x1 + 1 and r.x1 > x0 - 1]
+    baseline = margin + descent
+    if all(r.y0 >= baseline + ascent + 1 for r in printed):
+        return x0, baseline
+    baseline = page.size.height - margin - ascent
+    if all(r.y1 <= baseline - descent - 1 for r in printed):
+        return x0, baseline
+    return None
+
+
+def _printed(page: Page) -> list[Rect]:
+    """Return the bounding boxes of everything drawn on the page."""
+    boxes = [p.clip for p in page.placements]
+    for mark in page.marks:
+        p = mark.points
+        if mark.kind == "cutline" and p:
+            boxes.append(Rect(min(p[0::2]), min(p[1::2]), max(p[0::2]), max(p[1::2])))
+        elif mark.kind in ("crop", "cut", "fold"):
+            boxes.append(Rect(min(p[0], p[2]), min(p[1], p[3]), max(p[0], p[2]), max(p[1], p[3])))
+        else:
+            rx, ry = (p[2], p[3]) if mark.kind == "circle" else (p[2] / 2, p[2] / 2)
+            boxes.append(Rect(p[0] - rx, p[1] - ry, p[0] + rx, p[1] + ry))
+    return boxes
