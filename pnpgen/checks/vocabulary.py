@@ -9,7 +9,7 @@ from typing import Callable
 
 from ..project.expand import expand_pieces
 from ..project.model import Component, Game, Piece
-from .expressions import evaluate, key_of
+from .expressions import key_of, select_cards
 
 PER_WORDS = ("ずつ", "各", "あたり", "毎", "ごと", "につき", "それぞれ")
 PIECE_UNITS = frozenset({"", "枚", "個", "組", "セット", "部", "冊", "本"})
@@ -40,6 +40,8 @@ class Noun:
     hint: str  # the expression that keeps the text in step with the data
     location: object = None
     units: frozenset = PIECE_UNITS  # the counter words a number about this noun carries
+    card_values: frozenset = frozenset()  # the numbers its cards carry (数字 1–11): a bare one names cards, not a count
+    removed: tuple = ()  # (player count, the card values its setup takes out) for a component with a `remove:`
 
     def takes(self, unit: str) -> bool:
         return normalise_unit(unit) in self.units
@@ -83,12 +85,29 @@ def component_noun(game: Game, component: Component) -> Noun:
             used[context.players] = count_used(game, component, pieces, context.players)
         return values | used[context.players]
 
-    return Noun(list_names(component), f"count {component.id}", accepts, f"{{{{ count('{component.id}')|zen }}}}", component.location)
+    return Noun(list_names(component), f"count {component.id}", accepts, f"{{{{ count('{component.id}')|zen }}}}", component.location,
+                card_values=frozenset(numbers), removed=find_removed(game, component, pieces))
+
+
+def find_removed(game: Game, component: Component, pieces: list[Piece]) -> tuple:
+    """(players, the numbers the removed cards carry in the fields the removal reads), per removal setup."""
+    from .setups import pieces_used
+
+    found = []
+    for expectation in game.expectations:
+        if expectation.kind != "setup" or expectation.component != component.id or not expectation.setup.remove:
+            continue
+        fields = [a or b for a, b in re.findall(r"card\.(\w+)|card\[['\"](\w+)['\"]\]", expectation.setup.remove)]
+        for players in expectation.players:
+            kept = {id(p) for p in pieces_used(expectation, pieces, players)}
+            values = {p.card.fields.get(f) for p in pieces if id(p) not in kept for f in fields}
+            found.append((players, frozenset(v for v in values if isinstance(v, int) and not isinstance(v, bool))))
+    return tuple(found)
 
 
 def select_subset(game: Game, where: str, pieces: list[Piece]) -> list[Piece]:
     expectation = next(e for e in game.expectations if e.where == where)
-    return [p for p in pieces if evaluate(where, expectation, card=p.card.fields)]
+    return select_cards(where, expectation, pieces)
 
 
 def count_by_field(pieces: list[Piece]) -> dict[str, Counter]:
@@ -139,7 +158,7 @@ def figure_nouns(game: Game) -> list[Noun]:
 
     nouns = []
     for figure in game.figures:
-        if not figure.words:
+        if not figure.words or figure.kind:  # a rule in words ties no number
             continue
 
         def accepts(context: Context, figure=figure) -> set:
@@ -167,6 +186,9 @@ def find_figure_units(figure) -> frozenset:
     if figure.source is None:
         return frozenset({""})
     values = {figure.value} if not isinstance(figure.value, str) else {v for _, v in figure.examples}
-    numbers = find_numbers(figure.source.quote)
+    quote = figure.source.quote
+    numbers = find_numbers(quote)
     units = {normalise_unit(n.unit) for n in numbers if n.value in values} or {normalise_unit(n.unit) for n in numbers}
+    if any(n.value in values and quote[n.start - 1:n.start] in "×x＊*" and n.start for n in numbers):
+        units.add("倍")  # ×２: a factor, which prose may write as ２倍 or 倍
     return frozenset(units or {""})  # the units of every number when the data no longer agrees with the quote
