@@ -19,6 +19,7 @@ MAX_GAP = 20  # characters between a number and its noun in one phrase (エリ�
 _RANGE = "〜～~"
 _LIST = "・"
 _VALUES = re.compile(r"数字|番号")
+_TIMES = ("×", "x", "＊", "*")
 _REMOVE = re.compile(r"抜|除|使用しません|使いません|使わ")
 _LIST_MARK = re.compile(r"^\s*(?:#+\s*)?[0-9０-９]+\s*(?:[.．]\s|[：:])")
 
@@ -138,7 +139,9 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
                        quoted | paired | (context.quoted if context else frozenset()),
                        context.inputs if context else {}, part=context is not None or "うち" in text or bool(paired),
                        values=bool(_VALUES.search(text)))
-        factor = text[number.start - 1:number.start] in ("×", "x", "＊", "*")  # ×２ＶＰ: a factor, unit or not
+        factor = text[number.start - 1:number.start] in _TIMES  # ×２ＶＰ: a factor, unit or not
+        if factor or text[number.end + len(number.unit):][:1] in _TIMES:  # ５人×３枚: a product's factor is per owner
+            here = replace(here, per=True)
         fitting = [n for n in nouns if factor or n.takes(number.unit)]
         noun = find_bracketed_noun(text, number, fitting) or find_nearest_noun(text, number, fitting)
         if noun is None and not named:

@@ -132,6 +132,9 @@ def count_used(game: Game, component: Component, pieces: list[Piece], players: i
             if players in (None, count):
                 used = pieces_used(expectation, pieces, count)
                 found.add(len(used))
+                setup = expectation.setup
+                if setup.deal or setup.set_aside:  # 配られずに残るカード: what is neither dealt, drawn nor set aside
+                    found.add(len(used) - count * (setup.deal + setup.turns) - setup.set_aside)
                 if expectation.by:
                     each = set(Counter(key_of(p.card.fields.get(expectation.by)) for p in used).values())
                     found |= each | ({n * players for n in each} if players else set())  # 全員: every player's set
