@@ -13,7 +13,7 @@ _TOKEN = re.compile(r"[0-9０-９]+(?:[.．][0-9０-９]+)?|[" + _KANJI + "]+")
 _FRACTION = re.compile(r"半分|([0-9０-９" + _KANJI + r"]+)分の[1１一]")
 _TWICE = re.compile(r"(?<![0-9０-９" + _KANJI + r"])倍")
 _COUNTER = re.compile(r"\s*(" + "|".join(sorted(map(re.escape, COUNTERS), key=len, reverse=True)) + ")")
-_PLAYERS = re.compile(r"\s*人(?:プレイ|用|で|の場合|の時|のとき|時|なら|は|まで|〜|～|から|、|：|:|\s|$)")
+_PLAYERS = re.compile(r"\s*人(?:プレイ|用|で|の場合|の時|のとき|時|なら|まで|〜|～|から|、|：|:|\s|$)")
 _WIDE = str.maketrans("０１２３４５６７８９．", "0123456789.")
 
 
