@@ -29,7 +29,8 @@ def check_card_text(game: Game, nouns: list[Noun], strict: bool = False) -> list
                 where = places.get(top, card.location)
                 origin = f"card text {component.id}.{name}"
                 if any(c.isdigit() or c in "一二三四五六七八九十" for c in text):
-                    findings.extend(check_prose(game, text, lambda offset, where=where: where, nouns, strict, origin))
+                    findings.extend(check_prose(game, text, lambda offset, where=where: where, nouns, strict, origin,
+                                                component.name))
                 findings.extend(check_text(game, text, lambda offset, where=where: where, rules, origin))
     return findings
 

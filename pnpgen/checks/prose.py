@@ -19,6 +19,7 @@ MAX_GAP = 20  # characters between a number and its noun in one phrase (エリ�
 _RANGE = "〜～~"
 _LIST = "・"
 _VALUES = re.compile(r"数字|番号")
+_GAME_END = re.compile(r"ゲーム(?:が|の)?終")
 _TIMES = ("×", "x", "＊", "*")
 _REMOVE = re.compile(r"抜|除|使用しません|使いません|使わ")
 _LIST_MARK = re.compile(r"^\s*(?:#+\s*)?[0-9０-９]+\s*(?:[.．]\s|[：:])")
@@ -70,10 +71,11 @@ def read_condition(text: str, players: tuple) -> int | None:
 
 
 def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[int], Location], nouns: list[Noun],
-                    strict: bool, origin: str) -> list[Finding]:
-    """Findings for each number in the sentences of `text` outside its table lines; `locate` turns offsets into places."""
+                    strict: bool, origin: str, subject: str = "") -> list[Finding]:
+    """Findings for each number in the sentences of `text` outside its table lines; `locate` turns offsets into places;
+    `subject` is what the text is about when no heading says (a card's text: its component)."""
     findings: list[Finding] = []
-    previous, heading, lead, last_end, line = "", "", "", 0, 0
+    previous, heading, lead, last_end, line = "", subject, "", 0, 0
     heading_players = lead_players = None
     for start, end in split_sentences(text):
         gap = text[last_end:start]
@@ -146,7 +148,8 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
         noun = find_bracketed_noun(text, number, fitting) or find_nearest_noun(text, number, fitting)
         if noun is None and not named:
             noun = find_last_noun(span.before[-MAX_GAP:], fitting)  # 手札を配ります。４人プレイでは３枚ずつ: one phrase back
-            for other in fallback + (span.lead, span.heading):
+            far = (span.lead, span.heading) if number.unit or here.values else ()  # a bare 占拠２ far from its noun is a label
+            for other in fallback + far:
                 noun = noun or find_last_noun(other, fitting)
         if context is None and noun is not None and names_value(text, number, noun):
             continue  # 「９と１０を抜く」「５の菓子カード」: a value the component's cards have, not a count of them
@@ -203,19 +206,21 @@ def names_value(text: str, number: Number, noun: Noun) -> bool:
     """A bare number (no counter) that is one of the values the noun's cards carry names those cards."""
     if number.unit or number.value not in noun.card_values:
         return False
-    return text[number.end:number.end + 1] in "とのを、,や" or text[number.start - 1:number.start] in "とのや、,"
+    after, before = text[number.end:number.end + 1], text[number.start - 1:number.start] if number.start else ""
+    return bool(after) and after in "とのを、,や" or bool(before) and before in "とのや、,"
 
 
 def skipped(text: str, number: Number) -> bool:
     """Ordinals (２ラウンド目), card values in quotes (「１」), list and step marks (1. , １：)."""
     after = number.end + len(number.unit)
-    if _ORDINAL.match(text, after) or _ORDINAL.match(text, number.end):
-        return True
+    if (_ORDINAL.match(text, after) or _ORDINAL.match(text, number.end)) and not _GAME_END.search(text):
+        return True  # ２ラウンド目以降; but 「３ラウンド目が終わったら、ゲームが終了」 states the last round
     if text[number.start - 1:number.start] == "「" and text[number.end:number.end + 1] == "」":
         return True
-    if text[number.end:number.end + 1] in _RANGE or (number.start and text[number.start - 1] in _RANGE):
+    following = text[number.end:number.end + 1] or "\n"  # a number that ends the sentence is followed by nothing
+    if following in _RANGE or (number.start and text[number.start - 1] in _RANGE):
         return True  # １〜７の数字: card values, not counts
-    if text[number.end:number.end + 1] in _LIST or (number.start and text[number.start - 1] in _LIST):
+    if following in _LIST or (number.start and text[number.start - 1] in _LIST):
         return True  # 1・2・3・down: a list of values
     if number.start < 6 and _LIST_MARK.match(text) and _LIST_MARK.match(text).end() > number.start:
         return True

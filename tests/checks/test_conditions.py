@@ -85,3 +85,27 @@ def test_card_values_a_sentence_takes_out_are_the_removals(project, file, game, 
 def test_card_values_named_bare_pass(project, file, game, text):
     append(project, file, text)
     assert failed(project, game) == []
+
+
+@pytest.mark.parametrize("file,game,old,new,check,expected,found", [
+    # an ordinal that says when the game ends states the number of rounds
+    (OTOGI_RULES, OTOGI, "３ラウンド目が終わったら、ゲームが終了します。", "４ラウンド目が終わったら、ゲームが終了します。",
+     "rulebook figure rounds", "3", "4"),
+    # card text without a noun speaks of its own component; a number that ends the sentence is read too
+    ("games/otogi-taisen.yaml", OTOGI, "text: リードと同じスートがない時に出せる切札。", "text: リードと同じスートがない時に出せる切札。数字は１３。",
+     "card text hero-cards.text count hero-cards", "12、4", "13"),
+])
+def test_ordinals_of_the_end_and_card_text_subjects(project, file, game, old, new, check, expected, found):
+    edit(project, file, old, new)
+    line = next(n for n, content in enumerate((project / file).read_text(encoding="utf-8").splitlines(), 1) if new.strip() in content)
+    assert findings_of(project, game) == [(check, expected, found, file, line)]
+
+
+@pytest.mark.parametrize("file,game,text", [
+    (OTOGI_RULES, OTOGI, "２ラウンド目終了時は「１」と「２」の磐座のマーカーが残ります。"),  # an ordinal, not the last round
+    (OTOGI_RULES, OTOGI, "３ラウンド目が終わると、ゲームの終了です。"),
+    (TTU_RULES, TTU, "３回目の脱衣ができないとき、ゲームが終了します。"),
+])
+def test_ordinals_that_agree_pass(project, file, game, text):
+    append(project, file, text)
+    assert failed(project, game) == []
