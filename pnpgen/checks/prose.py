@@ -15,6 +15,7 @@ from .vocabulary import PER_WORDS, Context, Noun
 _QUOTED = re.compile(r"「([0-9０-９]+)」")
 _ORDINAL = re.compile(r"\s*(?:目|番目|番|回目|位|段階|章|節)")
 _PLAYER_FORM = re.compile(r"人(?:プレイ|用)")
+MAX_SENTENCE = 1000  # characters: prose without a full stop is read in pieces this long
 MAX_GAP = 20  # characters between a number and its noun in one phrase (エリアカードをよくシャッフルし、…８枚)
 _RANGE = "〜～~"
 _LIST = "・"
@@ -46,7 +47,16 @@ _PLAYER_MARK = re.compile(r"([0-9０-９]+)\s*人(?:プレイ|用)?(?:時|の場
 
 def split_sentences(text: str):
     """(start, end) of each sentence: a line break inside a paragraph or a list item's continuation line is a soft
-    break, not an end; a heading, a table row and a blank line end one. One pass: linear in the text's length."""
+    break, not an end; a heading, a table row and a blank line end one. One pass, and no sentence is longer than
+    MAX_SENTENCE, so reading each stays bounded and the whole is linear in the text's length."""
+    for start, end in find_sentences(text):
+        while end - start > MAX_SENTENCE:
+            yield start, start + MAX_SENTENCE
+            start += MAX_SENTENCE
+        yield start, end
+
+
+def find_sentences(text: str):
     start = 0
     for match in _BREAK.finditer(text):
         at = match.start()
@@ -145,6 +155,8 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
         if factor or text[number.end + len(number.unit):][:1] in _TIMES:  # ５人×３枚: a product's factor is per owner
             here = replace(here, per=True)
         fitting = [n for n in nouns if factor or n.takes(number.unit)]
+        if "残" in text[max(0, number.start - 6):number.start]:  # 配り、残った３枚: what is left of a component, not a deal
+            fitting = [n for n in fitting if n.label.startswith("count ")]
         noun = find_bracketed_noun(text, number, fitting) or find_nearest_noun(text, number, fitting)
         if noun is None and not named:
             noun = find_last_noun(span.before[-MAX_GAP:], fitting)  # 手札を配ります。４人プレイでは３枚ずつ: one phrase back

@@ -131,7 +131,7 @@ def count_used(game: Game, component: Component, pieces: list[Piece], players: i
         for count in expectation.players:
             if players in (None, count):
                 used = pieces_used(expectation, pieces, count)
-                found.add(len(used))
+                found |= {len(used), len(pieces) - len(used)} if len(used) < len(pieces) else {len(used)}  # 計６枚を抜き
                 setup = expectation.setup
                 if setup.deal or setup.set_aside:  # 配られずに残るカード: what is neither dealt, drawn nor set aside
                     found.add(len(used) - count * (setup.deal + setup.turns) - setup.set_aside)

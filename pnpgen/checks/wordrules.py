@@ -27,7 +27,7 @@ GAME_WIDE = ("rounding", "direction")  # a game rounds one way and turns one way
 _PATTERNS = {axis: re.compile("|".join(sorted((re.escape(w) for ws in words.values() for w in ws), key=len, reverse=True)))
              for axis, words in AXES.items()}
 _CANONICAL = {axis: {w: c for c, ws in words.items() for w in ws} for axis, words in AXES.items()}
-_SENTENCE = re.compile(r"[^。！？!?\n]+")
+_SENTENCE = re.compile(r"[^。！？!?\n]{1,1000}")  # bounded, so a text without full stops stays linear
 
 
 def read_rule(figure: Figure) -> tuple[str, str] | None:
