@@ -10,12 +10,12 @@ from ..errors import Location
 from ..project.model import Game
 from .findings import FAIL, PASS, WARN, Finding
 from .numerals import Number, find_numbers, parse_number
+from .sentences import ITEM, LEAD, read_condition, split_sentences
 from .vocabulary import PER_WORDS, Context, Noun
 
 _QUOTED = re.compile(r"「([0-9０-９]+)」")
 _ORDINAL = re.compile(r"\s*(?:目|番目|番|回目|位|段階|章|節)")
 _PLAYER_FORM = re.compile(r"人(?:プレイ|用)")
-MAX_SENTENCE = 1000  # characters: prose without a full stop is read in pieces this long
 MAX_GAP = 20  # characters between a number and its noun in one phrase (エリアカードをよくシャッフルし、…８枚)
 _RANGE = "〜～~"
 _LIST = "・"
@@ -38,48 +38,6 @@ class Span:
     lead: str = ""  # the sentence that introduces the list it is an item of (ロンカードの枚数：)
 
 
-_BREAK = re.compile(r"[。！？!?]|\n")
-_BLOCK = re.compile(r"\s*(?:[-*+]\s|[0-9０-９]+[.．)]\s|#|\||>|$)")  # a line that starts a block, not a soft break
-_ITEM = re.compile(r"\s*(?:[-*+]|[0-9０-９]+[.．)])\s")
-_LEAD = re.compile(r"[：:]\s*$")
-_PLAYER_MARK = re.compile(r"([0-9０-９]+)\s*人(?:プレイ|用)?(?:時|の場合|の時|のとき|なら|では|で|は)")
-
-
-def split_sentences(text: str):
-    """(start, end) of each sentence: a line break inside a paragraph or a list item's continuation line is a soft
-    break, not an end; a heading, a table row and a blank line end one. One pass, and no sentence is longer than
-    MAX_SENTENCE, so reading each stays bounded and the whole is linear in the text's length."""
-    for start, end in find_sentences(text):
-        while end - start > MAX_SENTENCE:
-            yield start, start + MAX_SENTENCE
-            start += MAX_SENTENCE
-        yield start, end
-
-
-def find_sentences(text: str):
-    start = 0
-    for match in _BREAK.finditer(text):
-        at = match.start()
-        if match.group(0) == "\n":
-            line = text[text.rfind("\n", 0, at) + 1:at].lstrip()
-            following = text.find("\n", at + 1)
-            after = text[at + 1:following if following >= 0 else len(text)]
-            if line and not line.startswith(("#", "|")) and not _BLOCK.match(after):
-                continue
-        if text[start:at].strip():
-            yield start, at
-        start = at + 1
-    if text[start:].strip():
-        yield start, len(text)
-
-
-def read_condition(text: str, players: tuple) -> int | None:
-    """The one player count a heading or a list's lead line states (### ３人プレイの場合, ４人プレイ時：)."""
-    counts = {int(parse_number(m.group(1))) for m in _PLAYER_MARK.finditer(text)}
-    counts &= set(players)
-    return counts.pop() if len(counts) == 1 else None
-
-
 def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[int], Location], nouns: list[Noun],
                     strict: bool, origin: str, subject: str = "") -> list[Finding]:
     """Findings for each number in the sentences of `text` outside its table lines; `locate` turns offsets into places;
@@ -95,12 +53,12 @@ def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[i
             line += sentence.count("\n")
             last_end = end
             continue
-        item = bool(_ITEM.match(sentence))
+        item = bool(ITEM.match(sentence))
         if "\n\n" in gap and not item:
             lead_players = None
         if sentence.lstrip().startswith("#"):
             heading, heading_players, lead_players, previous = sentence, read_condition(sentence, game.players), None, ""
-        elif not item and _LEAD.search(sentence):
+        elif not item and LEAD.search(sentence):
             lead_players = read_condition(sentence, game.players)
         if not item and not sentence.lstrip().startswith("#"):
             lead = sentence
@@ -150,7 +108,7 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
         here = Context(players, per or (context.per if context else False),
                        quoted | paired | (context.quoted if context else frozenset()),
                        context.inputs if context else {}, part=context is not None or "うち" in text or bool(paired),
-                       values=bool(_VALUES.search(text)))
+                       values=bool(_VALUES.search(text)) and not number.unit)  # 数字は１２, not 数字が３枚ずつ
         factor = text[number.start - 1:number.start] in _TIMES  # ×２ＶＰ: a factor, unit or not
         if factor or text[number.end + len(number.unit):][:1] in _TIMES:  # ５人×３枚: a product's factor is per owner
             here = replace(here, per=True)
