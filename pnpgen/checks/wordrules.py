@@ -77,11 +77,12 @@ def check_text(game: Game, text: str, locate, rules, origin: str) -> list[Findin
 def check_sentence(game: Game, sentence: str, start: int, locate, rules, origin: str) -> list[Finding]:
     findings = []
     held: set[str] = set()
+    found = {axis: list(_PATTERNS[axis].finditer(sentence)) for axis in {axis for _, (axis, _) in rules}}
     for figure, (axis, word) in rules:
-        spots = [m for w in figure.words for m in re.finditer(re.escape(w), sentence)]
-        phrases = list(_PATTERNS[axis].finditer(sentence))
-        if not spots or not phrases:
+        phrases = found[axis]
+        if not phrases or not any(w in sentence for w in figure.words):
             continue
+        spots = [m for w in figure.words for m in re.finditer(re.escape(w), sentence)]
         held.add(axis)
         phrase = min(phrases, key=lambda p: min(distance(p, s) for s in spots))
         findings.append(judge(game, figure, word, axis, phrase, sentence, locate(start + phrase.start()), origin))
@@ -90,7 +91,7 @@ def check_sentence(game: Game, sentence: str, start: int, locate, rules, origin:
         if axis in held or len(words) != 1:
             continue
         figure = next(f for f, (a, _) in rules if a == axis)
-        for phrase in _PATTERNS[axis].finditer(sentence):
+        for phrase in found.get(axis, ()):
             if _CANONICAL[axis][phrase.group(0)] not in words:
                 findings.append(judge(game, figure, next(iter(words)), axis, phrase, sentence,
                                       locate(start + phrase.start()), origin))
