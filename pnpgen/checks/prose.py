@@ -36,6 +36,7 @@ class Span:
     heading: str = ""  # the heading above it: the subject of a section whose sentences name none
     players: int | None = None  # the player count its heading or list lead states (### ３人プレイの場合)
     lead: str = ""  # the sentence that introduces the list it is an item of (ロンカードの枚数：)
+    subject: str = ""  # what a card's text is about (its component), for the values it names (数字は１２)
 
 
 def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[int], Location], nouns: list[Noun],
@@ -43,7 +44,7 @@ def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[i
     """Findings for each number in the sentences of `text` outside its table lines; `locate` turns offsets into places;
     `subject` is what the text is about when no heading says (a card's text: its component)."""
     findings: list[Finding] = []
-    previous, heading, lead, last_end, line = "", subject, "", 0, 0
+    previous, heading, lead, last_end, line = "", "", "", 0, 0
     heading_players = lead_players = None
     for start, end in split_sentences(text):
         gap = text[last_end:start]
@@ -62,7 +63,7 @@ def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[i
             lead_players = read_condition(sentence, game.players)
         if not item and not sentence.lstrip().startswith("#"):
             lead = sentence
-        span = Span(sentence, start, previous, heading, lead_players or heading_players, lead if item else "")
+        span = Span(sentence, start, previous, heading, lead_players or heading_players, lead if item else "", subject)
         findings.extend(check_span(game, span, locate, nouns, strict, origin))
         if not sentence.lstrip().startswith("#"):
             previous = sentence
@@ -119,6 +120,7 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
         if noun is None and not named:
             noun = find_last_noun(span.before[-MAX_GAP:], fitting)  # 手札を配ります。４人プレイでは３枚ずつ: one phrase back
             far = (span.lead, span.heading) if number.unit or here.values else ()  # a bare 占拠２ far from its noun is a label
+            far += (span.subject,) if here.values else ()  # a card's 「数字は１３」, not its 「二枚選んで」
             for other in fallback + far:
                 noun = noun or find_last_noun(other, fitting)
         if context is None and noun is not None and names_value(text, number, noun):
