@@ -3,23 +3,12 @@ heading or in a list's lead line — and the subject a sentence without a noun t
 before it; and card values named bare (９と１０を抜く, ５の闘牌カード), read as values and held to the removal."""
 import pytest
 
-from slips import edit, failed
+from slips import append, edit, failed, line_of, located
 
 TTU_RULES = "rules/three-times-undress.md"
 OTOGI_RULES = "rules/otogi-taisen.md"
 TTU = "three-times-undress"
 OTOGI = "otogi-taisen"
-
-
-def append(project, file, text):
-    path = project / file
-    before = path.read_text(encoding="utf-8")
-    path.write_text(before + "\n" + text + "\n", encoding="utf-8")
-    return len(before.splitlines()) + 2
-
-
-def findings_of(project, game):
-    return [(f.check, str(f.expected), str(f.found), f.location.file, f.location.line) for f in failed(project, game)]
 
 
 @pytest.mark.parametrize("file,game,text,offset,check,expected,found", [
@@ -40,7 +29,7 @@ def findings_of(project, game):
 ])
 def test_a_figure_of_another_condition_fails(project, file, game, text, offset, check, expected, found):
     line = append(project, file, text) + offset
-    assert findings_of(project, game) == [(check, expected, found, file, line)]
+    assert located(project, game) == [(check, expected, found, file, line)]
 
 
 @pytest.mark.parametrize("file,game,text", [
@@ -70,8 +59,8 @@ def test_card_values_a_sentence_takes_out_are_the_removals(project, file, game, 
         line = append(project, file, text)
     else:
         edit(project, file, old, new)
-        line = next(n for n, content in enumerate((project / file).read_text(encoding="utf-8").splitlines(), 1) if new in content)
-    assert findings_of(project, game) == [(check, expected, found, file, line)]
+        line = line_of(project, file, new)
+    assert located(project, game) == [(check, expected, found, file, line)]
 
 
 @pytest.mark.parametrize("file,game,text", [
@@ -97,8 +86,8 @@ def test_card_values_named_bare_pass(project, file, game, text):
 ])
 def test_ordinals_of_the_end_and_card_text_subjects(project, file, game, old, new, check, expected, found):
     edit(project, file, old, new)
-    line = next(n for n, content in enumerate((project / file).read_text(encoding="utf-8").splitlines(), 1) if new.strip() in content)
-    assert findings_of(project, game) == [(check, expected, found, file, line)]
+    line = line_of(project, file, new.strip())
+    assert located(project, game) == [(check, expected, found, file, line)]
 
 
 @pytest.mark.parametrize("file,game,text", [

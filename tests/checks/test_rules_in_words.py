@@ -6,7 +6,7 @@ import pytest
 import pnpgen
 from pnpgen.errors import PnpError
 
-from slips import edit, failed
+from slips import append, edit, failed, line_of, located
 
 TTU_RULES = "rules/three-times-undress.md"
 OTOGI_RULES = "rules/otogi-taisen.md"
@@ -15,15 +15,6 @@ SHEET = "rules/last-wan-standing-quickdraw-sheet.md"
 TTU, OTOGI, LWS = "three-times-undress", "otogi-taisen", "last-wan-standing-quickdraw"
 OTOGI_YAML = "games/otogi-taisen.yaml"
 LWS_YAML = "games/last-wan-standing-quickdraw.yaml"
-
-
-def findings_of(project, game):
-    return [(f.check, str(f.expected), str(f.found), f.location.file, f.location.line) for f in failed(project, game)]
-
-
-def line_of(project, file, text):
-    lines = (project / file).read_text(encoding="utf-8").splitlines()
-    return next(n for n, line in enumerate(lines, 1) if text in line)
 
 
 @pytest.mark.parametrize("file,game,old,new,check,expected,found", [
@@ -61,7 +52,7 @@ def line_of(project, file, text):
 ])
 def test_a_rule_in_words_changed_in_the_rulebook_fails(project, file, game, old, new, check, expected, found):
     edit(project, file, old, new)
-    assert findings_of(project, game) == [(check, expected, found, file, line_of(project, file, new))]
+    assert located(project, game) == [(check, expected, found, file, line_of(project, file, new))]
 
 
 @pytest.mark.parametrize("old,new,check,expected,found", [
@@ -73,7 +64,7 @@ def test_a_rule_in_words_changed_in_the_rulebook_fails(project, file, game, old,
 ])
 def test_a_rule_in_words_changed_in_printed_card_text_fails(project, old, new, check, expected, found):
     edit(project, OTOGI_YAML, old, new)
-    assert findings_of(project, OTOGI) == [(check, expected, found, OTOGI_YAML, line_of(project, OTOGI_YAML, new))]
+    assert located(project, OTOGI) == [(check, expected, found, OTOGI_YAML, line_of(project, OTOGI_YAML, new))]
 
 
 @pytest.mark.parametrize("file,game,text", [
@@ -88,8 +79,7 @@ def test_a_rule_in_words_changed_in_printed_card_text_fails(project, old, new, c
     (LWS_RULES, LWS, "クイックドローは、親プレイヤー１人につき１回しか使えません。"),
 ])
 def test_a_rule_in_other_words_that_agree_passes(project, file, game, text):
-    path = project / file
-    path.write_text(path.read_text(encoding="utf-8") + "\n" + text + "\n", encoding="utf-8")
+    append(project, file, text)
     assert failed(project, game) == []
 
 
@@ -104,12 +94,12 @@ def test_a_rule_in_other_words_that_agree_passes(project, file, game, text):
 def test_a_rule_figure_is_held_to_its_quote(project, old, new, check, expected, found):
     edit(project, OTOGI_YAML, old, new)
     line = line_of(project, OTOGI_YAML, new)
-    assert (check, expected, found, OTOGI_YAML, line) in findings_of(project, OTOGI)
+    assert (check, expected, found, OTOGI_YAML, line) in located(project, OTOGI)
 
 
 def test_an_expression_that_loses_its_rounding_fails(project):
     edit(project, LWS_YAML, "value: players // survivors", "value: players / survivors")
-    assert findings_of(project, LWS) == [("figure survival_bonus: rounding as the document states", "切り捨て",
+    assert located(project, LWS) == [("figure survival_bonus: rounding as the document states", "切り捨て",
                                           "players / survivors", LWS_YAML, line_of(project, LWS_YAML, "players / survivors"))]
 
 

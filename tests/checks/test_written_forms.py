@@ -3,29 +3,12 @@ lists, 「N枚１組」, soft line breaks and list continuations, figures in bra
 located ✗, and a correct rewrite in another style passes."""
 import pytest
 
-from slips import edit, failed
+from slips import append, edit, failed, line_of, located
 
 TTU_RULES = "rules/three-times-undress.md"
 OTOGI_RULES = "rules/otogi-taisen.md"
 TTU = "three-times-undress"
 OTOGI = "otogi-taisen"
-
-
-def append(project, file, text):
-    """Add prose at the end of a rulebook; the line number where it starts."""
-    path = project / file
-    before = path.read_text(encoding="utf-8")
-    path.write_text(before + "\n" + text + "\n", encoding="utf-8")
-    return len(before.splitlines()) + 2
-
-
-def line_of(project, file, text):
-    lines = (project / file).read_text(encoding="utf-8").splitlines()
-    return next(n for n, line in enumerate(lines, 1) if text in line)
-
-
-def findings_of(project, game):
-    return [(f.check, str(f.expected), str(f.found), f.location.file, f.location.line) for f in failed(project, game)]
 
 
 @pytest.mark.parametrize("file,game,old,new,check,expected,found", [
@@ -41,7 +24,7 @@ def findings_of(project, game):
 def test_numbers_in_words_that_the_data_contradicts_fail(project, file, game, old, new, check, expected, found):
     edit(project, file, old, new)
     line = line_of(project, file, new)
-    assert findings_of(project, game) == [(check, expected, found, file, line)]
+    assert located(project, game) == [(check, expected, found, file, line)]
 
 
 @pytest.mark.parametrize("file,game,old,new", [
@@ -74,7 +57,7 @@ def test_numbers_in_words_that_agree_pass(project, file, game, old, new):
 ])
 def test_lists_breaks_and_brackets_are_read(project, file, game, text, offset, check, expected, found):
     line = append(project, file, text) + offset
-    assert findings_of(project, game) == [(check, expected, found, file, line)]
+    assert located(project, game) == [(check, expected, found, file, line)]
 
 
 @pytest.mark.parametrize("file,game,text", [
