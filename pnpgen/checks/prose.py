@@ -20,6 +20,7 @@ MAX_GAP = 20  # characters between a number and its noun in one phrase (エリ�
 _RANGE = "〜～~"
 _LIST = "・"
 _VALUES = re.compile(r"数字|番号")
+_TOTAL = re.compile(r"計|全部で|全体で")
 _GAME_END = re.compile(r"ゲーム(?:が|の)?終")
 _TIMES = ("×", "x", "＊", "*")
 _REMOVE = re.compile(r"抜|除|使用しません|使いません|使わ")
@@ -125,6 +126,8 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
                 noun = noun or find_last_noun(other, fitting)
         if context is None and noun is not None and names_value(text, number, noun):
             continue  # 「９と１０を抜く」「５の菓子カード」: a value the component's cards have, not a count of them
+        if noun is not None and noun.label.startswith("figure ") and _TOTAL.search(text[max(0, number.start - 4):number.start]):
+            noun = with_totals(noun, nouns, here)  # ３ラウンド（計１８トリック）: the figure times another
         findings.extend(judge(game, noun, number, here, text, where, strict, origin, counted=bool(paired)))
     if context is None and _REMOVE.search(text):
         findings.extend(check_removal(game, span, numbers, nouns, locate, origin))
@@ -161,6 +164,15 @@ def check_removal(game: Game, span: Span, numbers: list[Number], nouns: list[Nou
 def skipped_mark(text: str, number: Number) -> bool:
     """A list or step mark (1. , １：) rather than a value the sentence names."""
     return number.start < 6 and bool(_LIST_MARK.match(text)) and _LIST_MARK.match(text).end() > number.start
+
+
+def with_totals(noun: Noun, nouns: list[Noun], context: Context) -> Noun:
+    """The figure's noun that also accepts its value times another figure's (a total over rounds, players)."""
+    own = noun.accepts(context)
+    others = {v for n in nouns if n.label.startswith("figure ") and n is not noun for v in n.accepts(Context())
+              if isinstance(v, int) and not isinstance(v, bool)}
+    totals = {a * b for a in own if isinstance(a, int) for b in others} | own
+    return replace(noun, accepts=lambda _context: totals)
 
 
 def find_bracketed_noun(text: str, number: Number, nouns: list[Noun]) -> Noun | None:

@@ -109,3 +109,25 @@ def test_a_rule_figure_needs_a_word(project):
         pnpgen.check(project, OTOGI)
     assert "a 'rounding' figure's value is the document's word for the rule" in str(raised.value)
     assert str(raised.value).startswith(f"{OTOGI_YAML}:")
+
+
+@pytest.mark.parametrize("file,game,text,check,expected,found", [
+    (OTOGI_RULES, OTOGI, "戦闘状態になるのは、リードと同じスートで最も数字の小さい２枚です。", "rulebook rule fighters_largest", "大きい", "小さい"),
+    (OTOGI_RULES, OTOGI, "マジョリティボーナスが同数なら、最も小さい数字の磐座にマーカーを置いたプレイヤーが優先です。",
+     "rulebook rule majority_tie", "大きい", "小さい"),
+    (OTOGI_RULES, OTOGI, "ラウンドの終わりに、手札から１枚をランダムに選んで持ち越します。", "rulebook rule carry_choice", "好きな", "ランダム"),
+    (TTU_RULES, TTU, "スキルは１手番に何度でも使えます。", "rulebook rule skill_once", "だけ", "何度でも"),
+    (TTU_RULES, TTU, "流局したら、聴牌速度の最も低いプレイヤーがチップを持ち越します。", "rulebook rule carry_largest", "大きい", "低い"),
+    (LWS_RULES, LWS, "親プレイヤーは down と、好きなチップ１枚を公開します。", "rulebook rule parent_random", "ランダム", "好きな"),
+    (LWS_RULES, LWS, "銃撃は、大きい数字から順に処理します。", "rulebook rule shoot_order", "小さい", "大きい"),
+])
+def test_a_rule_reworded_wrongly_fails(project, file, game, text, check, expected, found):
+    line = append(project, file, text)
+    assert located(project, game) == [(check, expected, found, file, line)]
+
+
+def test_a_total_over_rounds_is_a_figure_times_another(project):
+    append(project, OTOGI_RULES, "３ラウンド（計１８トリック）でゲームが終わります。")
+    assert failed(project, OTOGI) == []
+    line = append(project, OTOGI_RULES, "３ラウンド（計２０トリック）でゲームが終わります。")
+    assert [(f.check, f.found, f.location.line) for f in failed(project, OTOGI)] == [("rulebook figure tricks", 20, line)]
