@@ -43,6 +43,7 @@ def check_template_text(project: Project, game: Game, nouns: list[Noun], strict:
     """Text written into a template's string literals (「…×２」VP。) is printed on every card: hold it too."""
     findings: list[Finding] = []
     seen: set[str] = set()
+    rules = find_rules(game)
     for component in game.components:
         for name, source in template_texts(project, component).items():
             if name in seen:
@@ -50,7 +51,7 @@ def check_template_text(project: Project, game: Game, nouns: list[Noun], strict:
             seen.add(name)
             for match in _LITERAL.finditer(source):
                 text = match.group(1) if match.group(1) is not None else match.group(2)
-                if not (_PRINTED.search(text) and re.search(r"[0-9０-９]", text)):
+                if not _PRINTED.search(text):
                     continue
                 start = match.start() + 1
                 line = source.count("\n", 0, start) + 1
@@ -59,7 +60,9 @@ def check_template_text(project: Project, game: Game, nouns: list[Noun], strict:
                 def locate(offset: int, line=line, column=column, name=name) -> Location:
                     return Location(f"templates/{name}", line, column + offset)
 
-                findings.extend(check_prose(game, text, locate, nouns, strict, f"template text {name}"))
+                if re.search(r"[0-9０-９]", text):
+                    findings.extend(check_prose(game, text, locate, nouns, strict, f"template text {name}"))
+                findings.extend(check_text(game, text, locate, rules, f"template text {name}"))
     return findings
 
 

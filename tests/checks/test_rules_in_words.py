@@ -131,3 +131,10 @@ def test_a_total_over_rounds_is_a_figure_times_another(project):
     assert failed(project, OTOGI) == []
     line = append(project, OTOGI_RULES, "３ラウンド（計２０トリック）でゲームが終わります。")
     assert [(f.check, f.found, f.location.line) for f in failed(project, OTOGI)] == [("rulebook figure tricks", 20, line)]
+
+
+def test_a_rule_in_words_changed_in_a_template_fails(project):
+    template = "templates/otogi/map.svg.j2"
+    edit(project, template, "（同数なら大きい数字の磐座を持つ方）", "（同数なら小さい数字の磐座を持つ方）")
+    assert located(project, OTOGI) == [("template text otogi/map.svg.j2 rule majority_tie", "大きい", "小さい", template,
+                                        line_of(project, template, "同数なら小さい数字"))]
