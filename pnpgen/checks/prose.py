@@ -20,6 +20,7 @@ MAX_GAP = 20  # characters between a number and its noun in one phrase (エリ�
 _RANGE = "〜～~"
 _LIST = "・"
 _VALUES = re.compile(r"数字|番号")
+_RANGE_OF = re.compile(r"([0-9０-９]+)\s*[〜～~]\s*([0-9０-９]+)\s*の\s*$")
 _TOTAL = re.compile(r"計|全部で|全体で")
 _GAME_END = re.compile(r"ゲーム(?:が|の)?終")
 _TIMES = ("×", "x", "＊", "*")
@@ -91,7 +92,6 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
     findings = []
     numbers = find_numbers(text)
     pairs = find_pairs(text, numbers) if context is None else {}
-    named = any(word in text for n in nouns for word in n.words)
     for number in numbers:
         if skipped(text, number) or pairs.get(number.start) == "":
             continue
@@ -115,10 +115,11 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
         if factor or text[number.end + len(number.unit):][:1] in _TIMES:  # ５人×３枚: a product's factor is per owner
             here = replace(here, per=True)
         fitting = [n for n in nouns if factor or n.takes(number.unit)]
-        if "残" in text[max(0, number.start - 6):number.start]:  # 配り、残った３枚: what is left of a component, not a deal
+        if "残" in text[max(0, number.start - 6):number.start] or context is not None and "残" in span.before + "".join(fallback[:1]):
+            # 配り、残った３枚 or a row 「配られずに残るカード」: what is left of a component, not a deal
             fitting = [n for n in fitting if n.label.startswith("count ")]
         noun = find_bracketed_noun(text, number, fitting) or find_nearest_noun(text, number, fitting)
-        if noun is None and not named:
+        if noun is None and not any(word in text for n in fitting for word in n.words):  # no noun this count can be about
             noun = find_last_noun(span.before[-MAX_GAP:], fitting)  # 手札を配ります。４人プレイでは３枚ずつ: one phrase back
             far = (span.lead, span.heading) if number.unit or here.values else ()  # a bare 占拠２ far from its noun is a label
             far += (span.subject,) if here.values else ()  # a card's 「数字は１３」, not its 「二枚選んで」
@@ -126,6 +127,8 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
                 noun = noun or find_last_noun(other, fitting)
         if context is None and noun is not None and names_value(text, number, noun):
             continue  # 「９と１０を抜く」「５の菓子カード」: a value the component's cards have, not a count of them
+        if context is None and counts_range(text, number):
+            continue  # 「１〜３の３枚」: as many as the values the range names
         if noun is not None and noun.label.startswith("figure ") and _TOTAL.search(text[max(0, number.start - 4):number.start]):
             noun = with_totals(noun, nouns, here)  # ３ラウンド（計１８トリック）: the figure times another
         findings.extend(judge(game, noun, number, here, text, where, strict, origin, counted=bool(paired)))
@@ -164,6 +167,12 @@ def check_removal(game: Game, span: Span, numbers: list[Number], nouns: list[Nou
 def skipped_mark(text: str, number: Number) -> bool:
     """A list or step mark (1. , １：) rather than a value the sentence names."""
     return number.start < 6 and bool(_LIST_MARK.match(text)) and _LIST_MARK.match(text).end() > number.start
+
+
+def counts_range(text: str, number: Number) -> bool:
+    """「１〜３の３枚」: a count right after a range of values that is the number of values in it."""
+    match = _RANGE_OF.search(text[max(0, number.start - 16):number.start])
+    return bool(match) and parse_number(match.group(2)) - parse_number(match.group(1)) + 1 == number.value
 
 
 def with_totals(noun: Noun, nouns: list[Noun], context: Context) -> Noun:

@@ -98,3 +98,24 @@ def test_ordinals_of_the_end_and_card_text_subjects(project, file, game, old, ne
 def test_ordinals_that_agree_pass(project, file, game, text):
     append(project, file, text)
     assert failed(project, game) == []
+
+
+LWS_RULES = "rules/last-wan-standing-quickdraw.md"
+LEFT_OVER = "| 配られずに残るカード | {{ count('area-cards', where='card.number < 10') - 8 * 3 }}枚 | {{ count('area-cards') - 8 * 4 }}枚 |"
+BULLETS = ("最低人数である{{ players|first|zen }}人プレイの場合、バレットチップは１〜{{ figure('bullet_numbers', players=players|first)|zen }}"
+           "の{{ figure('bullet_numbers', players=players|first)|zen }}枚と、downの計{{ (figure('bullet_numbers', players=players|first) + 1)|zen }}枚を使います。")
+CHARACTERS = "{{ values('mahjong-players', 'character')|length|zen }}人の雀士に、それぞれ{{ each('mahjong-players', 'character')|zen }}枚のカードがあり"
+
+
+@pytest.mark.parametrize("file,game,old,new,finding", [
+    (OTOGI_RULES, OTOGI, LEFT_OVER, "| 配られずに残るカード | 3枚 | 1枚 |", None),  # typed out: cards left, not a deal
+    (OTOGI_RULES, OTOGI, LEFT_OVER, "| 配られずに残るカード | 3枚 | 2枚 |", ("rulebook count area-cards", "1、33", "2")),
+    (LWS_RULES, "last-wan-standing-quickdraw", BULLETS, "最低人数である４人プレイの場合、バレットチップは１〜３の３枚と、downの計４枚を使います。", None),
+    (TTU_RULES, TTU, CHARACTERS, "５人の雀士に、それぞれ３枚のカードがあり", None),
+    # 脱衣 (a figure counted in 回) in the same sentence does not hide the count from the heading's component
+    (TTU_RULES, TTU, CHARACTERS, "５人の雀士に、それぞれ４枚のカードがあり", ("rulebook count mahjong-players", "15、3、5", "4")),
+])
+def test_expressions_typed_out(project, file, game, old, new, finding):
+    edit(project, file, old, new)
+    expected = [finding + (file, line_of(project, file, new))] if finding else []
+    assert located(project, game) == expected
