@@ -110,7 +110,7 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
         here = Context(players, per or (context.per if context else False),
                        quoted | paired | (context.quoted if context else frozenset()),
                        context.inputs if context else {}, part=context is not None or "うち" in text or bool(paired),
-                       values=bool(_VALUES.search(text)) and not number.unit)  # 数字は１２, not 数字が３枚ずつ
+                       values=bool(_VALUES.search(text)) and not number.unit, text=text)  # 数字は１２, not 数字が３枚ずつ
         factor = text[number.start - 1:number.start] in _TIMES  # ×２ＶＰ: a factor, unit or not
         if factor or text[number.end + len(number.unit):][:1] in _TIMES:  # ５人×３枚: a product's factor is per owner
             here = replace(here, per=True)

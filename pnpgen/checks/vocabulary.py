@@ -19,6 +19,7 @@ _SAME_UNIT = {"VP": "ＶＰ", "以上": "", "以下": "", "未満": "", "人数"
 def normalise_unit(unit: str) -> str:
     """Units that say the same thing compare equal (VP and ＶＰ; ２０以上 states a plain number)."""
     return _SAME_UNIT.get(unit, unit)
+_RUN = re.compile(r"[ァ-ヶー一-龥]{4,}")  # a word of a subset's quote that prose may name it by
 SETUP_WORDS = {"deal": ("手札", "配"), "set_aside": ("王牌",), "turns": ("手番",)}
 
 
@@ -30,6 +31,7 @@ class Context:
     inputs: dict = field(default_factory=dict, hash=False)  # an expression figure's inputs (row and column headers)
     part: bool = False  # the phrase speaks of a part (このうち, a table row): counts of `where:` subsets may apply
     values: bool = False  # the phrase speaks of card values (数字は１２): a field's values may apply
+    text: str = field(default="", compare=False)  # the phrase itself, for the subsets it names (クイックドローのチップ)
 
 
 @dataclass(frozen=True)
@@ -64,8 +66,11 @@ def list_names(component: Component) -> tuple[str, ...]:
 
 def component_noun(game: Game, component: Component) -> Noun:
     pieces = expand_pieces(component)
-    subsets = [pieces] + [select_subset(game, e.where, pieces) for e in game.expectations
-                          if e.component == component.id and e.where]
+    narrowed = [e for e in game.expectations if e.component == component.id and e.where]
+    subsets = [pieces] + [select_subset(game, e.where, pieces) for e in narrowed]
+    names = set(list_names(component))
+    named = [(words, len(select_subset(game, e.where, pieces))) for e in narrowed if e.source
+             for words in [set(_RUN.findall(e.source.quote)) - names] if words]
 
     tallies = [counts for chosen in subsets for counts in count_by_field(chosen).values()]
     numbers = {v for p in pieces for v in p.card.fields.values() if isinstance(v, int) and not isinstance(v, bool)}
@@ -73,8 +78,13 @@ def component_noun(game: Game, component: Component) -> Noun:
 
     def accepts(context: Context) -> set:
         values = {len(s) for s in subsets} if context.part else {len(pieces)}
+        values |= {size for words, size in named if any(w in context.text for w in words)}  # クイックドローのチップは７枚
         if context.values:
             values |= numbers
+        if context.per:
+            if "each" not in used:
+                used["each"] = count_each_owner(pieces)
+            values |= used["each"]
         for counts in tallies:
             if context.per and len(set(counts.values())) == 1:
                 values |= set(counts.values())
@@ -103,6 +113,23 @@ def find_removed(game: Game, component: Component, pieces: list[Piece]) -> tuple
             values = {p.card.fields.get(f) for p in pieces if id(p) not in kept for f in fields}
             found.append((players, frozenset(v for v in values if isinstance(v, int) and not isinstance(v, bool))))
     return tuple(found)
+
+
+def count_each_owner(pieces: list[Piece]) -> set:
+    """What every owner has of one value of another field, when all have the same (プレイヤー色ごとに…チップ６枚)."""
+    fields = count_by_field(pieces)
+    owners = [name for name, counts in fields.items() if len(counts) > 1 and len(set(counts.values())) == 1]
+    found = set()
+    for owner in owners:
+        for other in fields:
+            if other == owner:
+                continue
+            pairs = Counter((key_of(p.card.fields.get(owner)), key_of(p.card.fields.get(other))) for p in pieces)
+            for value in fields[other]:
+                each = {pairs.get((o, value), 0) for o in fields[owner]}
+                if len(each) == 1:
+                    found |= each
+    return found
 
 
 def select_subset(game: Game, where: str, pieces: list[Piece]) -> list[Piece]:

@@ -25,7 +25,7 @@ OTOGI = "otogi-taisen"
     (TTU_RULES, TTU, "### ４人プレイ時：\n\n- 手札：４枚\n- 【王牌】：２枚", 2, "rulebook setup deal", "3", "4"),
     # a sentence without a noun takes it from the sentence or the heading before it
     (TTU_RULES, TTU, "闘牌カードは４６枚です。このうち八枚は、ロンできるカードです。", 0, "rulebook count battle-cards", "46、7", "8"),
-    (OTOGI_RULES, OTOGI, "### マーカー\n\n各種族毎に７個ずつあります。", 2, "rulebook count markers", "32、4、8", "7"),
+    (OTOGI_RULES, OTOGI, "### マーカー\n\n各種族毎に７個ずつあります。", 2, "rulebook count markers", "1、32、4、8", "7"),
 ])
 def test_a_figure_of_another_condition_fails(project, file, game, text, offset, check, expected, found):
     line = append(project, file, text) + offset
@@ -113,7 +113,7 @@ CHARACTERS = "{{ values('mahjong-players', 'character')|length|zen }}人の雀�
     (LWS_RULES, "last-wan-standing-quickdraw", BULLETS, "最低人数である４人プレイの場合、バレットチップは１〜３の３枚と、downの計４枚を使います。", None),
     (TTU_RULES, TTU, CHARACTERS, "５人の雀士に、それぞれ３枚のカードがあり", None),
     # 脱衣 (a figure counted in 回) in the same sentence does not hide the count from the heading's component
-    (TTU_RULES, TTU, CHARACTERS, "５人の雀士に、それぞれ４枚のカードがあり", ("rulebook count mahjong-players", "15、3、5", "4")),
+    (TTU_RULES, TTU, CHARACTERS, "５人の雀士に、それぞれ４枚のカードがあり", ("rulebook count mahjong-players", "1、15、2、3、5", "4")),
 ])
 def test_expressions_typed_out(project, file, game, old, new, finding):
     edit(project, file, old, new)

@@ -136,7 +136,7 @@ def test_the_new_game_passes(tea):
     ("時計回りに手番", "反時計回りに手番", ("rulebook rule turn_direction", "時計回り", "反時計回り", 21)),
     ("勝ったプレイヤーは５の菓子カード", "勝ったプレイヤーは７の菓子カード", ("rulebook count sweets", "12", "7", 23)),
     ("### 茶葉カード（４０枚）", "### 茶葉カード（四十四枚）", ("rulebook count leaves", "40", "44", 5)),
-    ("１〜６の数字が２枚ずつあります", "１〜６の数字が３枚ずつあります", ("rulebook count sweets", "12、2、6", "3", 11)),
+    ("１〜６の数字が２枚ずつあります", "１〜６の数字が３枚ずつあります", ("rulebook count sweets", "1、12、2、6", "3", 11)),
     ("手札から好きな１枚を出します", "手札から好きな２枚を出します", ("rulebook figure play_count", "1", "2", 21)),
 ])
 def test_a_slip_in_the_new_game_fails(tea, old, new, finding):

@@ -75,3 +75,21 @@ def test_lists_breaks_and_brackets_are_read(project, file, game, text, offset, c
 def test_correct_lists_breaks_and_brackets_pass(project, file, game, text):
     append(project, file, text)
     assert failed(project, game) == []
+
+
+def test_every_rulebook_with_its_expressions_typed_out_passes(project):
+    """A designer who writes every number out (the expanded rulebook, expressions and tables replaced by their values)
+    states the same figures: no failure."""
+    from pathlib import Path
+
+    from pnpgen.project.validate import load_project
+    from pnpgen.rules.expand import expand_markdown
+
+    loaded = load_project(project)
+    for game in loaded.games:
+        for source in filter(None, (game.rulebook, game.rules_sheet)):
+            path = Path(source)
+            typed = expand_markdown(loaded, game, path, path.read_text(encoding="utf-8"))
+            assert "{{" not in typed
+            path.write_text(typed, encoding="utf-8")
+    assert [f.line() for f in failed(project)] == []
