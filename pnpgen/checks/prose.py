@@ -20,6 +20,7 @@ MAX_GAP = 20  # characters between a number and its noun in one phrase (エリ�
 _RANGE = "〜～~"
 _LIST = "・"
 _VALUES = re.compile(r"数字|番号")
+_VALUE_RANGE = re.compile(r"(?<![0-9０-９])([0-9０-９]+)\s*[〜～~]\s*([0-9０-９]+)\s*の?(?:数字|番号)")
 _RANGE_OF = re.compile(r"([0-9０-９]+)\s*[〜～~]\s*([0-9０-９]+)\s*の\s*$")
 _TOTAL = re.compile(r"計|全部で|全体で")
 _GAME_END = re.compile(r"ゲーム(?:が|の)?終")
@@ -134,6 +135,30 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
         findings.extend(judge(game, noun, number, here, text, where, strict, origin, counted=bool(paired)))
     if context is None and _REMOVE.search(text):
         findings.extend(check_removal(game, span, numbers, nouns, locate, origin))
+    if context is None:
+        findings.extend(check_value_ranges(game, span, nouns, locate, origin))
+    return findings
+
+
+def check_value_ranges(game: Game, span: Span, nouns: list[Noun], locate, origin: str) -> list[Finding]:
+    """「１〜１１の数字」: the values a component's cards run over, held to the lowest and highest the data gives."""
+    findings = []
+    for match in _VALUE_RANGE.finditer(span.text):
+        low, high = parse_number(match.group(1)), parse_number(match.group(2))
+        candidates = [n for n in nouns if n.ranges]
+        noun = (find_nearest_noun(span.text, Number(low, match.start(), match.end(), "", ""), candidates)
+                or find_last_noun(span.before[-MAX_GAP:], candidates) or find_last_noun(span.heading, candidates))
+        if noun is None:
+            continue
+        check = f"{origin} values {noun.label.removeprefix('count ')}"
+        shown = "、".join(f"{a}〜{b}" for a, b in sorted(noun.ranges))
+        where = locate(span.start + match.start())
+        if (low, high) in noun.ranges:
+            findings.append(Finding(PASS, game.id, check, where, f"{low}〜{high}", f"{low}〜{high}"))
+        else:
+            findings.append(Finding(FAIL, game.id, check, where, shown, f"{low}〜{high}",
+                                    f"「{span.text.strip()[:60]}」 gives the values {low}〜{high} but the cards "
+                                    f"({noun.location.file}:{noun.location.line}) run {shown}"))
     return findings
 
 

@@ -44,6 +44,7 @@ class Noun:
     units: frozenset = PIECE_UNITS  # the counter words a number about this noun carries
     card_values: frozenset = frozenset()  # the numbers its cards carry (数字 1–11): a bare one names cards, not a count
     removed: tuple = ()  # (player count, the card values its setup takes out) for a component with a `remove:`
+    ranges: frozenset = frozenset()  # (lowest, highest) of each numeric field of its cards (数字 1〜11)
 
     def takes(self, unit: str) -> bool:
         return normalise_unit(unit) in self.units
@@ -96,7 +97,17 @@ def component_noun(game: Game, component: Component) -> Noun:
         return values | used[context.players]
 
     return Noun(list_names(component), f"count {component.id}", accepts, f"{{{{ count('{component.id}')|zen }}}}", component.location,
-                card_values=frozenset(numbers), removed=find_removed(game, component, pieces))
+                card_values=frozenset(numbers), removed=find_removed(game, component, pieces), ranges=find_ranges(pieces))
+
+
+def find_ranges(pieces: list[Piece]) -> frozenset:
+    """(lowest, highest) of each field whose values are all numbers."""
+    found = set()
+    for name in dict.fromkeys(k for p in pieces for k in p.card.fields):
+        values = [p.card.fields.get(name) for p in pieces]
+        if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            found.add((min(values), max(values)))
+    return frozenset(found)
 
 
 def find_removed(game: Game, component: Component, pieces: list[Piece]) -> tuple:

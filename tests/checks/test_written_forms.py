@@ -93,3 +93,14 @@ def test_every_rulebook_with_its_expressions_typed_out_passes(project):
             assert "{{" not in typed
             path.write_text(typed, encoding="utf-8")
     assert [f.line() for f in failed(project)] == []
+
+
+@pytest.mark.parametrize("old,new,finding", [
+    ("１〜７の数字があります", "１〜８の数字があります", ("rulebook values battle-cards", "1〜7", "1〜8")),
+    ("１〜７の数字があります", "１～７の数字があります", None),
+    ("１〜７の数字があります", "０〜７の数字があります", ("rulebook values battle-cards", "1〜7", "0〜7")),
+])
+def test_the_values_a_component_runs_over(project, old, new, finding):
+    edit(project, TTU_RULES, old, new)
+    expected = [finding + (TTU_RULES, line_of(project, TTU_RULES, new))] if finding else []
+    assert located(project, TTU) == expected
