@@ -11,6 +11,7 @@ from ..project.model import Game
 from .findings import FAIL, PASS, WARN, Finding
 from .numerals import Number, find_numbers, parse_number
 from .sentences import ITEM, LEAD, read_condition, split_sentences
+from .wording import counts_range, find_bracketed_noun, names_value, with_totals
 from .vocabulary import PER_WORDS, Context, Noun
 
 _QUOTED = re.compile(r"「([0-9０-９]+)」")
@@ -21,7 +22,6 @@ _RANGE = "〜～~"
 _LIST = "・"
 _VALUES = re.compile(r"数字|番号")
 _VALUE_RANGE = re.compile(r"(?<![0-9０-９])([0-9０-９]+)\s*[〜～~]\s*([0-9０-９]+)\s*の?(?:数字|番号)")
-_RANGE_OF = re.compile(r"([0-9０-９]+)\s*[〜～~]\s*([0-9０-９]+)\s*の\s*$")
 _TOTAL = re.compile(r"計|全部で|全体で")
 _GAME_END = re.compile(r"ゲーム(?:が|の)?終")
 _TIMES = ("×", "x", "＊", "*")
@@ -119,7 +119,7 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
         if "残" in text[max(0, number.start - 6):number.start] or context is not None and "残" in span.before + "".join(fallback[:1]):
             # 配り、残った３枚 or a row 「配られずに残るカード」: what is left of a component, not a deal
             fitting = [n for n in fitting if n.label.startswith("count ")]
-        noun = find_bracketed_noun(text, number, fitting) or find_nearest_noun(text, number, fitting)
+        noun = find_bracketed_noun(text, number, fitting, MAX_GAP) or find_nearest_noun(text, number, fitting)
         if noun is None and not any(word in text for n in fitting for word in n.words):  # no noun this count can be about
             noun = find_last_noun(span.before[-MAX_GAP:], fitting)  # 手札を配ります。４人プレイでは３枚ずつ: one phrase back
             far = (span.lead, span.heading) if number.unit or here.values else ()  # a bare 占拠２ far from its noun is a label
@@ -192,40 +192,6 @@ def check_removal(game: Game, span: Span, numbers: list[Number], nouns: list[Nou
 def skipped_mark(text: str, number: Number) -> bool:
     """A list or step mark (1. , １：) rather than a value the sentence names."""
     return number.start < 6 and bool(_LIST_MARK.match(text)) and _LIST_MARK.match(text).end() > number.start
-
-
-def counts_range(text: str, number: Number) -> bool:
-    """「１〜３の３枚」: a count right after a range of values that is the number of values in it."""
-    match = _RANGE_OF.search(text[max(0, number.start - 16):number.start])
-    return bool(match) and parse_number(match.group(2)) - parse_number(match.group(1)) + 1 == number.value
-
-
-def with_totals(noun: Noun, nouns: list[Noun], context: Context) -> Noun:
-    """The figure's noun that also accepts its value times another figure's (a total over rounds, players)."""
-    own = noun.accepts(context)
-    others = {v for n in nouns if n.label.startswith("figure ") and n is not noun for v in n.accepts(Context())
-              if isinstance(v, int) and not isinstance(v, bool)}
-    totals = {a * b for a in own if isinstance(a, int) for b in others} | own
-    return replace(noun, accepts=lambda _context: totals)
-
-
-def find_bracketed_noun(text: str, number: Number, nouns: list[Noun]) -> Noun | None:
-    """英雄カード（各種族１枚、計４枚）: a figure in brackets after a noun is about that noun."""
-    opening = max(text.rfind("（", 0, number.start), text.rfind("(", 0, number.start))
-    closing = max(text.rfind("）", 0, number.start), text.rfind(")", 0, number.start))
-    if opening < 0 or closing > opening:
-        return None
-    before = text[max(0, opening - MAX_GAP):opening]
-    return next((noun for word, noun in sorted(((w, n) for n in nouns for w in n.words), key=lambda p: -len(p[0]))
-                 if before.endswith(word)), None)
-
-
-def names_value(text: str, number: Number, noun: Noun) -> bool:
-    """A bare number (no counter) that is one of the values the noun's cards carry names those cards."""
-    if number.unit or number.value not in noun.card_values:
-        return False
-    after, before = text[number.end:number.end + 1], text[number.start - 1:number.start] if number.start else ""
-    return bool(after) and after in "とのを、,や" or bool(before) and before in "とのや、,"
 
 
 def skipped(text: str, number: Number) -> bool:
