@@ -10,22 +10,28 @@ from .fields import template_texts
 from .findings import Finding
 from .tables import check_prose
 from .vocabulary import Noun
+from .wordrules import check_text, find_rules
 
 
 def check_card_text(game: Game, nouns: list[Noun], strict: bool = False) -> list[Finding]:
+    """Numbers in the printed texts held to the data, and the rules they state in words to the document's word."""
     findings = []
     seen: set[tuple[str, str]] = set()
+    rules = find_rules(game)
     for component in game.components:
         places = dict(component.field_locations)
         for card in component.cards:
-            for name, text in find_texts(card.fields):
+            for name, text in find_texts(card.fields, words=bool(rules)):
                 top = name.split(".")[0]
                 if top == "figures" or top in card.tbd or (top, text) in seen:
                     continue
                 seen.add((top, text))
                 where = places.get(top, card.location)
-                findings.extend(check_prose(game, text, lambda offset, where=where: where, nouns, strict,
-                                            f"card text {component.id}.{name}"))
+                origin = f"card text {component.id}.{name}"
+                if any(c.isdigit() or c in "一二三四五六七八九十" for c in text):
+                    findings.extend(check_prose(game, text, lambda offset, where=where: where, nouns, strict, origin,
+                                                component.name))
+                findings.extend(check_text(game, text, lambda offset, where=where: where, rules, origin))
     return findings
 
 
@@ -37,6 +43,7 @@ def check_template_text(project: Project, game: Game, nouns: list[Noun], strict:
     """Text written into a template's string literals (「…×２」VP。) is printed on every card: hold it too."""
     findings: list[Finding] = []
     seen: set[str] = set()
+    rules = find_rules(game)
     for component in game.components:
         for name, source in template_texts(project, component).items():
             if name in seen:
@@ -44,7 +51,7 @@ def check_template_text(project: Project, game: Game, nouns: list[Noun], strict:
             seen.add(name)
             for match in _LITERAL.finditer(source):
                 text = match.group(1) if match.group(1) is not None else match.group(2)
-                if not (_PRINTED.search(text) and re.search(r"[0-9０-９]", text)):
+                if not _PRINTED.search(text):
                     continue
                 start = match.start() + 1
                 line = source.count("\n", 0, start) + 1
@@ -53,17 +60,21 @@ def check_template_text(project: Project, game: Game, nouns: list[Noun], strict:
                 def locate(offset: int, line=line, column=column, name=name) -> Location:
                     return Location(f"templates/{name}", line, column + offset)
 
-                findings.extend(check_prose(game, text, locate, nouns, strict, f"template text {name}"))
+                if re.search(r"[0-9０-９]", text):
+                    findings.extend(check_prose(game, text, locate, nouns, strict, f"template text {name}"))
+                findings.extend(check_text(game, text, locate, rules, f"template text {name}"))
     return findings
 
 
-def find_texts(fields, prefix: str = ""):
-    """(field path, text) for every string in a card's fields, nested lists and mappings included."""
+def find_texts(fields, prefix: str = "", words: bool = False):
+    """(field path, text) for every string in a card's fields that states a number (with `words`, every printed
+    string), nested lists and mappings included."""
     items = fields.items() if hasattr(fields, "items") else enumerate(fields)
     for key, value in items:
         name = f"{prefix}{key}"
         if isinstance(value, str):
-            if not re.fullmatch(r"#[0-9a-fA-F]{3,8}", value) and any(c.isdigit() or c in "一二三四五六七八九十" for c in value):
+            if not re.fullmatch(r"#[0-9a-fA-F]{3,8}", value) and (
+                    any(c.isdigit() or c in "一二三四五六七八九十" for c in value) or (words and _PRINTED.search(value))):
                 yield name, value
         elif isinstance(value, (tuple, list)) or hasattr(value, "items"):
-            yield from find_texts(value, name + ".")
+            yield from find_texts(value, name + ".", words)

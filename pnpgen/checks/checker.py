@@ -10,7 +10,7 @@ from .cardtext import check_card_text, check_template_text
 from .combinations import check_combinations, check_names
 from .documents import (Documents, check_cited, check_game_document, check_source, check_stated_distribution,
                         find_cited_source)
-from .expressions import evaluate, key_of
+from .expressions import key_of, select_cards
 from .findings import FAIL, PASS, WARN, Finding
 from .vocabulary import build_vocabulary
 
@@ -66,6 +66,7 @@ def check_game(project: Project, game: Game, documents: Documents | None = None,
     findings.extend(check_card_text(game, nouns, strict))
     findings.extend(check_template_text(project, game, nouns, strict))
     findings.extend(state_boxes(game))
+
     if game.rulebook or game.rules_sheet:
         from .rulebook import check_rulebook
 
@@ -76,7 +77,7 @@ def check_game(project: Project, game: Game, documents: Documents | None = None,
 def filter_pieces(pieces: list[Piece], where: str | None, expectation: Expectation, **names) -> list[Piece]:
     if not where:
         return pieces
-    return [p for p in pieces if evaluate(where, expectation, card=p.card.fields, **names)]
+    return select_cards(where, expectation, pieces, **names)
 
 
 def subject(expectation: Expectation) -> str:

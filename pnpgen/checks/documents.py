@@ -78,10 +78,39 @@ def check_source(documents: Documents, game: Game, source: Source | None, locati
     if text is None:
         return [Finding(FAIL, game.id, "cited document", location, source.document, "no such document",
                         documents.problems[source.document], source, figure="document")]
-    if normalise(source.quote) in text:
+    quote = normalise(source.quote)
+    if quote in text:
         return []
+    now = find_nearest_phrase(text, quote)
+    if now:
+        return [Finding(FAIL, game.id, "quote not in the document", location, source.quote, f"「{now}」",
+                        f"documents/{source.document} now says 「{now}」 at that place; update the quote and the figures "
+                        "it states to what the document says", source, figure="quote")]
     return [Finding(FAIL, game.id, "quote not in the document", location, source.quote, "no such phrase",
                     f"documents/{source.document} does not contain it; quote the document exactly", source, figure="quote")]
+
+
+def find_nearest_phrase(text: str, quote: str) -> str | None:
+    """What the document says where the quote stood: the stretch that begins or ends as the quote does and
+    differs least from it (a changed figure, a reworded word). A few finds and comparisons, whatever the length."""
+    size = len(quote)
+    windows = set()
+    for piece in {quote[:n] for n in (8, 6, 4, 3)} | {quote[-n:] for n in (8, 6, 4, 3)}:
+        if len(piece) >= size or not piece:
+            continue
+        spot, tries = text.find(piece), 0
+        while spot >= 0 and tries < 4:
+            head = spot if quote.startswith(piece) else spot + len(piece) - size
+            for length in range(max(1, size - 3), size + 4):
+                begin = head if quote.startswith(piece) else head + size - length
+                if begin >= 0:
+                    windows.add(text[begin:begin + length])
+            spot, tries = text.find(piece, spot + 1), tries + 1
+    scored = [(difflib.SequenceMatcher(None, quote, w, autojunk=False).ratio(), w) for w in windows if w]
+    if not scored:
+        return None
+    ratio, best = max(scored)
+    return best if ratio >= 0.6 else None
 
 
 def check_game_document(documents: Documents, game: Game) -> list[Finding]:

@@ -7,6 +7,7 @@ from ..templating.sandbox import compile_expression
 from .documents import Documents, check_source, check_stated
 from .findings import FAIL, PASS, WARN, Finding
 from .numerals import numbers_for_players
+from .wordrules import AXES, check_rule_figure
 
 
 def check_figures(project: Project, game: Game, documents: Documents) -> list[Finding]:
@@ -15,8 +16,11 @@ def check_figures(project: Project, game: Game, documents: Documents) -> list[Fi
         findings.extend(check_source(documents, game, figure.source, figure.location))
         if figure.name in PLAYER_FIGURES and game.players:
             findings.append(check_players(game, figure))
-        if isinstance(figure.value, str):
+        if figure.kind:
+            findings.append(check_rule_figure(game, figure))
+        elif isinstance(figure.value, str):
             findings.extend(check_rule(game, figure))
+            findings.extend(check_rounding(game, figure))
         else:
             findings.append(check_number(game, figure))
     return findings
@@ -75,3 +79,22 @@ def check_rule(game: Game, figure: Figure) -> list[Finding]:
                   FAIL: f"the quote does not state {stated}"}[status]
         findings.append(Finding(status, game.id, check, figure.location, stated, value, detail, figure.source, figure="examples"))
     return findings
+
+
+_ROUNDED = {"切り捨て": ("//", "floor"), "切り上げ": ("ceil", "-(-"), "四捨五入": ("round",)}
+
+
+def check_rounding(game: Game, figure: Figure) -> list[Finding]:
+    """An expression whose quote says how it rounds (端数切捨て) must round that way: `//` or floor() for rounding
+    down, ceil() for rounding up — a plain `/` loses it, whatever the examples give."""
+    quote = figure.source.quote if figure.source else ""
+    stated = [word for word, ways in AXES["rounding"].items() if any(w in quote for w in ways)]
+    if len(stated) != 1:
+        return []
+    ways = _ROUNDED[stated[0]]
+    name = f"figure {figure.name}: rounding as the document states"
+    if any(way in figure.value for way in ways):
+        return [Finding(PASS, game.id, name, figure.location, stated[0], figure.value, "", figure.source, figure="rounding")]
+    return [Finding(FAIL, game.id, name, figure.location, stated[0], figure.value,
+                    f"the quote says {stated[0]}, but '{figure.value}' does not round that way; write it with "
+                    f"{' or '.join(ways)}", figure.source, figure="rounding")]

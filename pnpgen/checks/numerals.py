@@ -9,8 +9,11 @@ COUNTERS = ("枚", "個", "人", "回", "つ", "点", "組", "セット", "部",
 _KANJI = "〇一二三四五六七八九十百"
 _KANJI_VALUES = {c: i for i, c in enumerate("〇一二三四五六七八九")}
 _TOKEN = re.compile(r"[0-9０-９]+(?:[.．][0-9０-９]+)?|[" + _KANJI + "]+")
+# Fractions and multiples in words: 半分 (a half), 四分の一 / ３分の１ (a divisor), 倍 alone (twice).
+_FRACTION = re.compile(r"半分|([0-9０-９" + _KANJI + r"]+)分の[1１一]")
+_TWICE = re.compile(r"(?<![0-9０-９" + _KANJI + r"])倍")
 _COUNTER = re.compile(r"\s*(" + "|".join(sorted(map(re.escape, COUNTERS), key=len, reverse=True)) + ")")
-_PLAYERS = re.compile(r"\s*人(?:プレイ|用|で|の場合|時|まで|〜|～|から|、|：|:|\s|$)")
+_PLAYERS = re.compile(r"\s*人(?:プレイ|用|で|の場合|の時|のとき|時|なら|まで|〜|～|から|、|：|:|\s|$)")
 _WIDE = str.maketrans("０１２３４５６７８９．", "0123456789.")
 
 
@@ -47,20 +50,29 @@ def parse_number(text: str) -> int | float:
 
 
 def find_numbers(text: str) -> list[Number]:
-    """Every number the text states. Kanji numerals count only before a counter word (一斉, 一部 are words)."""
+    """Every number the text states. Kanji numerals count only before a counter word or a bound (二十以上); 一斉
+    and 一部 are words. A fraction (半分, 四分の一) states its divisor, a multiple (三倍, 倍) its factor."""
     found = []
+    fractions = {m.start(): m for m in _FRACTION.finditer(text)}
     for match in _TOKEN.finditer(text):
+        if match.start() in fractions or any(f.start() < match.start() < f.end() for f in fractions.values()):
+            continue
         counter = _COUNTER.match(text, match.end())
         unit = counter.group(1) if counter else ""
         kanji = match.group(0)[0] in _KANJI
-        if kanji and (not unit or unit in ("以上", "以下", "未満")):
+        if kanji and not unit:
             continue
         if kanji and match.start() > 0 and text[match.start() - 1] in "第":
             continue
         if unit == "人" and not _PLAYERS.match(text, match.end()):
             unit = "人数"  # 子プレイヤー３人: a number of people, not a player count
         found.append(Number(parse_number(match.group(0)), match.start(), match.end(), unit, match.group(0)))
-    return found
+    for match in fractions.values():
+        divisor = parse_number(match.group(1)) if match.group(1) else 2
+        found.append(Number(divisor, match.start(), match.end(), "分の", match.group(0)))
+    for match in _TWICE.finditer(text):
+        found.append(Number(2, match.start(), match.end(), "倍", match.group(0)))
+    return sorted(found, key=lambda n: n.start)
 
 
 def drop_player_counts(numbers: list[Number]) -> list[Number]:

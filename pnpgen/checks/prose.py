@@ -10,9 +10,10 @@ from ..errors import Location
 from ..project.model import Game
 from .findings import FAIL, PASS, WARN, Finding
 from .numerals import Number, find_numbers, parse_number
+from .sentences import ITEM, LEAD, read_condition, split_sentences
+from .wording import counts_range, find_bracketed_noun, names_value, with_totals
 from .vocabulary import PER_WORDS, Context, Noun
 
-_SENTENCE = re.compile(r"[^。！？!?\n]+")
 _QUOTED = re.compile(r"「([0-9０-９]+)」")
 _ORDINAL = re.compile(r"\s*(?:目|番目|番|回目|位|段階|章|節)")
 _PLAYER_FORM = re.compile(r"人(?:プレイ|用)")
@@ -20,6 +21,11 @@ MAX_GAP = 20  # characters between a number and its noun in one phrase (エリ�
 _RANGE = "〜～~"
 _LIST = "・"
 _VALUES = re.compile(r"数字|番号")
+_VALUE_RANGE = re.compile(r"(?<![0-9０-９])([0-9０-９]+)\s*[〜～~]\s*([0-9０-９]+)\s*の?(?:数字|番号)")
+_TOTAL = re.compile(r"計|全部で|全体で")
+_GAME_END = re.compile(r"ゲーム(?:が|の)?終")
+_TIMES = ("×", "x", "＊", "*")
+_REMOVE = re.compile(r"抜|除|使用しません|使いません|使わ")
 _LIST_MARK = re.compile(r"^\s*(?:#+\s*)?[0-9０-９]+\s*(?:[.．]\s|[：:])")
 
 
@@ -29,23 +35,54 @@ class Span:
 
     text: str
     start: int
-    before: str = ""  # the previous sentence of the same paragraph, for nouns the sentence leaves out
+    before: str = ""  # the previous sentence (of the paragraph, else of the one before), for nouns it leaves out
+    heading: str = ""  # the heading above it: the subject of a section whose sentences name none
+    players: int | None = None  # the player count its heading or list lead states (### ３人プレイの場合)
+    lead: str = ""  # the sentence that introduces the list it is an item of (ロンカードの枚数：)
+    subject: str = ""  # what a card's text is about (its component), for the values it names (数字は１２)
 
 
 def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[int], Location], nouns: list[Noun],
-                    strict: bool, origin: str) -> list[Finding]:
-    """Findings for each number in the sentences of `text` outside its table lines; `locate` turns offsets into places."""
+                    strict: bool, origin: str, subject: str = "") -> list[Finding]:
+    """Findings for each number in the sentences of `text` outside its table lines; `locate` turns offsets into places;
+    `subject` is what the text is about when no heading says (a card's text: its component)."""
     findings: list[Finding] = []
-    previous, last_end = "", 0
-    for match in _SENTENCE.finditer(text):
-        if text.count("\n", 0, match.start()) in tables:
+    previous, heading, lead, last_end, line = "", "", "", 0, 0
+    heading_players = lead_players = None
+    for start, end in split_sentences(text):
+        gap = text[last_end:start]
+        line += gap.count("\n")
+        sentence = text[start:end]
+        if line in tables:
+            line += sentence.count("\n")
+            last_end = end
             continue
-        if "\n\n" in text[last_end:match.start()]:
-            previous = ""
-        span = Span(match.group(0), match.start(), previous)
+        item = bool(ITEM.match(sentence))
+        if "\n\n" in gap and not item:
+            lead_players = None
+        if sentence.lstrip().startswith("#"):
+            heading, heading_players, lead_players, previous = sentence, read_condition(sentence, game.players), None, ""
+        elif not item and LEAD.search(sentence):
+            lead_players = read_condition(sentence, game.players)
+        if not item and not sentence.lstrip().startswith("#"):
+            lead = sentence
+        span = Span(sentence, start, previous, heading, lead_players or heading_players, lead if item else "", subject)
         findings.extend(check_span(game, span, locate, nouns, strict, origin))
-        previous, last_end = match.group(0), match.end()
+        if not sentence.lstrip().startswith("#"):
+            previous = sentence
+        line += sentence.count("\n")
+        last_end = end
     return findings
+
+
+def find_pairs(text: str, numbers: list[Number]) -> dict[int, str]:
+    """「２：１枚」: the count after a value and a colon, by the count's start, with the value it counts."""
+    pairs = {}
+    for first, second in zip(numbers, numbers[1:]):
+        if not first.unit and re.fullmatch(r"\s*[：:]\s*", text[first.end:second.start]):
+            pairs[second.start] = str(first.value)
+            pairs[first.start] = ""
+    return pairs
 
 
 def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, origin: str,
@@ -55,8 +92,9 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
     per = any(word in text for word in PER_WORDS)
     findings = []
     numbers = find_numbers(text)
+    pairs = find_pairs(text, numbers) if context is None else {}
     for number in numbers:
-        if skipped(text, number):
+        if skipped(text, number) or pairs.get(number.start) == "":
             continue
         where = locate(span.start + number.start)
         if number.players and _PLAYER_FORM.match(text, number.end) and context is None:
@@ -64,39 +102,118 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
             continue
         if number.players and context is None:
             continue
-        players = context.players if context else find_players_before(numbers, number)
-        here = Context(players, per or (context.per if context else False), quoted | (context.quoted if context else frozenset()),
-                       context.inputs if context else {}, part=context is not None or "うち" in text,
-                       values=bool(_VALUES.search(text)))
-        factor = text[number.start - 1:number.start] in ("×", "x", "＊", "*")  # ×２ＶＰ: a factor, unit or not
+        if context:
+            players = context.players
+        else:
+            players = find_players_before(numbers, number, game.players)
+            players = span.players if players is None else players
+        paired = frozenset({pairs[number.start]}) if number.start in pairs else frozenset()
+        here = Context(players, per or (context.per if context else False),
+                       quoted | paired | (context.quoted if context else frozenset()),
+                       context.inputs if context else {}, part=context is not None or "うち" in text or bool(paired),
+                       values=bool(_VALUES.search(text)) and not number.unit, text=text)  # 数字は１２, not 数字が３枚ずつ
+        factor = text[number.start - 1:number.start] in _TIMES  # ×２ＶＰ: a factor, unit or not
+        if factor or text[number.end + len(number.unit):][:1] in _TIMES:  # ５人×３枚: a product's factor is per owner
+            here = replace(here, per=True)
         fitting = [n for n in nouns if factor or n.takes(number.unit)]
-        noun = find_nearest_noun(text, number, fitting)
-        if noun is None and not any(word in text for n in nouns for word in n.words):
+        if "残" in text[max(0, number.start - 6):number.start] or context is not None and "残" in span.before + "".join(fallback[:1]):
+            # 配り、残った３枚 or a row 「配られずに残るカード」: what is left of a component, not a deal
+            fitting = [n for n in fitting if n.label.startswith("count ")]
+        noun = find_bracketed_noun(text, number, fitting, MAX_GAP) or find_nearest_noun(text, number, fitting)
+        if noun is None and not any(word in text for n in fitting for word in n.words):  # no noun this count can be about
             noun = find_last_noun(span.before[-MAX_GAP:], fitting)  # 手札を配ります。４人プレイでは３枚ずつ: one phrase back
-            for other in fallback:
+            far = (span.lead, span.heading) if number.unit or here.values else ()  # a bare 占拠２ far from its noun is a label
+            far += (span.subject,) if here.values else ()  # a card's 「数字は１３」, not its 「二枚選んで」
+            for other in fallback + far:
                 noun = noun or find_last_noun(other, fitting)
-        findings.extend(judge(game, noun, number, here, text, where, strict, origin))
+        if context is None and noun is not None and names_value(text, number, noun):
+            continue  # 「９と１０を抜く」「５の菓子カード」: a value the component's cards have, not a count of them
+        if context is None and counts_range(text, number):
+            continue  # 「１〜３の３枚」: as many as the values the range names
+        if noun is not None and noun.label.startswith("figure ") and _TOTAL.search(text[max(0, number.start - 4):number.start]):
+            noun = with_totals(noun, nouns, here)  # ３ラウンド（計１８トリック）: the figure times another
+        findings.extend(judge(game, noun, number, here, text, where, strict, origin, counted=bool(paired)))
+    if context is None and _REMOVE.search(text):
+        findings.extend(check_removal(game, span, numbers, nouns, locate, origin))
+    if context is None:
+        findings.extend(check_value_ranges(game, span, nouns, locate, origin))
     return findings
+
+
+def check_value_ranges(game: Game, span: Span, nouns: list[Noun], locate, origin: str) -> list[Finding]:
+    """「１〜１１の数字」: the values a component's cards run over, held to the lowest and highest the data gives."""
+    findings = []
+    for match in _VALUE_RANGE.finditer(span.text):
+        low, high = parse_number(match.group(1)), parse_number(match.group(2))
+        candidates = [n for n in nouns if n.ranges]
+        noun = (find_nearest_noun(span.text, Number(low, match.start(), match.end(), "", ""), candidates)
+                or find_last_noun(span.before[-MAX_GAP:], candidates) or find_last_noun(span.heading, candidates))
+        if noun is None:
+            continue
+        check = f"{origin} values {noun.label.removeprefix('count ')}"
+        shown = "、".join(f"{a}〜{b}" for a, b in sorted(noun.ranges))
+        where = locate(span.start + match.start())
+        if (low, high) in noun.ranges:
+            findings.append(Finding(PASS, game.id, check, where, f"{low}〜{high}", f"{low}〜{high}"))
+        else:
+            findings.append(Finding(FAIL, game.id, check, where, shown, f"{low}〜{high}",
+                                    f"「{span.text.strip()[:60]}」 gives the values {low}〜{high} but the cards "
+                                    f"({noun.location.file}:{noun.location.line}) run {shown}"))
+    return findings
+
+
+def check_removal(game: Game, span: Span, numbers: list[Number], nouns: list[Noun], locate, origin: str) -> list[Finding]:
+    """「３人プレイ時は、エリアカードの１０と１１を抜き」: the card values a sentence takes out at a player count are
+    the ones the data's removal takes out there."""
+    text = span.text
+    noun = next((n for n in nouns if n.removed and any(w in text for w in n.words)), None)
+    if noun is None and not any(w in text for n in nouns for w in n.words):
+        noun = next((n for n in nouns if n.removed and any(w in span.before + span.heading for w in n.words)), None)
+    players = find_players_before(numbers, numbers[-1], game.players) if numbers else None
+    players = span.players if players is None else players
+    if noun is None or players is None:
+        return []
+    named = [n for n in numbers if not n.players and not n.unit and n.value in noun.card_values and not skipped_mark(text, n)]
+    removed = {v for count, values in noun.removed if count == players for v in values}
+    if not named or not removed and not any(count == players for count, _ in noun.removed):
+        return []
+    stated = {n.value for n in named}
+    check = f"{origin} removal {noun.label.removeprefix('count ')} at {players} players"
+    where = locate(span.start + named[0].start)
+    shown = "、".join(str(v) for v in sorted(removed)) or "none"
+    if stated == removed:
+        return [Finding(PASS, game.id, check, where, shown, shown, f"「{text.strip()[:60]}」 agrees with the data")]
+    said = "、".join(str(v) for v in sorted(stated))
+    return [Finding(FAIL, game.id, check, where, shown, said,
+                    f"「{text.strip()[:60]}」 takes out {said} but the data's setup at {players} players "
+                    f"({noun.location.file}:{noun.location.line}) removes {shown}")]
+
+
+def skipped_mark(text: str, number: Number) -> bool:
+    """A list or step mark (1. , １：) rather than a value the sentence names."""
+    return number.start < 6 and bool(_LIST_MARK.match(text)) and _LIST_MARK.match(text).end() > number.start
 
 
 def skipped(text: str, number: Number) -> bool:
     """Ordinals (２ラウンド目), card values in quotes (「１」), list and step marks (1. , １：)."""
     after = number.end + len(number.unit)
-    if _ORDINAL.match(text, after) or _ORDINAL.match(text, number.end):
-        return True
+    if (_ORDINAL.match(text, after) or _ORDINAL.match(text, number.end)) and not _GAME_END.search(text):
+        return True  # ２ラウンド目以降; but 「３ラウンド目が終わったら、ゲームが終了」 states the last round
     if text[number.start - 1:number.start] == "「" and text[number.end:number.end + 1] == "」":
         return True
-    if text[number.end:number.end + 1] in _RANGE or (number.start and text[number.start - 1] in _RANGE):
+    following = text[number.end:number.end + 1] or "\n"  # a number that ends the sentence is followed by nothing
+    if following in _RANGE or (number.start and text[number.start - 1] in _RANGE):
         return True  # １〜７の数字: card values, not counts
-    if text[number.end:number.end + 1] in _LIST or (number.start and text[number.start - 1] in _LIST):
+    if following in _LIST or (number.start and text[number.start - 1] in _LIST):
         return True  # 1・2・3・down: a list of values
     if number.start < 6 and _LIST_MARK.match(text) and _LIST_MARK.match(text).end() > number.start:
         return True
     return text[after:after + 1] in ("%", "％", "mm", "m") or text[number.end:number.end + 2] in ("mm", "cm")
 
 
-def find_players_before(numbers: list[Number], number: Number) -> int | None:
-    earlier = [n for n in numbers if n.players and n.end <= number.start]
+def find_players_before(numbers: list[Number], number: Number, players: tuple = ()) -> int | None:
+    """The player count the phrase states before the number (４人なら各自３枚), when it is one of the game's."""
+    earlier = [n for n in numbers if n.players and n.end <= number.start and (not players or n.value in players)]
     return int(earlier[-1].value) if earlier else None
 
 
@@ -125,14 +242,14 @@ def find_last_noun(text: str, nouns: list[Noun]) -> Noun | None:
 
 
 def judge(game: Game, noun: Noun | None, number: Number, context: Context, text: str, where: Location, strict: bool,
-          origin: str) -> list[Finding]:
+          origin: str, counted: bool = False) -> list[Finding]:
     snippet = text.strip()[:60]
     accepted = noun.accepts(context) if noun else set()
-    if noun is None or (number.value in (0, 1) and number.value not in accepted):  # 「１枚引く」「０もあり」
+    if noun is None or (number.value in (0, 1) and number.value not in accepted and not counted):  # 「１枚引く」「０もあり」
         if not strict or number.value in (0, 1):  # 「１枚引いて」 counts one thing; it states no figure of the game
             return []
         return [Finding(WARN, game.id, f"{origin} number not tied to the data", where, "a component or figure", number.value,
-                        f"「{snippet}」: {number.text}{number.unit} names no component or figure; write an expression or "
+                        f"「{snippet}」: {spell(number)} names no component or figure; write an expression or "
                         "name what it counts", figure="untied")]
     check = f"{origin} {noun.label}"
     if number.value in accepted:
@@ -145,7 +262,7 @@ def judge(game: Game, noun: Noun | None, number: Number, context: Context, text:
     per = "; a count per owner needs the phrase to say per what (ずつ, 各, １人あたり)" if per_owner else ""
     expected = next(iter(accepted)) if len(accepted) == 1 else shown
     return [Finding(FAIL, game.id, check, where, expected, number.value,
-                    f"「{snippet}」 states {number.text}{number.unit} but the data{at} gives {shown}{per}; "
+                    f"「{snippet}」 states {spell(number)} but the data{at} gives {shown}{per}; "
                     f"write {noun.hint.replace('players=N', f'players={context.players or 3}')} instead of the number")]
 
 
@@ -154,3 +271,8 @@ def check_players(game: Game, number: Number, where: Location, origin: str) -> F
     shown = f"{min(game.players)}–{max(game.players)}" if game.players else "none"
     return Finding(PASS if ok else FAIL, game.id, f"{origin} player count", where, shown, number.value,
                    "" if ok else f"{number.text}人 is not a player count of this game ({shown})")
+
+
+def spell(number: Number) -> str:
+    """The number as the prose writes it (２枚, 半分, 三倍)."""
+    return number.text if number.unit in number.text else number.text + number.unit

@@ -9,6 +9,7 @@ references that name no piece fail too.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from pathlib import Path
 
 from ..errors import Location, PnpError
@@ -18,6 +19,7 @@ from .findings import FAIL, PASS, Finding
 from .numerals import parse_number  # noqa: F401  (the tests read numbers through here)
 from .tables import check_prose
 from .vocabulary import build_vocabulary
+from .wordrules import check_text, find_rules
 
 _TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 _FENCE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.S | re.M)
@@ -40,6 +42,7 @@ def check_rulebook(project: Project, game: Game, sources: list[Path] | None = No
             findings.append(Finding(FAIL, game.id, "rulebook source", Location(where), detail=f"cannot read it ({err})"))
             continue
         findings.extend(check_counts(game, text, where, strict, nouns))
+        findings.extend(check_rules_in_words(game, text, where))
         findings.extend(check_expansion(project, game, Path(source), text, where))
     return findings
 
@@ -53,6 +56,21 @@ def check_counts(game: Game, text: str, where: str, strict: bool = False, nouns=
         return Location(where, line, offset - (scan.rfind("\n", 0, offset) + 1) + 1)
 
     return check_prose(game, scan, locate, nouns if nouns is not None else build_vocabulary(game), strict, "rulebook")
+
+
+def check_rules_in_words(game: Game, text: str, where: str) -> list[Finding]:
+    """Each sentence that speaks of a rule in words (端数切り捨て, 時計回り) held to the document's word."""
+    rules = find_rules(game)
+    if not rules:
+        return []
+    scan = blank(text)
+    starts = [0] + [m.end() for m in re.finditer("\n", scan)]
+
+    def locate(offset: int) -> Location:
+        line = bisect_right(starts, offset)
+        return Location(where, line, offset - starts[line - 1] + 1)
+
+    return check_text(game, scan, locate, rules, "rulebook")
 
 
 def check_expansion(project: Project, game: Game, source: Path, text: str, where: str) -> list[Finding]:

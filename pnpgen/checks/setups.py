@@ -7,7 +7,7 @@ from collections import Counter
 
 from ..project.model import Expectation, Game, Piece
 from .documents import check_cited, find_cited_source
-from .expressions import evaluate, key_of
+from .expressions import evaluate, key_of, select_cards
 from .findings import FAIL, PASS, WARN, Finding
 from .numerals import numbers_for_players
 
@@ -43,9 +43,9 @@ def check_setup_figures(game: Game, expectation: Expectation, players: int) -> l
 def pieces_used(expectation: Expectation, pieces: list[Piece], players: int) -> list[Piece]:
     setup = expectation.setup
     if setup.use:
-        return [p for p in pieces if evaluate(setup.use, expectation, card=p.card.fields, players=players)]
+        return select_cards(setup.use, expectation, pieces, players=players)
     if setup.remove:
-        return [p for p in pieces if not evaluate(setup.remove, expectation, card=p.card.fields, players=players)]
+        return select_cards(setup.remove, expectation, pieces, keep=False, players=players)
     return pieces
 
 

@@ -9,7 +9,7 @@ from typing import Callable
 
 from ..project.expand import expand_pieces
 from ..project.model import Component, Game, Piece
-from .expressions import evaluate, key_of
+from .expressions import key_of, select_cards
 
 PER_WORDS = ("ずつ", "各", "あたり", "毎", "ごと", "につき", "それぞれ")
 PIECE_UNITS = frozenset({"", "枚", "個", "組", "セット", "部", "冊", "本"})
@@ -19,6 +19,7 @@ _SAME_UNIT = {"VP": "ＶＰ", "以上": "", "以下": "", "未満": "", "人数"
 def normalise_unit(unit: str) -> str:
     """Units that say the same thing compare equal (VP and ＶＰ; ２０以上 states a plain number)."""
     return _SAME_UNIT.get(unit, unit)
+_RUN = re.compile(r"[ァ-ヶー一-龥]{4,}")  # a word of a subset's quote that prose may name it by
 SETUP_WORDS = {"deal": ("手札", "配"), "set_aside": ("王牌",), "turns": ("手番",)}
 
 
@@ -30,6 +31,7 @@ class Context:
     inputs: dict = field(default_factory=dict, hash=False)  # an expression figure's inputs (row and column headers)
     part: bool = False  # the phrase speaks of a part (このうち, a table row): counts of `where:` subsets may apply
     values: bool = False  # the phrase speaks of card values (数字は１２): a field's values may apply
+    text: str = field(default="", compare=False)  # the phrase itself, for the subsets it names (クイックドローのチップ)
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,9 @@ class Noun:
     hint: str  # the expression that keeps the text in step with the data
     location: object = None
     units: frozenset = PIECE_UNITS  # the counter words a number about this noun carries
+    card_values: frozenset = frozenset()  # the numbers its cards carry (数字 1–11): a bare one names cards, not a count
+    removed: tuple = ()  # (player count, the card values its setup takes out) for a component with a `remove:`
+    ranges: frozenset = frozenset()  # (lowest, highest) of each numeric field of its cards (数字 1〜11)
 
     def takes(self, unit: str) -> bool:
         return normalise_unit(unit) in self.units
@@ -62,8 +67,11 @@ def list_names(component: Component) -> tuple[str, ...]:
 
 def component_noun(game: Game, component: Component) -> Noun:
     pieces = expand_pieces(component)
-    subsets = [pieces] + [select_subset(game, e.where, pieces) for e in game.expectations
-                          if e.component == component.id and e.where]
+    narrowed = [e for e in game.expectations if e.component == component.id and e.where]
+    subsets = [pieces] + [select_subset(game, e.where, pieces) for e in narrowed]
+    names = set(list_names(component))
+    named = [(words, len(select_subset(game, e.where, pieces))) for e in narrowed if e.source
+             for words in [set(_RUN.findall(e.source.quote)) - names] if words]
 
     tallies = [counts for chosen in subsets for counts in count_by_field(chosen).values()]
     numbers = {v for p in pieces for v in p.card.fields.values() if isinstance(v, int) and not isinstance(v, bool)}
@@ -71,8 +79,13 @@ def component_noun(game: Game, component: Component) -> Noun:
 
     def accepts(context: Context) -> set:
         values = {len(s) for s in subsets} if context.part else {len(pieces)}
+        values |= {size for words, size in named if any(w in context.text for w in words)}  # クイックドローのチップは７枚
         if context.values:
             values |= numbers
+        if context.per:
+            if "each" not in used:
+                used["each"] = count_each_owner(pieces)
+            values |= used["each"]
         for counts in tallies:
             if context.per and len(set(counts.values())) == 1:
                 values |= set(counts.values())
@@ -83,12 +96,56 @@ def component_noun(game: Game, component: Component) -> Noun:
             used[context.players] = count_used(game, component, pieces, context.players)
         return values | used[context.players]
 
-    return Noun(list_names(component), f"count {component.id}", accepts, f"{{{{ count('{component.id}')|zen }}}}", component.location)
+    return Noun(list_names(component), f"count {component.id}", accepts, f"{{{{ count('{component.id}')|zen }}}}", component.location,
+                card_values=frozenset(numbers), removed=find_removed(game, component, pieces), ranges=find_ranges(pieces))
+
+
+def find_ranges(pieces: list[Piece]) -> frozenset:
+    """(lowest, highest) of each field whose values are all numbers."""
+    found = set()
+    for name in dict.fromkeys(k for p in pieces for k in p.card.fields):
+        values = [p.card.fields.get(name) for p in pieces]
+        if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            found.add((min(values), max(values)))
+    return frozenset(found)
+
+
+def find_removed(game: Game, component: Component, pieces: list[Piece]) -> tuple:
+    """(players, the numbers the removed cards carry in the fields the removal reads), per removal setup."""
+    from .setups import pieces_used
+
+    found = []
+    for expectation in game.expectations:
+        if expectation.kind != "setup" or expectation.component != component.id or not expectation.setup.remove:
+            continue
+        fields = [a or b for a, b in re.findall(r"card\.(\w+)|card\[['\"](\w+)['\"]\]", expectation.setup.remove)]
+        for players in expectation.players:
+            kept = {id(p) for p in pieces_used(expectation, pieces, players)}
+            values = {p.card.fields.get(f) for p in pieces if id(p) not in kept for f in fields}
+            found.append((players, frozenset(v for v in values if isinstance(v, int) and not isinstance(v, bool))))
+    return tuple(found)
+
+
+def count_each_owner(pieces: list[Piece]) -> set:
+    """What every owner has of one value of another field, when all have the same (プレイヤー色ごとに…チップ６枚)."""
+    fields = count_by_field(pieces)
+    owners = [name for name, counts in fields.items() if len(counts) > 1 and len(set(counts.values())) == 1]
+    found = set()
+    for owner in owners:
+        for other in fields:
+            if other == owner:
+                continue
+            pairs = Counter((key_of(p.card.fields.get(owner)), key_of(p.card.fields.get(other))) for p in pieces)
+            for value in fields[other]:
+                each = {pairs.get((o, value), 0) for o in fields[owner]}
+                if len(each) == 1:
+                    found |= each
+    return found
 
 
 def select_subset(game: Game, where: str, pieces: list[Piece]) -> list[Piece]:
     expectation = next(e for e in game.expectations if e.where == where)
-    return [p for p in pieces if evaluate(where, expectation, card=p.card.fields)]
+    return select_cards(where, expectation, pieces)
 
 
 def count_by_field(pieces: list[Piece]) -> dict[str, Counter]:
@@ -112,7 +169,10 @@ def count_used(game: Game, component: Component, pieces: list[Piece], players: i
         for count in expectation.players:
             if players in (None, count):
                 used = pieces_used(expectation, pieces, count)
-                found.add(len(used))
+                found |= {len(used), len(pieces) - len(used)} if len(used) < len(pieces) else {len(used)}  # 計６枚を抜き
+                setup = expectation.setup
+                if setup.deal or setup.set_aside:  # 配られずに残るカード: what is neither dealt, drawn nor set aside
+                    found.add(len(used) - count * (setup.deal + setup.turns) - setup.set_aside)
                 if expectation.by:
                     each = set(Counter(key_of(p.card.fields.get(expectation.by)) for p in used).values())
                     found |= each | ({n * players for n in each} if players else set())  # 全員: every player's set
@@ -139,7 +199,7 @@ def figure_nouns(game: Game) -> list[Noun]:
 
     nouns = []
     for figure in game.figures:
-        if not figure.words:
+        if not figure.words or figure.kind:  # a rule in words ties no number
             continue
 
         def accepts(context: Context, figure=figure) -> set:
@@ -167,6 +227,9 @@ def find_figure_units(figure) -> frozenset:
     if figure.source is None:
         return frozenset({""})
     values = {figure.value} if not isinstance(figure.value, str) else {v for _, v in figure.examples}
-    numbers = find_numbers(figure.source.quote)
+    quote = figure.source.quote
+    numbers = find_numbers(quote)
     units = {normalise_unit(n.unit) for n in numbers if n.value in values} or {normalise_unit(n.unit) for n in numbers}
+    if any(n.value in values and quote[n.start - 1:n.start] in "×x＊*" and n.start for n in numbers):
+        units.add("倍")  # ×２: a factor, which prose may write as ２倍 or 倍
     return frozenset(units or {""})  # the units of every number when the data no longer agrees with the quote

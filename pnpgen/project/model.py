@@ -197,6 +197,7 @@ class Figure:
     inputs: tuple[str, ...] = ()  # the names an expression figure takes (players, bullet)
     examples: tuple[tuple[Fields, int], ...] = ()  # inputs → value pairs the document states
     assumed: str | None = None  # why the figure stands although the document does not state it
+    kind: str | None = None  # a rule in words (rounding, direction, …): `value` is the document's phrase (切り捨て)
 
 
 @dataclass(frozen=True)

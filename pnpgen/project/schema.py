@@ -17,6 +17,8 @@ class Key:
     default: str = ""  # as shown in the docs
 
 
+RULE_KINDS = ("rounding", "direction", "choice", "order", "tie-break", "limit")  # rules figures state in words
+
 SECTIONS: dict[str, tuple[Key, ...]] = {
     "file": (
         Key("project", "mapping", "Project-wide settings (only in the top-level `cards.yaml`)."),
@@ -135,7 +137,8 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
         Key("assumed", "text", "Instead of `quote`: why the figure stands although the document does not state it (reported as an assumption)."),
     ),
     "figure": (
-        Key("value", "figure", "A number, or an expression of `inputs` such as `players - bullet`.", required=True),
+        Key("value", "figure", "A number, or an expression of `inputs` such as `players - bullet`; with `kind`, the document's word for the rule (切り捨て, 時計回り, ランダム, 小さい, しか, 全て).", required=True),
+        Key("kind", "choice:" + ",".join(RULE_KINDS), "A rule in words, not a number: `rounding` (切り捨て／切り上げ), `direction` (時計回り／反時計回り), `choice` (ランダム／好きな), `order` (小さい順／大きい順), `tie-break` (最も大きい／小さい, 近い方), `limit` (しか・まで／以上／全て). Every sentence of the rulebooks and card text that has one of its `words` and a word of that kind must say the same; `pnpgen check` reports the one that does not."),
         Key("quote", "text", "The phrase of the game's `document:` that states the figure."),
         Key("source", "source", "The document and phrase, when it is not the game's document."),
         Key("words", "list of words", "Nouns that tie a number in rulebook prose or card text to this figure (トリック, マジョリティボーナス)."),

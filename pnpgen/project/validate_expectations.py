@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..errors import Collector
 from .load import LList, LMap
 from .model import Expectation, Fields, Figure, Note, Setup, Source
-from .schema import check_keys
+from .schema import RULE_KINDS, check_keys
 from .validate_values import describe, freeze, read_players, read_value
 
 EXPECTATION_KINDS = ("total", "distribution", "per", "setup", "combinations", "names")
@@ -215,6 +215,16 @@ def validate_figures(raw: LMap, problems: Collector) -> tuple[Figure, ...]:
         check_keys(item, "figure", problems)
         inputs = read_texts(item, "inputs", problems)
         value = item["value"]
+        kind = read_value(item, "kind", "choice:" + ",".join(RULE_KINDS), problems)
+        if kind is not None:
+            if not isinstance(value, str) or not value.strip():
+                problems.add(item.where("value"), f"a '{kind}' figure's value is the document's word for the rule, such as "
+                             f"切り捨て or 時計回り; found {describe(value)}")
+                continue
+            figures.append(Figure(str(name), value.strip(), item.loc, read_source(item, problems, document),
+                                  read_texts(item, "words", problems), assumed=read_value(item, "assumed", "text", problems),
+                                  kind=kind))
+            continue
         if isinstance(value, str):
             value = read_value(item, "value", "expression", problems)
         elif not isinstance(value, (int, float)) or isinstance(value, bool):

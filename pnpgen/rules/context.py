@@ -105,7 +105,7 @@ def make_context(game: Game) -> dict:
         if found is None:
             known = ", ".join(f.name for f in game.figures) or "none"
             raise PnpError(f"no figure '{name}' in game '{game.id}'; expected one of: {known}")
-        if not isinstance(found.value, str):
+        if not isinstance(found.value, str) or found.kind:  # a number, or a rule's word (切り捨て)
             return found.value
         missing = [i for i in found.inputs if i not in inputs]
         if missing:

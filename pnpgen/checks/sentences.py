@@ -1,0 +1,50 @@
+"""Turn prose into sentences: a soft line break or a list item's continuation line stays inside one, a heading, a
+table row or a blank line ends one; and read the one player count a heading or a list's lead line states."""
+from __future__ import annotations
+
+import re
+
+from .numerals import parse_number
+
+MAX_SENTENCE = 1000  # characters: prose without a full stop is read in pieces this long
+_BREAK = re.compile(r"[。！？!?]|\n")
+_BLOCK = re.compile(r"\s*(?:[-*+]\s|[0-9０-９]+[.．)]\s|#|\||>|$)")  # a line that starts a block, not a soft break
+ITEM = re.compile(r"\s*(?:[-*+]|[0-9０-９]+[.．)])\s")
+LEAD = re.compile(r"[：:]\s*$")
+_PLAYER_MARK = re.compile(r"([0-9０-９]+)\s*人(?:プレイ|用)?(?:時|の場合|の時|のとき|なら|では|で|は)")
+
+
+def split_sentences(text: str):
+    """(start, end) of each sentence: a line break inside a paragraph or a list item's continuation line is a soft
+    break, not an end; a heading, a table row and a blank line end one. One pass, and no sentence is longer than
+    MAX_SENTENCE, so reading each stays bounded and the whole is linear in the text's length."""
+    for start, end in find_sentences(text):
+        while end - start > MAX_SENTENCE:
+            yield start, start + MAX_SENTENCE
+            start += MAX_SENTENCE
+        yield start, end
+
+
+def find_sentences(text: str):
+    """(start, end) of each sentence, however long."""
+    start = 0
+    for match in _BREAK.finditer(text):
+        at = match.start()
+        if match.group(0) == "\n":
+            line = text[text.rfind("\n", 0, at) + 1:at].lstrip()
+            following = text.find("\n", at + 1)
+            after = text[at + 1:following if following >= 0 else len(text)]
+            if line and not line.startswith(("#", "|")) and not _BLOCK.match(after):
+                continue
+        if text[start:at].strip():
+            yield start, at
+        start = at + 1
+    if text[start:].strip():
+        yield start, len(text)
+
+
+def read_condition(text: str, players: tuple) -> int | None:
+    """The one player count a heading or a list's lead line states (### ３人プレイの場合, ４人プレイ時：)."""
+    counts = {int(parse_number(m.group(1))) for m in _PLAYER_MARK.finditer(text)}
+    counts &= set(players)
+    return counts.pop() if len(counts) == 1 else None
