@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 import pypdfium2 as pdfium  # noqa: E402
 
 from pnpgen.press import write_png  # noqa: E402
-from pnpgen.pipeline.build import open_fontbook, select_games
+from pnpgen.pipeline.prepare import open_fontbook, select_games
 from pnpgen.faces.convert import Converter  # noqa: E402
 from pnpgen.export.run import ExportOptions, ExportReport, Job, distinct_document, export  # noqa: E402
 from pnpgen.export.pieces import gather_faces  # noqa: E402

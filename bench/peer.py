@@ -116,7 +116,7 @@ def bundled(scratch: Path, runs: int) -> tuple[float, float]:
     """Median wall seconds of `python3 -m pnpgen build` of the bundled project in a fresh process with an
     empty cache, and of start-up alone (imports and font registration, nothing built)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    startup = ("import pnpgen.cli, pnpgen.pipeline.build; from pnpgen.pipeline.build import open_fontbook; "
+    startup = ("import pnpgen.cli, pnpgen.pipeline.build; from pnpgen.pipeline.prepare import open_fontbook; "
                "from pnpgen.project.validate import load_project; import sys; "
                "book = open_fontbook(load_project(__import__('pathlib').Path(sys.argv[1]))); book.resolve(None); "
                "book.resolve(None, 'bold')")

@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT))
 from jinja2.sandbox import ImmutableSandboxedEnvironment  # noqa: E402
 
 from pnpgen.faces.render import Renderer  # noqa: E402
-from pnpgen.pipeline.build import open_fontbook
+from pnpgen.pipeline.prepare import open_fontbook
 from pnpgen.project.expand import expand_pieces  # noqa: E402
 from pnpgen.project.validate import load_project  # noqa: E402
 

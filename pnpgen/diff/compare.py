@@ -8,7 +8,7 @@ from typing import Callable, Sequence
 
 from ..errors import Location, PnpError
 from ..export.pieces import card_caption
-from ..faces.render import Face
+from ..faces.face import Face
 from ..project.load import LList, LMap, load_file
 from ..project.model import Card, Component, Game, Project, Value
 

@@ -17,7 +17,7 @@ from ..errors import PnpError
 from ..export.pieces import face_page
 from ..faces.convert import Converter
 from ..faces.fonts import FontBook
-from ..faces.render import Face
+from ..faces.face import Face
 from ..press.write_pdf import pdf_bytes
 from ..press.write_png import encode_png, image_from_raw, plan_raster, rasterise
 from .compare import CardChange, FaceChange

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from ..faces.render import Renderer
 from ..files.atomic import replace_all, staging_path
-from ..pipeline.build import Options, Output, Report, convert_faces, refuse_failed_checks, select_games
+from ..pipeline.build import Options, Output, Report, convert_faces
+from ..pipeline.prepare import refuse_failed_checks, select_games
 from ..press.impose import Item, Page, impose
 from ..press.cutouts import is_cutout
 from ..press.layout import lay_out, sheet_spec

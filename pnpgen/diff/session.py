@@ -19,7 +19,7 @@ from ..faces.convert import Converter
 from ..faces.fonts import FontBook
 from ..faces.inputs import inputs_digest
 from ..faces.render import Renderer
-from ..pipeline.build import open_fontbook, select_games
+from ..pipeline.prepare import open_fontbook, select_games
 from ..project.model import Project
 from ..project.revision import Stamp
 from ..project.validate import load_project

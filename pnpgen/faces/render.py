@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import hashlib
 from array import array
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -14,9 +13,10 @@ from markupsafe import Markup
 from .. import units
 from ..cache import Cache
 from ..digests import feed_digest
-from ..errors import Location, PnpError
+from ..errors import PnpError
 from .art import load_art
 from .describe import describe_card, distinguishing_fields, field_holding
+from .face import Face, Origin
 from .fonts import FontBook
 from .icons import IconSet
 from .images import ImageChecker
@@ -33,37 +33,6 @@ SAFE_MM = 3.0
 MAX_TEXT = 10_000  # characters in one text box: fitting is slow beyond, and no card holds that much
 MEMO = 1024  # entries a memo of the renderer holds at most (faces, render keys, fitted texts)
 BUILTIN = Path(__file__).parent / "builtin"  # templates named pnpgen/… (a tuck box's panels)
-
-
-@dataclass(frozen=True)
-class Face:
-    """A rendered face: its SVG ("" when the face came from the cache) and the content hash of the SVG
-    that names it everywhere downstream."""
-
-    key: str
-    svg: str
-    template: str
-    origin: "str | Origin" = ""  # "deck card (name=剣)", for messages about this face
-    location: Location | None = None
-
-
-def keep_unconverted(faces: dict[str, Face], sides) -> None:
-    """Note the faces that still carry their SVG (not yet converted into the pack): only those are looked at
-    again before writing, so only those are kept (a face in the pack is drawn by its key)."""
-    for face in sides:
-        if face is not None and face.svg:
-            faces.setdefault(face.key, face)
-
-
-class Origin:
-    """The card a face was rendered for, said ("deck card (name=剣)") only when a message needs it: telling a
-    card from the others of its component reads them all."""
-
-    def __init__(self, renderer: "Renderer", component: Component, card: Card):
-        self.renderer, self.component, self.card = renderer, component, card
-
-    def __str__(self) -> str:
-        return f"{self.component.id} card {self.renderer.describe(self.component, self.card)}"
 
 
 class Renderer:
@@ -107,11 +76,11 @@ class Renderer:
             return None
         known = self.settled.find(component, index, side) if index is not None else None
         if known is not None:
-            return Face(self.name(known), "", template, Origin(self, component, card), card.location)
+            return Face(self.name(known), "", template, Origin(self.describe, component, card), card.location)
         key = (game.id, common_of(component, side, template), card.fields)
         face = self.cache.get(key)
         if face is None:
-            origin = Origin(self, component, card)
+            origin = Origin(self.describe, component, card)
             face_key, svg = self.render_svg(game, component, card, side, template)
             if svg and self.store is not None and self.pack is not None:
                 usable = self.is_usable(face_key)
@@ -238,7 +207,7 @@ class Renderer:
             "side": side,
             "build": self.stamp.context(),
         }
-        where = Origin(self, component, card)  # said only in a message
+        where = Origin(self.describe, component, card)  # said only in a message
         try:
             return limits.render(self.env.get_template(template), context)
         except TextDoesNotFit as err:

@@ -17,13 +17,8 @@ from ..faces.inputs import input_digests
 from ..faces.convert import Converter
 from ..errors import PnpError
 from ..press.impose import Item, Page, SheetSpec
-from ..press.layout import (
-    lay_out,
-    note_bare_edges,
-    note_pinned_paper,
-    note_reduced_bleed,
-    refuse_conflicting_options,
-)
+from ..press.layout import (lay_out, note_bare_edges, note_pinned_paper, note_reduced_bleed,
+                            refuse_conflicting_options)
 from ..press.shared_sheets import laid_out, note_shared_sheets, share_sheets
 from .manifest import Manifest
 from .prepare import counter, open_fontbook, refuse_failed_checks, select_games
@@ -31,7 +26,8 @@ from .record import record_build
 from .uptodate import LastBuild, possible_outputs
 from .workers import Background, in_turn
 from ..project.model import Game, Project
-from ..faces.render import Face, Renderer
+from ..faces.face import Face
+from ..faces.render import Renderer
 from ..project.sheets import list_sheet_files
 from ..project.validate import load_project
 from ..press.write_pdf import write_document

@@ -5,7 +5,8 @@ import dataclasses
 
 from .. import units
 from ..errors import PnpError
-from ..faces.render import Face, Renderer, keep_unconverted
+from ..faces.face import Face, keep_unconverted
+from ..faces.render import Renderer
 from ..project.expand import expand_pieces
 from ..project.model import Component, Game, Size
 from ..project.validate_pieces import BOX_FRONT

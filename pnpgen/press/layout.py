@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from .. import units
 from ..errors import PnpError
-from ..faces.render import Renderer, keep_unconverted
+from ..faces.face import keep_unconverted
+from ..faces.render import Renderer
 from ..project.model import Component, Game, Size
 from .cutouts import is_cutout, lay_out_cutouts
 from .impose import Page, SheetSpec, impose, plan_grid

@@ -13,7 +13,7 @@ from pnpgen import Options, build, units
 from pnpgen.diff.reprint import reprint
 from pnpgen.faces.inputs import inputs_digest
 from pnpgen.faces.render import Renderer
-from pnpgen.pipeline.build import open_fontbook
+from pnpgen.pipeline.prepare import open_fontbook
 from pnpgen.press.write_pdf import form_name
 from pnpgen.project.revision import Stamp, project_revision
 from pnpgen.project.validate import load_project

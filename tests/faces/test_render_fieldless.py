@@ -12,7 +12,7 @@ from pnpgen.errors import PnpError
 from pnpgen.faces.convert import Converter
 from pnpgen.faces.render import Renderer, common_of, wrap_svg
 from pnpgen.faces.reuse import TrackedFields, fieldless_key, read_fields
-from pnpgen.pipeline.build import open_fontbook
+from pnpgen.pipeline.prepare import open_fontbook
 from pnpgen.project.model import Fields
 from pnpgen.project.validate import load_project
 

@@ -7,7 +7,7 @@ from pypdf import PdfReader
 
 import pnpgen
 from pnpgen import Options, PnpError, units
-from pnpgen.pipeline.build import open_fontbook
+from pnpgen.pipeline.prepare import open_fontbook
 from pnpgen.faces.render import Renderer
 from pnpgen.project.validate import load_project
 from pnpgen.press.write_pdf import form_name

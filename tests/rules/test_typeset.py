@@ -11,7 +11,7 @@ import pypdf
 import pypdfium2
 import pytest
 
-from pnpgen.pipeline.build import open_fontbook
+from pnpgen.pipeline.prepare import open_fontbook
 from pnpgen.faces.convert import Converter
 from pnpgen.errors import PnpError
 from pnpgen.project.expand import expand_pieces
