@@ -7,7 +7,7 @@ from typing import Callable
 
 from ..files.atomic import refuse_links_out
 from ..pipeline.build import open_fontbook, select_games
-from ..cache import Cache, default_cache_dir
+from ..store.cache import Cache, default_cache_dir
 from ..faces.inputs import inputs_digest
 from ..checks.checker import check_project
 from ..checks.findings import failures

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from ..cache import Cache, FacePack
+from ..store.cache import Cache
+from ..store.pack import FacePack
 from ..errors import PnpError
 from .fonts import FontBook
 from .icons import safe_parser

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .. import units
 from ..pipeline.build import Options, open_fontbook, select_games
-from ..cache import Cache, default_cache_dir
+from ..store.cache import Cache, default_cache_dir
 from ..faces.inputs import inputs_digest
 from ..checks.checker import check_project
 from ..faces.convert import Converter
