@@ -65,6 +65,7 @@ def export(path: str | Path = ".", kind: str = "png", options: ExportOptions | N
         export_shop(job, components)
     else:
         write_proofs(job, components)
+    job.report.notes.extend(cache.notes if cache is not None else [])  # a refused cache folder
     return job.report
 
 

@@ -191,10 +191,14 @@ class FacePack:
     # --- the cache's file -------------------------------------------------------------------------------------
 
     def open_main(self) -> sqlite3.Connection | None:
+        """The cache's file, read in one transaction until the build saves: the file as it was then, each
+        lookup without a lock of its own (a writer does not wait for it)."""
         if self.main is not None or not self.readable:
             return self.main
         self.main = self.connect_main()
         self.readable = self.main is not None
+        if self.main is not None:
+            self.main.execute("BEGIN")
         return self.main
 
     def connect_main(self) -> sqlite3.Connection | None:
@@ -243,6 +247,8 @@ class FacePack:
         if main is None:
             return
         try:
+            if main.in_transaction:
+                main.execute("COMMIT")  # the reading one
             with transaction(main):
                 before = main.execute("SELECT coalesce(max(rowid), 0) FROM records").fetchone()[0]
                 changes = main.total_changes

@@ -43,6 +43,8 @@ def connect(path: str, durable: bool = True) -> sqlite3.Connection:
         db.execute(f"PRAGMA synchronous = {'NORMAL' if durable else 'OFF'}")
         if not durable:  # a file of this build's own: nothing to recover after a crash
             db.execute("PRAGMA journal_mode = MEMORY")
+        elif db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":  # readers and a writer never wait on each other
+            db.execute("PRAGMA journal_mode = WAL")
         if db.execute("PRAGMA user_version").fetchone()[0] != FORMAT:
             with transaction(db):
                 version = db.execute("PRAGMA user_version").fetchone()[0]
