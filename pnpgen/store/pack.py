@@ -18,8 +18,8 @@ from array import array
 from pathlib import Path
 from typing import Callable
 
-from .records import (DELETE, LOOKUP, ROWS, WRITE, Handoff, checksum, connect, holds, in_memory, is_damage, prune,
-                      refusal, remove_files, remove_files_of, transaction, write_rows)
+from .records import (COPY, DELETE, LOOKUP, ROWS, WRITE, Handoff, checksum, connect, holds, in_memory, is_damage,
+                      open_cache_file, prune, remove_files, remove_files_of, transaction, write_rows)
 
 BATCH, BATCH_BYTES = 256, 1 << 20  # records held before they are written out, in one transaction
 FACES = (b"A", b"S")  # the kinds of a face's drawing (FaceArt, or an SVG for svglib)
@@ -202,28 +202,11 @@ class FacePack:
         return self.main
 
     def connect_main(self) -> sqlite3.Connection | None:
-        """The cache's file, made if missing; a damaged one (or one not ours) made anew; None where it is
-        refused (a link, another user's, writable by others), locked, or cannot be read."""
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            problem = refusal(self.path)
-        except OSError:
-            self.writable = False
-            return None
+        db, problem = open_cache_file(self.path)
         if problem:
             self.note(problem)
-            self.writable = False
-            return None
-        for attempt in range(2):
-            try:
-                return connect(str(self.path))
-            except sqlite3.Error as err:
-                if not is_damage(err) or attempt:
-                    self.writable = self.writable and is_damage(err)
-                    return None
-                remove_files(self.path)
-                refusal(self.path)
-        return None
+        self.writable = self.writable and db is not None
+        return db
 
     def drop_main(self, err: sqlite3.Error) -> None:
         """Read nothing more from the cache's file this build; a damaged one is removed, to be made anew
@@ -246,14 +229,18 @@ class FacePack:
         main = self.open_main() if self.readable else self.connect_main()
         if main is None:
             return
+        own = list(reversed(self.own))  # the oldest first: a later record of a key is the one kept
         try:
             if main.in_transaction:
                 main.execute("COMMIT")  # the reading one
+            for number, (path, _) in enumerate(own):
+                if path is not None:  # copied in one statement
+                    main.execute(f"ATTACH DATABASE ? AS own{number}", (path,))
             with transaction(main):
                 before = main.execute("SELECT coalesce(max(rowid), 0) FROM records").fetchone()[0]
                 changes = main.total_changes
-                for _, db in reversed(self.own):  # the oldest first: a later record of a key is the one kept
-                    main.executemany(WRITE, db.execute(ROWS))
+                for number, (path, db) in enumerate(own):
+                    main.execute(COPY.format(f"own{number}")) if path else main.executemany(WRITE, db.execute(ROWS))
                 written = main.total_changes - changes
                 main.executemany(DELETE, self.gone)
                 prune(main, before, len(set(self.used)) + written, self.used)
@@ -286,20 +273,19 @@ class FacePack:
     def take(self, handoff: Handoff) -> int:
         """Take the records a helper of this build handed back (its FaceArt and forms count as checked: it made
         them); return how many faces were new here. The handoff file is removed."""
-        new = 0
         try:
-            db = sqlite3.connect(handoff.path, isolation_level=None)
+            target = self.target or self.open_target()
+            target.execute("ATTACH DATABASE ? AS handed", (handoff.path,))
             try:
-                for kind, key, payload, check in db.execute(ROWS):
-                    if not holds(kind, key, payload, check):
-                        continue
-                    if kind in FACES and not self.has_face(key.hex()):
-                        new += 1
-                    self.keep(kind, key, payload)
-                    {b"A": self.checked, b"F": self.checked_forms}.get(kind, set()).add(key.hex())
+                keys = target.execute("SELECT kind, key FROM handed.records").fetchall()
+                new = sum(kind in FACES and not self.has_face(key.hex()) for kind, key in keys)
+                with transaction(target):  # checked when read, as any record
+                    target.execute(COPY.format("handed"))
             finally:
-                db.close()
+                target.execute("DETACH DATABASE handed")
         except sqlite3.Error:
-            pass  # the helper's faces are not in the pack: laying out renders them again
+            keys, new = [], 0  # the helper's faces are not in the pack: laying out renders them again
+        for kind, key in keys:
+            {b"A": self.checked, b"F": self.checked_forms}.get(kind, set()).add(key.hex())
         handoff.close()
         return new

@@ -1,4 +1,4 @@
-"""Turn a path into a connection to a file of face records (SQLite), and a row into its payload if its check holds."""
+"""Turn paths into connections to files of face records (SQLite), rows into payloads whose checks hold."""
 from __future__ import annotations
 
 import contextlib
@@ -17,6 +17,7 @@ LOOKUP = "SELECT rowid, payload, checksum FROM records WHERE kind = ? AND key = 
 WRITE = "INSERT OR REPLACE INTO records (kind, key, payload, checksum) VALUES (?, ?, ?, ?)"
 ROWS = "SELECT kind, key, payload, checksum FROM records ORDER BY rowid"
 DELETE = "DELETE FROM records WHERE kind = ? AND key = ?"
+COPY = "INSERT OR REPLACE INTO main.records SELECT kind, key, payload, checksum FROM {}.records ORDER BY rowid"
 OLDER = 1000  # records a save keeps beyond twice what the build used
 WAIT = 5.0  # seconds a build waits for another build's write to end before it goes on without that file
 
@@ -114,6 +115,27 @@ def refusal(path: Path) -> str:
         return ""
     return (f"face cache {path} {problem}; expected a file only you can write to: remove it, set PNPGEN_CACHE to "
             f"a folder of your own, or build with --no-cache (this build goes on without the cache)")
+
+
+def open_cache_file(path: Path) -> tuple[sqlite3.Connection | None, str]:
+    """The cache's file of records, made if missing, a damaged one (or one not ours) made anew; None where it
+    is refused (and why: a link, another user's, writable by others), locked, or cannot be read."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        problem = refusal(path)
+    except OSError:
+        return None, ""
+    if problem:
+        return None, problem
+    for attempt in range(2):
+        try:
+            return connect(str(path)), ""
+        except sqlite3.Error as err:
+            if not is_damage(err) or attempt:
+                break
+            remove_files(path)
+            refusal(path)
+    return None, ""
 
 
 class Handoff:
