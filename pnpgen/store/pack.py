@@ -22,6 +22,7 @@ from .records import (COPY, DELETE, LOOKUP, ROWS, WRITE, Handoff, checksum, conn
                       open_cache_file, prune, remove_files, remove_files_of, transaction, write_rows)
 
 BATCH, BATCH_BYTES = 256, 1 << 20  # records held before they are written out, in one transaction
+FILTER = 1 << 20  # bits of the filter of records written here: a miss asks no file of this build's
 FACES = (b"A", b"S")  # the kinds of a face's drawing (FaceArt, or an SVG for svglib)
 
 
@@ -32,7 +33,7 @@ class FacePack:
     def __init__(self, path: Path | None, note: Callable[[str], None] = lambda message: None):
         self.path, self.note = path, note
         self.pid = self.creator = os.getpid()
-        self.batch: dict[tuple[bytes, bytes], tuple[bytes, bytes]] = {}
+        self.batch: dict[tuple[bytes, bytes], tuple[bytes, bytes]] = {}  # (kind, key) -> (payload, checksum)
         self.batch_bytes = 0
         self.own: list[tuple[str | None, sqlite3.Connection]] = []  # (path, connection): files of records written here
         self.target: sqlite3.Connection | None = None  # where a full batch goes
@@ -46,9 +47,9 @@ class FacePack:
         self.checked: set[str] = set()  # face keys whose FaceArt this process checked or made
         self.checked_forms: set[str] = set()  # and whose form
         self.added = False
+        self.written = bytearray(FILTER // 8)  # a bit set for each record kept here (and a few others: a filter)
         weakref.finalize(self, remove_files_of, self.own, self.folders, os.getpid())
 
-    # --- what the renderer and converter ask ------------------------------------------------------------------
 
     def face_key(self, render_key: str) -> str | None:
         found = self.get(b"R", render_key)
@@ -91,7 +92,6 @@ class FacePack:
         self.checked_forms.discard(face_key)
         self.added = True
 
-    # --- records ----------------------------------------------------------------------------------------------
 
     def get(self, kind: bytes, key: str) -> bytes | None:
         """The payload of the record, if there is one whose check holds; a damaged one is a miss from then on."""
@@ -104,7 +104,7 @@ class FacePack:
         if held is not None:
             return held[0]
         self.follow_fork()
-        for _, db in self.own:
+        for _, db in self.own if self.may_hold(kind, key) else ():
             try:
                 row = db.execute(LOOKUP, (kind, key)).fetchone()
             except sqlite3.Error:
@@ -124,6 +124,13 @@ class FacePack:
             self.used.append(row[0])
         return found
 
+    def may_hold(self, kind: bytes, key: bytes, mark: bool = False) -> bool:
+        """Whether this process may have kept the record (mark: it has)."""
+        bit = (int.from_bytes(key[:4], "little") ^ kind[0]) & (FILTER - 1)
+        if mark:
+            self.written[bit >> 3] |= 1 << (bit & 7)
+        return bool(self.written[bit >> 3] & 1 << (bit & 7))
+
     def checked_row(self, kind: bytes, key: bytes, row: tuple) -> bytes | None:
         if holds(kind, key, row[1], row[2]):
             return row[1]
@@ -133,9 +140,9 @@ class FacePack:
     def put(self, kind: bytes, key: str, payload: bytes) -> None:
         self.keep(kind, bytes.fromhex(key), payload)
 
-    def keep(self, kind: bytes, key: bytes, payload: bytes) -> None:
-        """put() for a key as bytes."""
+    def keep(self, kind: bytes, key: bytes, payload: bytes) -> None:  # put() for a key as bytes
         self.gone.discard((kind, key))
+        self.may_hold(kind, key, mark=True)
         self.batch[(kind, key)] = (payload, checksum(kind, key, payload))
         self.batch_bytes += len(payload)
         self.added = True
@@ -188,7 +195,6 @@ class FacePack:
         self.own[:] = reopened
         self.target, self.main, self.folders[:] = None, None, []
 
-    # --- the cache's file -------------------------------------------------------------------------------------
 
     def open_main(self) -> sqlite3.Connection | None:
         """The cache's file, read in one transaction until the build saves: the file as it was then, each
@@ -197,8 +203,14 @@ class FacePack:
             return self.main
         self.main = self.connect_main()
         self.readable = self.main is not None
-        if self.main is not None:
-            self.main.execute("BEGIN")
+        try:
+            if self.main is not None:
+                self.main.execute("BEGIN")
+                if self.main.execute("SELECT NOT EXISTS (SELECT 1 FROM records)").fetchone()[0]:
+                    self.main.close()  # a project's first build: nothing to look up (the snapshot stays empty)
+                    self.main, self.readable = None, False
+        except sqlite3.Error as err:
+            self.drop_main(err)
         return self.main
 
     def connect_main(self) -> sqlite3.Connection | None:
@@ -226,7 +238,7 @@ class FacePack:
         self.flush()
         if not self.added or not self.writable or os.getpid() != self.creator:
             return
-        main = self.open_main() if self.readable else self.connect_main()
+        main = self.main if self.main is not None else self.connect_main()
         if main is None:
             return
         own = list(reversed(self.own))  # the oldest first: a later record of a key is the one kept
@@ -253,14 +265,10 @@ class FacePack:
             main.close()
             self.main = None
 
-    # --- a helper process's records ---------------------------------------------------------------------------
 
     def handoff(self) -> Handoff | None:
         """A file for a helper process to hand its records back through (made before it is forked)."""
-        try:
-            return Handoff(tempfile.mkdtemp(prefix="pnpgen-handoff-"))
-        except OSError:
-            return None
+        return Handoff.make()
 
     def hand_to(self, handoff: Handoff) -> None:
         """In a helper process: write the records it adds to the handoff file, written out by finish()."""
@@ -286,6 +294,7 @@ class FacePack:
         except sqlite3.Error:
             keys, new = [], 0  # the helper's faces are not in the pack: laying out renders them again
         for kind, key in keys:
+            self.may_hold(kind, key, mark=True)
             {b"A": self.checked, b"F": self.checked_forms}.get(kind, set()).add(key.hex())
         handoff.close()
         return new

@@ -7,6 +7,7 @@ import os
 import shutil
 import sqlite3
 import stat
+import tempfile
 from array import array
 from pathlib import Path
 
@@ -144,6 +145,14 @@ class Handoff:
     def __init__(self, folder: str):
         self.folder = folder
         self.path = str(Path(folder) / "records.sqlite")
+
+    @classmethod
+    def make(cls) -> "Handoff | None":
+        """One in a private temporary folder; None where none can be made."""
+        try:
+            return cls(tempfile.mkdtemp(prefix="pnpgen-handoff-"))
+        except OSError:
+            return None
 
     def close(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
