@@ -89,6 +89,8 @@ class Gallery:
         thumbs = {}
         for component, faces in missing.values():
             thumbs.update(thumbnails(component, faces, converter, initial_font))
+        if cache is not None:  # a page is made again and again: each one's own file goes at once
+            cache.close()
         return shown, findings, thumbs
 
 

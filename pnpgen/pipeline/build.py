@@ -161,6 +161,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
         cache.save()  # while the other core finishes: the faces are kept even if a PDF then fails
         for job in jobs:
             job.wait()
+        cache.close()  # the processes that read the faces are done
         sizes = {target: staging.stat().st_size for staging, target in staged}
         replace_all(staged, "PDF")
     except BaseException:

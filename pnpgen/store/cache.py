@@ -49,6 +49,10 @@ class Cache:
         for pack in self.packs.values():
             pack.save()
 
+    def close(self) -> None:
+        for pack in self.packs.values():
+            pack.close()
+
     def note(self, message: str) -> None:
         if message not in self.notes:
             self.notes.append(message)

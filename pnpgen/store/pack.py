@@ -13,16 +13,15 @@ from __future__ import annotations
 import os
 import sqlite3
 import tempfile
-import weakref
 from array import array
 from pathlib import Path
 from typing import Callable
 
-from .records import (COPY, DELETE, LOOKUP, ROWS, WRITE, Handoff, checksum, connect, holds, in_memory, is_damage,
-                      open_cache_file, prune, remove_files, remove_files_of, transaction, write_rows)
+from .records import (COPY, DELETE, LOOKUP, ROWS, WRITE, Filter, Handoff, checksum, connect, holds, in_memory,
+                      is_damage, open_cache_file, prune, register_own, remove_files, remove_own, transaction,
+                      write_rows)
 
 BATCH, BATCH_BYTES = 256, 1 << 20  # records held before they are written out, in one transaction
-FILTER = 1 << 20  # bits of the filter of records written here: a miss asks no file of this build's
 FACES = (b"A", b"S")  # the kinds of a face's drawing (FaceArt, or an SVG for svglib)
 
 
@@ -47,8 +46,8 @@ class FacePack:
         self.checked: set[str] = set()  # face keys whose FaceArt this process checked or made
         self.checked_forms: set[str] = set()  # and whose form
         self.added = False
-        self.written = bytearray(FILTER // 8)  # a bit set for each record kept here (and a few others: a filter)
-        weakref.finalize(self, remove_files_of, self.own, self.folders, os.getpid())
+        self.written = Filter()  # the records kept here (and a few others): a miss asks no file of this build's
+        self.number = register_own(self.own, self.folders, self.creator)
 
 
     def face_key(self, render_key: str) -> str | None:
@@ -104,7 +103,7 @@ class FacePack:
         if held is not None:
             return held[0]
         self.follow_fork()
-        for _, db in self.own if self.may_hold(kind, key) else ():
+        for _, db in self.own if (kind, key) in self.written else ():
             try:
                 row = db.execute(LOOKUP, (kind, key)).fetchone()
             except sqlite3.Error:
@@ -124,13 +123,6 @@ class FacePack:
             self.used.append(row[0])
         return found
 
-    def may_hold(self, kind: bytes, key: bytes, mark: bool = False) -> bool:
-        """Whether this process may have kept the record (mark: it has)."""
-        bit = (int.from_bytes(key[:4], "little") ^ kind[0]) & (FILTER - 1)
-        if mark:
-            self.written[bit >> 3] |= 1 << (bit & 7)
-        return bool(self.written[bit >> 3] & 1 << (bit & 7))
-
     def checked_row(self, kind: bytes, key: bytes, row: tuple) -> bytes | None:
         if holds(kind, key, row[1], row[2]):
             return row[1]
@@ -142,7 +134,7 @@ class FacePack:
 
     def keep(self, kind: bytes, key: bytes, payload: bytes) -> None:  # put() for a key as bytes
         self.gone.discard((kind, key))
-        self.may_hold(kind, key, mark=True)
+        self.written.add(kind, key)
         self.batch[(kind, key)] = (payload, checksum(kind, key, payload))
         self.batch_bytes += len(payload)
         self.added = True
@@ -170,6 +162,7 @@ class FacePack:
         try:
             if self.handed is None and not self.folders and self.pid == self.creator:
                 self.folders.append(tempfile.mkdtemp(prefix="pnpgen-faces-"))
+                register_own(self.own, self.folders, self.creator, self.number)
             path = self.handed or (str(Path(self.folders[0]) / "records.sqlite") if self.folders else "")
             db = connect(path, durable=False)  # "": a file SQLite removes itself (a forked process's, unread by others)
             path = path or None
@@ -221,8 +214,7 @@ class FacePack:
         return db
 
     def drop_main(self, err: sqlite3.Error) -> None:
-        """Read nothing more from the cache's file this build; a damaged one is removed, to be made anew
-        when the build saves."""
+        """Read nothing more from the cache's file this build; a damaged one is removed (made anew at save)."""
         if self.main is not None:
             self.main.close()
         self.main, self.readable = None, False
@@ -275,6 +267,14 @@ class FacePack:
         self.follow_fork()
         self.handed, self.target = handoff.path, None
 
+    def close(self) -> None:
+        """Let this build's own file go (once the processes it forked are done reading it)."""
+        if self.main is not None and os.getpid() == self.creator:
+            self.main.close()
+            self.main = None
+        remove_own(self.number)
+        self.own[:], self.folders[:], self.target = [], [], None
+
     def finish(self) -> None:
         self.flush()  # the helper leaves without cleaning up: its records are on disk first
 
@@ -294,7 +294,7 @@ class FacePack:
         except sqlite3.Error:
             keys, new = [], 0  # the helper's faces are not in the pack: laying out renders them again
         for kind, key in keys:
-            self.may_hold(kind, key, mark=True)
+            self.written.add(kind, key)
             {b"A": self.checked, b"F": self.checked_forms}.get(kind, set()).add(key.hex())
         handoff.close()
         return new

@@ -1,8 +1,10 @@
 """Turn paths into connections to files of face records (SQLite), rows into payloads whose checks hold."""
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
+import itertools
 import os
 import shutil
 import sqlite3
@@ -19,6 +21,7 @@ WRITE = "INSERT OR REPLACE INTO records (kind, key, payload, checksum) VALUES (?
 ROWS = "SELECT kind, key, payload, checksum FROM records ORDER BY rowid"
 DELETE = "DELETE FROM records WHERE kind = ? AND key = ?"
 COPY = "INSERT OR REPLACE INTO main.records SELECT kind, key, payload, checksum FROM {}.records ORDER BY rowid"
+FILTER = 1 << 20  # bits of a Filter: a few records in a thousand pass it at 30,000 records
 OLDER = 1000  # records a save keeps beyond twice what the build used
 WAIT = 5.0  # seconds a build waits for another build's write to end before it goes on without that file
 
@@ -139,6 +142,25 @@ def open_cache_file(path: Path) -> tuple[sqlite3.Connection | None, str]:
     return None, ""
 
 
+class Filter:
+    """A set of (kind, key) pairs that may also hold a few others: a bit a record, of FILTER."""
+
+    def __init__(self):
+        self.bits = bytearray(FILTER // 8)
+
+    def add(self, kind: bytes, key: bytes) -> None:
+        bit = bit_of(kind, key)
+        self.bits[bit >> 3] |= 1 << (bit & 7)
+
+    def __contains__(self, record: tuple[bytes, bytes]) -> bool:
+        bit = bit_of(*record)
+        return bool(self.bits[bit >> 3] & 1 << (bit & 7))
+
+
+def bit_of(kind: bytes, key: bytes) -> int:
+    return (int.from_bytes(key[:4], "little") ^ kind[0]) & (FILTER - 1)  # a key is a digest: its bits are evenly spread
+
+
 class Handoff:
     """A file a forked helper writes its records into, for the build to take (FacePack.take)."""
 
@@ -176,10 +198,26 @@ def prune(main: sqlite3.Connection, before: int, keep: int, used: array) -> None
                  (before, keep + OLDER))
 
 
-def remove_files_of(own: list, folders: list[str], pid: int) -> None:
-    """At the end of a pack's process (never in a process forked from it), its own file goes."""
+OWN: dict[int, tuple[list, list[str], int]] = {}  # pack number -> its own files: removed when it closes, else at exit
+NUMBERS = itertools.count()
+
+
+def register_own(own: list, folders: list[str], pid: int, number: int | None = None) -> int:
+    """Note a pack's own files (connections, folders) for remove_own; its number."""
+    number = next(NUMBERS) if number is None else number
+    OWN[number] = (own, folders, pid)
+    return number
+
+
+def remove_own(number: int) -> None:
+    """A pack's own files go: in the process that made them only (never in one forked from it). Done when
+    it is closed or the process ends, never when it is collected (no code runs then, deep in a template)."""
+    own, folders, pid = OWN.pop(number, ([], [], 0))
     if os.getpid() == pid:
         for _, db in own:
             db.close()
         for folder in folders:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+atexit.register(lambda: [remove_own(number) for number in list(OWN)])
