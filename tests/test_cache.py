@@ -366,6 +366,7 @@ def test_two_builds_saving_at_once_leave_a_pack_whose_records_all_check(tmp_path
         for n in range(first, first + 2000):
             pack.put(b"A", key(n), b"%d" % n * 50)
         pack.save()
+        pack.close()  # a forked process leaves without cleaning up: its own file goes now
     other = Background(lambda: fill_and_save(0))
     fill_and_save(1000)
     other.wait()
