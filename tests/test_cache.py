@@ -1,7 +1,9 @@
 """The content-hash cache: a rebuild re-renders nothing, a tweak re-renders exactly the changed card."""
 import hashlib
 import os
+import json
 import shutil
+import sqlite3
 import tracemalloc
 from pathlib import Path
 
@@ -9,9 +11,9 @@ import pytest
 
 import pnpgen
 from pnpgen import Options
-from pnpgen.cache import FacePack
-from pnpgen.packfile import CHECK, HEADER
 from pnpgen.pipeline.workers import Background
+from pnpgen.store import pack as packs_module
+from pnpgen.store.pack import FacePack
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -86,18 +88,21 @@ def test_without_the_cache_everything_is_rendered_and_written(project, tmp_path)
 
 
 def packs(cache: Path) -> list[Path]:
-    found = sorted(cache.rglob("*.pack"))
+    found = sorted(cache.rglob("*.sqlite"))
     assert found, "the build wrote no face pack"
     return found
 
 
-@pytest.mark.parametrize("damage", ["flip a payload byte", "truncate", "garbage", "empty"])
+@pytest.mark.parametrize("damage", ["flip a payload byte", "flip a byte of its structure", "truncate",
+                                    "garbage", "empty"])
 def test_a_damaged_pack_is_a_miss_not_an_error(project, tmp_path, damage):
     build(project, tmp_path / "a", tmp_path / "cache")
     for pack in packs(tmp_path / "cache"):
         data = bytearray(pack.read_bytes())
         if damage == "flip a payload byte":
-            data[len(data) // 2] ^= 0x20
+            data[data.index(b'"parts"') + 2] ^= 0x20
+        elif damage == "flip a byte of its structure":  # the type of the second page: the file is malformed
+            data[4096] ^= 0xFF
         elif damage == "truncate":
             data = data[: len(data) // 3]
         elif damage == "garbage":
@@ -108,14 +113,20 @@ def test_a_damaged_pack_is_a_miss_not_an_error(project, tmp_path, damage):
     again = build(project, tmp_path / "b", tmp_path / "cache")
     assert again.faces >= 1 and again.renders >= 1
     assert pdf_bytes(tmp_path / "a") == pdf_bytes(tmp_path / "b")
+    third = build(project, tmp_path / "c", tmp_path / "cache")  # the pack is sound again: the faces were kept
+    assert (third.renders, third.faces) == (0, 0) and pdf_bytes(tmp_path / "c") == pdf_bytes(tmp_path / "a")
 
 
 def test_the_cache_holds_no_pickles_and_few_files(project, tmp_path):
     build(project, tmp_path / "out", tmp_path / "cache")
-    files = sorted(p for p in (tmp_path / "cache").rglob("*") if p.is_file())
-    assert [p.suffix for p in files] == [".pack", ".seal"] and files[1].name == files[0].name + ".seal"
-    assert b"\x80\x05" not in files[0].read_bytes()[:2] and files[0].read_bytes().startswith(b"pnpgen faces 1\n")
-    assert files[1].read_bytes().startswith(b"pnpgen seal 1\n") and len(files[1].read_bytes()) < 200
+    [pack] = sorted(p for p in (tmp_path / "cache").rglob("*") if p.is_file())
+    assert pack.suffix == ".sqlite" and pack.read_bytes().startswith(b"SQLite format 3\0")
+    assert pack.stat().st_mode & 0o077 == 0
+    with sqlite3.connect(pack) as db:
+        rows = db.execute("SELECT kind, payload FROM records").fetchall()
+    assert {kind for kind, _ in rows} == {b"R", b"A", b"F"}
+    assert not any(b"\x80\x05" in payload for _, payload in rows)
+    assert all(json.loads(payload) for kind, payload in rows if kind == b"A")
 
 
 def test_a_warm_cache_works_in_a_fresh_process(tmp_path):
@@ -176,7 +187,12 @@ def key(n: int) -> str:
 
 
 def pack_at(tmp_path: Path) -> FacePack:
-    return FacePack(tmp_path / "faces" / "p.pack")
+    return FacePack(tmp_path / "faces" / "p.sqlite")
+
+
+def rows_of(path: Path) -> list[tuple]:
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT kind, key, payload FROM records ORDER BY rowid").fetchall()
 
 
 def test_a_pack_reads_back_what_it_saved_and_what_a_helper_handed_it(tmp_path):
@@ -185,7 +201,7 @@ def test_a_pack_reads_back_what_it_saved_and_what_a_helper_handed_it(tmp_path):
     pack.record_face(key(2), key(1))
     handoff = pack.handoff()
 
-    def helper():  # in a forked process, as ahead.render_ahead runs it
+    def helper():  # in a forked process, as prerender.render_ahead runs it
         pack.hand_to(handoff)
         assert pack.art_bytes(key(1)) == b'{"own": 1}'  # the parent's records, read in the child
         pack.put(b"A", key(3), b'{"helper": 3}')
@@ -193,12 +209,9 @@ def test_a_pack_reads_back_what_it_saved_and_what_a_helper_handed_it(tmp_path):
         pack.finish()
     Background(helper).wait()
     assert pack.art_bytes(key(3)) is None  # not here until taken
-    own = pack.segments[pack.own_segment()]
-    before = own.flushed + len(own.pending)
     assert pack.take(handoff) == 2 and key(3) in pack.checked
-    assert own.flushed + len(own.pending) == before  # read where the helper wrote them, not copied
-    pack.put(b"A", key(4), b'{"own": 4}')  # this process still appends to its own file
-    assert pack.segments[pack.own_segment()] is own and own.flushed + len(own.pending) > before
+    assert not Path(handoff.path).exists()
+    pack.put(b"A", key(4), b'{"own": 4}')
     pack.save()
     again = pack_at(tmp_path)
     assert again.art_bytes(key(1)) == b'{"own": 1}' and again.face_key(key(2)) == key(1)
@@ -207,47 +220,64 @@ def test_a_pack_reads_back_what_it_saved_and_what_a_helper_handed_it(tmp_path):
     assert key(3) not in again.checked  # a new build checks a record again before it trusts it
 
 
-def test_a_forked_process_never_writes_into_its_parents_file(tmp_path):
-    """A rulebook is typeset in a forked process that may add faces: they go to a file of its own."""
+def test_a_forked_process_reads_its_parents_records_and_writes_none_of_its_own_into_them(tmp_path):
+    """A rulebook is typeset, and PDFs written, in forked processes that read the faces and may add some."""
     pack = pack_at(tmp_path)
-    pack.put(b"A", key(1), b"parent before")
-    own = pack.segments[-1]
-    own.flush()
-    Background(lambda: pack.put(b"A", key(2), b"child " * 100_000) or pack.segments[-1].flush()).wait()
-    pack.put(b"A", key(3), b"parent after")
-    own.flush()
-    assert [pack.art_bytes(key(n)) for n in (1, 2, 3)] == [b"parent before", None, b"parent after"]
-    assert os.fstat(own.file.fileno()).st_size == sum(HEADER.size + len(p) + CHECK for p in (b"parent before", b"parent after"))
+    for n in range(600):  # more than a batch: most are in this build's own file when the child starts
+        pack.put(b"A", key(n), b"parent %d" % n)
+
+    def child():
+        assert pack.art_bytes(key(0)) == b"parent 0" and pack.art_bytes(key(599)) == b"parent 599"
+        for n in range(1000, 1600):
+            pack.put(b"A", key(n), b"child " * 100)
+        pack.flush()
+        pack.save()  # only the process that opened the pack writes the cache's file
+    Background(child).wait()
+    pack.put(b"A", key(600), b"parent after")
+    assert pack.art_bytes(key(1000)) is None and pack.art_bytes(key(600)) == b"parent after"
+    pack.save()
+    assert {payload for *_, payload in rows_of(tmp_path / "faces" / "p.sqlite")} == {
+        b"parent %d" % n for n in range(600)} | {b"parent after"}
 
 
-@pytest.mark.parametrize("when", ["before it is opened", "after it is indexed"])
+@pytest.mark.parametrize("when", ["before it is opened", "after it is read"])
 def test_a_damaged_record_is_a_miss_and_the_rest_still_read(tmp_path, when):
     pack = pack_at(tmp_path)
     for n in range(3):
         pack.put(b"A", key(n), f"payload {n}".encode())
     pack.save()
-    path = tmp_path / "faces" / "p.pack"
+    path = tmp_path / "faces" / "p.sqlite"
     data = bytearray(path.read_bytes())
     data[data.index(b"payload 1")] ^= 0x20
-    if when == "after it is indexed":
+    if when == "after it is read":
         pack = pack_at(tmp_path)
-    path.write_bytes(bytes(data))  # in place: the open file sees it
+        assert pack.art_bytes(key(2)) == b"payload 2"
+    path.write_bytes(bytes(data))  # in place: an open connection reads it too
     if when == "before it is opened":
         pack = pack_at(tmp_path)
     assert pack.art_bytes(key(0)) == b"payload 0"
-    assert pack.art_bytes(key(1)) is None and not pack.has_face(key(1))
-    # A record past a damaged one is not trusted when the pack is opened (its place could be wrong).
-    assert pack.art_bytes(key(2)) == (None if when == "before it is opened" else b"payload 2")
+    # A connection that read the file before may answer from the pages it read then (the record as it was,
+    # its check holding); the damaged payload is never an answer.
+    found = pack.art_bytes(key(1))
+    assert found is None if when == "before it is opened" else found in (None, b"payload 1")
+    assert pack.has_face(key(1)) == (found is not None)
+    assert pack.art_bytes(key(2)) == b"payload 2"
+    pack.put(b"A", key(1), b"payload 1")  # made again
+    pack.save()
+    assert pack_at(tmp_path).art_bytes(key(1)) == b"payload 1"
 
 
 def test_a_record_under_another_key_is_a_miss(tmp_path):
-    """The index keeps 128 bits of a key; the whole key is compared when the record is read."""
+    """A payload whose checksum holds, moved under another record's key or kind, fails the check."""
     pack = pack_at(tmp_path)
     pack.put(b"A", key(1), b"one")
-    twin = key(1)[:32] + key(2)[32:]
-    assert pack.art_bytes(twin) is None and pack.art_bytes(key(1)) is None  # dropped: the next put writes it anew
-    pack.put(b"A", key(1), b"one")
-    assert pack.art_bytes(key(1)) == b"one"
+    pack.put(b"A", key(2), b"two")
+    pack.save()
+    with sqlite3.connect(tmp_path / "faces" / "p.sqlite") as db:
+        db.execute("UPDATE records SET key = ? WHERE key = ?", (bytes.fromhex(key(3)), bytes.fromhex(key(2))))
+        db.execute("UPDATE records SET kind = ? WHERE key = ?", (b"F", bytes.fromhex(key(1))))
+    again = pack_at(tmp_path)
+    assert again.art_bytes(key(3)) is None and again.form_record(key(1)) == (None, False)
 
 
 def test_the_pack_holds_its_records_on_disk_not_in_memory(tmp_path):
@@ -262,7 +292,7 @@ def test_the_pack_holds_its_records_on_disk_not_in_memory(tmp_path):
         held, _ = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert held < 5000 * 400  # the index and one write buffer, not the 10 MB of payloads
+    assert held < 5000 * 400  # a batch of records, not the 10 MB of payloads
     assert pack.art_bytes(key(4321)) == payload and pack.face_key(key(-4321)) == key(4321)
     pack.save()
     assert pack_at(tmp_path).art_bytes(key(5000)) == payload
@@ -272,43 +302,46 @@ def test_saving_keeps_what_the_build_used_and_no_more_than_twice_as_much(tmp_pat
     pack = pack_at(tmp_path)
     for n in range(3000):
         pack.put(b"A", key(n), b"old")
-        pack.checked.add(key(n))  # as store_art does: the records are vouched for, and the pack is sealed
     pack.save()
     pack = pack_at(tmp_path)
     for n in range(100):
         pack.put(b"A", key(10_000 + n), b"new")
-        pack.checked.add(key(10_000 + n))
     assert pack.art_bytes(key(2999)) == b"old"
     pack.save()
     kept = pack_at(tmp_path)
     assert all(kept.has_face(key(10_000 + n)) for n in range(100)) and kept.has_face(key(2999))
-    assert len(kept.index) == 2 * 101 + 1000
-
-
-def test_a_pack_works_where_the_system_reads_and_writes_only_at_the_file_offset(tmp_path, monkeypatch):
-    monkeypatch.delattr(os, "pread")
-    monkeypatch.delattr(os, "pwrite")
-    pack = pack_at(tmp_path)
-    for n in range(600):  # more than a write buffer: some records are read back from the file
-        pack.put(b"A", key(n), bytes([n % 256]) * 2000)
-    assert pack.art_bytes(key(3)) == bytes([3]) * 2000 and pack.art_bytes(key(599)) == bytes([599 % 256]) * 2000
-    pack.save()
-    assert pack_at(tmp_path).art_bytes(key(300)) == bytes([300 % 256]) * 2000
+    assert len(rows_of(tmp_path / "faces" / "p.sqlite")) == 2 * 101 + 1000
 
 
 def test_a_full_disk_keeps_the_records_in_memory_and_the_build_going(tmp_path, monkeypatch):
-    from pnpgen import packfile
-
     pack = pack_at(tmp_path)
     for n in range(600):
-        pack.put(b"A", key(n), bytes([n % 256]) * 2000)  # the first megabyte reaches the file
+        pack.put(b"A", key(n), bytes([n % 256]) * 2000)  # the first batches reach this build's own file
+    written = packs_module.write_rows
 
-    def refuse(*_args):
-        raise OSError(28, "No space left on device")
-    monkeypatch.setattr(packfile, "write_at", refuse)
+    def refuse(db, rows):
+        if db.execute("PRAGMA database_list").fetchone()[2]:  # a file, not memory
+            raise sqlite3.OperationalError("database or disk is full")
+        written(db, rows)
+    monkeypatch.setattr(packs_module, "write_rows", refuse)
     for n in range(600, 1200):
         pack.put(b"A", key(n), bytes([n % 256]) * 2000)
     assert all(pack.art_bytes(key(n)) == bytes([n % 256]) * 2000 for n in (0, 599, 600, 1199))
+    monkeypatch.setattr(packs_module, "write_rows", written)
+    pack.save()
+    assert pack_at(tmp_path).art_bytes(key(1199)) == bytes([1199 % 256]) * 2000
+
+
+def test_a_pack_with_no_temporary_folder_keeps_its_records_in_memory(tmp_path, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise OSError(30, "Read-only file system")
+    monkeypatch.setattr(packs_module.tempfile, "mkdtemp", refuse)
+    pack = FacePack(None)
+    for n in range(600):
+        pack.put(b"A", key(n), b"%d" % n)
+    assert pack.art_bytes(key(3)) == b"3" and pack.handoff() is None
+    pack.save()
+    assert pack.art_bytes(key(599)) == b"599"
 
 
 def test_shared_repr_is_repr_of_pages_that_share_their_marks():
@@ -325,3 +358,17 @@ def test_shared_repr_is_repr_of_pages_that_share_their_marks():
         assert pages[0].marks is pages[2].marks or spec.gutterfold or spec.back_offset != (0.0, 0.0)
         assert shared_repr(pages) == repr(pages)
     assert shared_repr([]) == "[]"
+
+
+def test_two_builds_saving_at_once_leave_a_pack_whose_records_all_check(tmp_path):
+    def fill_and_save(first: int):
+        pack = pack_at(tmp_path)
+        for n in range(first, first + 2000):
+            pack.put(b"A", key(n), b"%d" % n * 50)
+        pack.save()
+        pack.close()  # a forked process leaves without cleaning up: its own file goes now
+    other = Background(lambda: fill_and_save(0))
+    fill_and_save(1000)
+    other.wait()
+    pack = pack_at(tmp_path)
+    assert all(pack.art_bytes(key(n)) == b"%d" % n * 50 for n in range(3000))

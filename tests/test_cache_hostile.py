@@ -3,17 +3,21 @@ cache remembers (fonts, images) is checked again as in a fresh build."""
 import os
 import pickle
 import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+
+import zlib
 
 import pytest
 
 import pnpgen
 from pnpgen import Options
-from pnpgen.cache import Cache, FacePack
-from pnpgen.packfile import MAGIC, read_records
 from pnpgen.errors import PnpError
+from pnpgen.faces.form import FaceForm
+from pnpgen.store import records
+from pnpgen.store.cache import Cache
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,11 +61,23 @@ def test_planted_pickles_run_nothing(tmp_path):
     pack_path = Cache(cache).pack(project).path
     pack_path.parent.mkdir(parents=True, exist_ok=True)
     pack_path.write_bytes(evil)
+    pack_path.with_name(pack_path.name + "-journal").write_bytes(evil)  # a hot journal, as SQLite would roll back
     cache.chmod(0o700)
     result = cli_build(project, tmp_path / "out", cache)
     assert result.returncode == 0, result.stderr
     assert not marker.exists()
     assert pdfs(tmp_path / "out") == pdfs(tmp_path / "clean")
+
+
+def plant(path: Path, kind: bytes, key: bytes, payload: bytes) -> None:
+    """Write a record whose checksum holds: what someone who knows the format could ship in a cache."""
+    with sqlite3.connect(path) as db:
+        db.execute(records.WRITE, (kind, key, payload, records.checksum(kind, key, payload)))
+
+
+def records_of(path: Path, kind: bytes) -> list[tuple[bytes, bytes]]:
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT key, payload FROM records WHERE kind = ?", (kind,)).fetchall()
 
 
 def test_records_with_good_checks_but_planted_payloads_are_misses(tmp_path):
@@ -73,33 +89,111 @@ def test_records_with_good_checks_but_planted_payloads_are_misses(tmp_path):
     payloads = [pickle.dumps(Plant(marker)), b'{"format":1,"width":10,"height":10,"parts":["(stolen) Tj"],'
                                              b'"fonts":[],"images":[]}',
                 b'{"format":1,"width":10,"height":10,"parts":[["I",0,1,1]],"fonts":[],"images":["/etc/passwd"]}']
-    with path.open("rb") as file:
-        arts = [key.hex() for kind, key, _, _ in read_records(file, len(MAGIC), path.stat().st_size)
-                if kind == b"A"]
-    pack = FacePack(path)
+    arts = [key for key, _ in records_of(path, b"A")]
     for number, key in enumerate(arts):
-        pack.put(b"A", key, payloads[number % len(payloads)])
-    pack.save()
+        plant(path, b"A", key, payloads[number % len(payloads)])
     again = pnpgen.build(project, Options(out_dir=tmp_path / "second", cache_dir=cache))
     assert not marker.exists()
     assert again.faces == len(arts)  # every planted face converted again from its template
     assert pdfs(tmp_path / "first") == pdfs(tmp_path / "second")
 
 
-def test_a_cache_folder_others_can_write_to_is_refused(tmp_path):
+def test_planted_forms_with_good_checks_never_reach_a_pdf(tmp_path):
+    """A form record (the bytes a PDF copies) whose checksum holds but which carries a script is made again."""
+    project = copy_fixture(tmp_path, "minimal")
+    cache = tmp_path / "cache"
+    pnpgen.build(project, Options(out_dir=tmp_path / "first", cache_dir=cache))
+    path = Cache(cache).pack(project).path
+    forms = records_of(path, b"F")
+    for key, payload in forms:
+        evil = FaceForm.from_bytes(payload)
+        evil.content = zlib.compress(b"<< /JS (app.alert(1)) >> BT /F0 5 Tf (smuggled) Tj ET")
+        plant(path, b"F", key, evil.to_bytes())
+    pnpgen.build(project, Options(out_dir=tmp_path / "again", cache_dir=cache))
+    assert forms and b"/JS" not in b"".join(pdfs(tmp_path / "again").values())
+    assert pdfs(tmp_path / "again") == pdfs(tmp_path / "first")
+
+
+def test_a_cache_folder_others_can_write_to_is_refused_and_the_build_goes_on_without_it(tmp_path):
     project = copy_fixture(tmp_path, "minimal")
     cache = tmp_path / "shared-cache"
     cache.mkdir()
     cache.chmod(0o777)
     result = cli_build(project, tmp_path / "out", cache)
-    assert result.returncode != 0 and "Traceback" not in result.stderr
-    assert (f"cache folder {cache} can be written by other users (mode 777); expected a folder only you can "
-            f"write to: run `chmod go-w {cache}`, set PNPGEN_CACHE to a folder of your own, or build with --no-cache"
-            in result.stderr)
-    assert not (tmp_path / "out").exists()
-    with pytest.raises(PnpError, match="can be written by other users"):
-        pnpgen.build(project, Options(out_dir=tmp_path / "out", cache_dir=cache))
-    assert pnpgen.build(project, Options(out_dir=tmp_path / "out", cache_dir=cache, cache=False)).written
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert (f"note: cache folder {cache} can be written by other users (mode 777); expected a folder only you can "
+            f"write to: run `chmod go-w {cache}`, set PNPGEN_CACHE to a folder of your own, or build with --no-cache "
+            "(this build goes on without the cache)" in result.stdout)
+    assert list(cache.iterdir()) == []  # nothing read from it, nothing written into it
+    report = pnpgen.build(project, Options(out_dir=tmp_path / "again", cache_dir=cache))
+    assert report.renders == 4 and [n for n in report.notes if "can be written by other users" in n]
+    assert list(cache.iterdir()) == [] and pdfs(tmp_path / "again") == pdfs(tmp_path / "out")
+
+
+@pytest.mark.parametrize("bad", ["writable by others", "a link", "a folder"])
+def test_a_face_cache_file_not_the_users_alone_is_refused_and_left_alone(tmp_path, bad):
+    project = copy_fixture(tmp_path, "minimal")
+    cache = tmp_path / "cache"
+    pnpgen.build(project, Options(out_dir=tmp_path / "first", cache_dir=cache))
+    path = Cache(cache).pack(project).path
+    if bad == "writable by others":
+        path.chmod(0o666)
+    elif bad == "a link":  # to a pack that would answer every face
+        path.rename(tmp_path / "elsewhere.sqlite")
+        path.symlink_to(tmp_path / "elsewhere.sqlite")
+    else:
+        path.unlink()
+        path.mkdir()
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*.sqlite") if p.is_file() and not p.is_symlink()}
+    report = pnpgen.build(project, Options(out_dir=tmp_path / "again", cache_dir=cache))
+    assert (report.renders, report.faces) == (4, 4)  # nothing read from it
+    assert [n for n in report.notes if n.startswith(f"face cache {path} ")]
+    assert {p: p.read_bytes() for p in before} == before  # nor written
+    assert pdfs(tmp_path / "again") == pdfs(tmp_path / "first")
+
+
+def test_a_pack_locked_by_another_build_costs_hits_never_the_build(tmp_path, monkeypatch):
+    monkeypatch.setattr(records, "WAIT", 0.2)
+    project = copy_fixture(tmp_path, "minimal")
+    cache = tmp_path / "cache"
+    pnpgen.build(project, Options(out_dir=tmp_path / "first", cache_dir=cache))
+    path = Cache(cache).pack(project).path
+    cards = project / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("name: 盾", "name: 大盾"), encoding="utf-8")
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")  # another process writing, and writing, and writing
+    try:
+        locked = pnpgen.build(project, Options(out_dir=tmp_path / "locked", cache_dir=cache))
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    pnpgen.build(project, Options(out_dir=tmp_path / "clean", cache=False))
+    assert locked.renders >= 1 and pdfs(tmp_path / "locked") == pdfs(tmp_path / "clean")
+    after = pnpgen.build(project, Options(out_dir=tmp_path / "after", cache_dir=cache))
+    assert after.renders == 1 and pdfs(tmp_path / "after") == pdfs(tmp_path / "clean")  # the tweak, not saved then
+
+
+def test_a_read_only_pack_is_read_and_the_build_goes_on(tmp_path, monkeypatch):
+    """As on a read-only disk (root writes any file, so the pack is opened read-only here)."""
+    project = copy_fixture(tmp_path, "minimal")
+    cache = tmp_path / "cache"
+    pnpgen.build(project, Options(out_dir=tmp_path / "first", cache_dir=cache))
+    path = Cache(cache).pack(project).path
+    before = path.read_bytes()
+    opened = records.sqlite3.connect
+
+    def read_only(name, *args, **kwargs):
+        if name == str(path):
+            return opened(f"file:{name}?mode=ro", *args, uri=True, **kwargs)
+        return opened(name, *args, **kwargs)
+    monkeypatch.setattr(records.sqlite3, "connect", read_only)
+    cards = project / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("name: 盾", "name: 大盾"), encoding="utf-8")
+    tweaked = pnpgen.build(project, Options(out_dir=tmp_path / "tweaked", cache_dir=cache))
+    assert (tweaked.renders, tweaked.faces) == (1, 1)  # the rest read from the pack, which stays as it was
+    assert path.read_bytes() == before
+    pnpgen.build(project, Options(out_dir=tmp_path / "clean", cache=False))
+    assert pdfs(tmp_path / "tweaked") == pdfs(tmp_path / "clean")
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root can give a folder away")
@@ -108,8 +202,9 @@ def test_a_cache_folder_of_another_user_is_refused(tmp_path):
     cache = tmp_path / "their-cache"
     cache.mkdir(mode=0o700)
     os.chown(cache, 65534, 65534)
-    with pytest.raises(PnpError, match=r"belongs to another user \(uid 65534\)"):
-        pnpgen.build(project, Options(out_dir=tmp_path / "out", cache_dir=cache))
+    report = pnpgen.build(project, Options(out_dir=tmp_path / "out", cache_dir=cache))
+    assert report.renders == 4 and [n for n in report.notes if "belongs to another user (uid 65534)" in n]
+    assert list(cache.iterdir()) == []
 
 
 def test_a_new_cache_folder_is_private(tmp_path):

@@ -19,7 +19,7 @@ LAYERS = [
     {"faces"},
     {"project"},
     {"templating"},
-    {"cache", "packfile", "packindex", "packslots", "seal", "digests", "units", "files", "errors", "_version"},
+    {"store", "digests", "units", "files", "errors", "_version"},
 ]
 
 

@@ -11,7 +11,7 @@ from typing import Iterable
 
 from PIL import Image, ImageChops, ImageFilter
 
-from ..cache import Cache, write_quietly
+from ..store.cache import Cache, write_quietly
 from ..digests import digest
 from ..errors import PnpError
 from ..export.pieces import face_page

@@ -7,7 +7,7 @@ from typing import Callable
 
 from ..files.atomic import refuse_links_out
 from ..pipeline.prepare import open_fontbook, select_games
-from ..cache import Cache, default_cache_dir
+from ..store.cache import Cache, default_cache_dir
 from ..faces.inputs import inputs_digest
 from ..checks.checker import check_project
 from ..checks.findings import failures
@@ -65,6 +65,7 @@ def export(path: str | Path = ".", kind: str = "png", options: ExportOptions | N
         export_shop(job, components)
     else:
         write_proofs(job, components)
+    job.report.notes.extend(cache.notes if cache is not None else [])  # a refused cache folder
     return job.report
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from lxml import etree
 
-from ..cache import Cache, FacePack
+from ..store.cache import Cache
+from ..store.pack import FacePack
 from ..errors import PnpError
 from .fonts import FontBook
 from .icons import safe_parser

@@ -11,7 +11,7 @@ from jinja2.sandbox import SecurityError
 from markupsafe import Markup
 
 from .. import units
-from ..cache import Cache
+from ..store.cache import Cache
 from ..digests import feed_digest
 from ..errors import PnpError
 from .art import load_art

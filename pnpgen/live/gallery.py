@@ -9,7 +9,7 @@ from pathlib import Path
 from .. import units
 from ..pipeline.build import Options
 from ..pipeline.prepare import open_fontbook, select_games
-from ..cache import Cache, default_cache_dir
+from ..store.cache import Cache, default_cache_dir
 from ..faces.inputs import inputs_digest
 from ..checks.checker import check_project
 from ..faces.convert import Converter
@@ -90,6 +90,8 @@ class Gallery:
         thumbs = {}
         for component, faces in missing.values():
             thumbs.update(thumbnails(component, faces, converter, initial_font))
+        if cache is not None:  # a page is made again and again: each one's own file goes at once
+            cache.close()
         return shown, findings, thumbs
 
 

@@ -11,7 +11,7 @@ from typing import Callable, Mapping, Sequence
 from .._version import __version__
 from .prerender import render_ahead
 from ..files.atomic import refuse_links_out, replace_all, staging_path, write_atomically
-from ..cache import Cache, default_cache_dir
+from ..store.cache import Cache, default_cache_dir
 from ..digests import digest, feed_digest, file_sha256, shared_repr
 from ..faces.inputs import input_digests
 from ..faces.convert import Converter
@@ -157,6 +157,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
         cache.save()  # while the other core finishes: the faces are kept even if a PDF then fails
         for job in jobs:
             job.wait()
+        cache.close()  # the processes that read the faces are done
         sizes = {target: staging.stat().st_size for staging, target in staged}
         replace_all(staged, "PDF")
     except BaseException:
@@ -176,6 +177,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
     if stale or removed or renewed:
         manifest.save()
     record_build(project, out_dir, renderer.stamp.revision)  # what `diff --since last-build` compares with
+    report.notes.extend(cache.notes)  # a cache folder refused: this build, not the next, went without it
     report.renders, report.faces = renderer.renders, converter.conversions
     return report
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from ..cache import default_cache_dir
+from ..store.cache import claim_folder, default_cache_dir
 from ..checks.checker import check_project
 from ..checks.findings import failures
 from ..errors import PnpError, Problem
@@ -26,8 +26,8 @@ def select_games(project: Project, game_id: str | None) -> tuple[Game, ...]:
 def open_fontbook(project: Project, options=None) -> FontBook:
     """The project's fonts; converted ones are kept in the user's cache folder, never in the project (whose
     files anyone could have written), or for this process only when options turn the cache off."""
-    cached = options is None or options.cache
     folder = Path(options.cache_dir or default_cache_dir()) if options is not None else default_cache_dir()
+    cached = (options is None or options.cache) and claim_folder(folder) == ""  # a refused folder: Cache notes why
     return FontBook(font_dirs(project.root), cache_dir=folder / "fonts" if cached else None,
                     default_family=project.default_font, inside=project.root)
 

@@ -43,7 +43,7 @@ def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Convert
     except BaseException:
         handoff.close()
         raise
-    # The file is the pack's now (it reads the helper's records there). The faces the helper settled on (those
+    # The helper's records are the pack's now (take() removed their file). The faces the helper settled on (those
     # now in the pack) are noted, so that laying out looks none up again.
     renderer.settled.take(each_card(theirs), keys, renderer.pack.has_face)
 

@@ -9,7 +9,7 @@ import pypdfium2
 import pytest
 from pypdf import PdfReader
 
-from pnpgen.cache import Cache
+from pnpgen.store.cache import Cache
 from pnpgen.faces.convert import Converter
 from pnpgen.faces.fonts import FontBook, font_dirs
 from pnpgen.faces.form import FaceForm, encode_form, font_file, glyph_ids

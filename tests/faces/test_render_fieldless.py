@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pnpgen.cache import Cache
+from pnpgen.store.cache import Cache
 from pnpgen.errors import PnpError
 from pnpgen.faces.convert import Converter
 from pnpgen.faces.render import Renderer, common_of, wrap_svg

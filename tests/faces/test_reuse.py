@@ -51,7 +51,7 @@ def test_panels_sharing_a_component_id_do_not_share_faces(tmp_path):
     import shutil
     from pathlib import Path
 
-    from pnpgen.cache import Cache
+    from pnpgen.store.cache import Cache
     from pnpgen.faces.render import Renderer
     from pnpgen.pipeline.prepare import open_fontbook
     from pnpgen.project.model import Size
@@ -98,7 +98,7 @@ def test_a_renderer_holds_no_more_than_its_memos_allow_however_many_cards(tmp_pa
     import shutil
     from pathlib import Path
 
-    from pnpgen.cache import Cache
+    from pnpgen.store.cache import Cache
     from pnpgen.faces import render
     from pnpgen.faces.convert import Converter
     from pnpgen.faces.render import Renderer
@@ -126,7 +126,7 @@ def test_pages_name_a_face_many_cards_show_by_one_string(tmp_path):
     import shutil
     from pathlib import Path
 
-    from pnpgen.cache import Cache
+    from pnpgen.store.cache import Cache
     from pnpgen.faces.convert import Converter
     from pnpgen.faces.render import Renderer
     from pnpgen.pipeline.prepare import open_fontbook

@@ -221,7 +221,7 @@ def test_outputs_keep_only_the_faces_still_to_convert(tmp_path, monkeypatch):
 def planned(project_dir: Path, tmp_path: Path, edit=lambda text: text, assets: str = "assets", **options) -> tuple:
     """(digest, pages) plan_components gives the project's first component, its cards.yaml edited first."""
     from pnpgen.pipeline import build as pipeline
-    from pnpgen.cache import Cache
+    from pnpgen.store.cache import Cache
     from pnpgen.faces.convert import Converter
 
     project = tmp_path / f"project-{len(list(tmp_path.iterdir()))}"

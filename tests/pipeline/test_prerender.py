@@ -7,7 +7,7 @@ import pytest
 import pnpgen
 from pnpgen import Options
 from pnpgen.pipeline import prerender, build as pipeline
-from pnpgen.cache import FacePack
+from pnpgen.store.pack import FacePack
 from pnpgen.faces import render
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -72,9 +72,9 @@ def test_laying_out_looks_up_no_card_again(tmp_path, monkeypatch, counted, paral
     tweak = pnpgen.build(project, Options(out_dir=tmp_path / "out", cache_dir=tmp_path / "cache", check=False))
     assert (tweak.renders, tweak.faces) == (1, 1)  # the changed card's front; its back is the deck's
     # Each side's fieldless face looked for once (the back's is found), then each card's front once, the changed
-    # card's again as it renders. The cold build sealed its pack (pnpgen/seal.py): its faces are not checked again,
-    # only the new front is looked for.
-    assert counted["ahead"] == [2 + 240 + 1, 1]
+    # card's again as it renders. A new build checks each face it reads from the pack once (the 239 fronts that
+    # stay, the back, and the one the changed card renders to, which the pack has not got), none again.
+    assert counted["ahead"] == [2 + 240 + 1, 241]
     assert counted["layout"] == [0, 0]
     pnpgen.build(project, Options(out_dir=tmp_path / "clean", cache=False, check=False))
     assert pdf_bytes(tmp_path / "out") == pdf_bytes(tmp_path / "clean")

@@ -1,0 +1,300 @@
+"""Turn one project's face records into rows of its SQLite file in the user's cache folder, and back.
+
+A record is (kind, key, payload, checksum): R maps a render key (the digest of everything a face is rendered
+from) to the face's key (the SHA-256 of its SVG); A maps a face key to its FaceArt (JSON); S to its SVG (faces
+only svglib draws); F to its form (faces/form.py). Nothing in it can run when read; a record whose checksum
+does not hold is a miss, made again. What a build adds goes first to a file of its own (in a private
+temporary folder), which the processes it forks read too, and into the cache's file when it saves: that
+file is read while the build runs and written once, so that a damaged, locked or read-only one costs hits,
+never a face the build made.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+import tempfile
+from array import array
+from pathlib import Path
+from typing import Callable
+
+from .records import (COPY, DELETE, LOOKUP, ROWS, WRITE, Filter, Handoff, checksum, connect, holds, in_memory,
+                      is_damage, open_cache_file, prune, register_own, remove_files, remove_own, transaction,
+                      write_rows)
+
+BATCH, BATCH_BYTES = 256, 1 << 20  # records held before they are written out, in one transaction
+FACES = (b"A", b"S")  # the kinds of a face's drawing (FaceArt, or an SVG for svglib)
+
+
+class FacePack:
+    """The records of one project: the cache's file (path; None without a cache), read when asked, and what
+    this process adds, held a batch at a time and then written to a file of its own."""
+
+    def __init__(self, path: Path | None, note: Callable[[str], None] = lambda message: None):
+        self.path, self.note = path, note
+        self.pid = self.creator = os.getpid()
+        self.batch: dict[tuple[bytes, bytes], tuple[bytes, bytes]] = {}  # (kind, key) -> (payload, checksum)
+        self.batch_bytes = 0
+        self.own: list[tuple[str | None, sqlite3.Connection]] = []  # (path, connection): files of records written here
+        self.target: sqlite3.Connection | None = None  # where a full batch goes
+        self.handed: str | None = None  # in a helper: the handoff file its records go to
+        self.folders: list[str] = []  # the private folder of this process's own file
+        self.inherited: list[sqlite3.Connection] = []  # in a forked process, its parent's: never used nor closed
+        self.main: sqlite3.Connection | None = None
+        self.readable = self.writable = path is not None  # whether the cache's file may be read, written
+        self.used = array("q")  # the rows of the cache's file this build read: a save keeps them
+        self.gone: set[tuple[bytes, bytes]] = set()  # records forgotten, or found damaged: misses
+        self.checked: set[str] = set()  # face keys whose FaceArt this process checked or made
+        self.checked_forms: set[str] = set()  # and whose form
+        self.added = False
+        self.written = Filter()  # the records kept here (and a few others): a miss asks no file of this build's
+        self.number = register_own(self.own, self.folders, self.creator)
+
+
+    def face_key(self, render_key: str) -> str | None:
+        found = self.get(b"R", render_key)
+        return found.hex() if found is not None and len(found) == 32 else None
+
+    def art_bytes(self, face_key: str) -> bytes | None:
+        return self.get(b"A", face_key)
+
+    def face_svg(self, face_key: str) -> str | None:
+        data = self.get(b"S", face_key)
+        return data.decode("utf-8") if data is not None else None
+
+    def form_record(self, face_key: str) -> tuple[bytes | None, bool]:
+        """The face's form record, and whether this process checked or made it already."""
+        found = self.get(b"F", face_key)
+        return found, found is not None and face_key in self.checked_forms
+
+    def has_face(self, face_key: str) -> bool:
+        return any(self.get(kind, face_key) is not None for kind in FACES)
+
+    def record_face(self, render_key: str, face_key: str) -> None:
+        self.put(b"R", render_key, bytes.fromhex(face_key))
+
+    def store_art(self, face_key: str, art) -> None:
+        self.put(b"A", face_key, art.to_bytes())
+        self.checked.add(face_key)
+
+    def store_svg(self, face_key: str, svg: str) -> None:
+        self.put(b"S", face_key, svg.encode("utf-8"))
+
+    def store_form(self, face_key: str, payload: bytes) -> None:
+        self.put(b"F", face_key, payload)
+
+    def forget(self, face_key: str) -> None:
+        key = bytes.fromhex(face_key)
+        for kind in (b"A", b"S", b"F"):
+            self.batch.pop((kind, key), None)
+            self.gone.add((kind, key))
+        self.checked.discard(face_key)
+        self.checked_forms.discard(face_key)
+        self.added = True
+
+
+    def get(self, kind: bytes, key: str) -> bytes | None:
+        """The payload of the record, if there is one whose check holds; a damaged one is a miss from then on."""
+        return self.find(kind, bytes.fromhex(key))
+
+    def find(self, kind: bytes, key: bytes) -> bytes | None:
+        if self.gone and (kind, key) in self.gone:
+            return None
+        held = self.batch.get((kind, key))
+        if held is not None:
+            return held[0]
+        self.follow_fork()
+        for _, db in self.own if (kind, key) in self.written else ():
+            try:
+                row = db.execute(LOOKUP, (kind, key)).fetchone()
+            except sqlite3.Error:
+                continue
+            if row is not None:
+                return self.checked_row(kind, key, row)
+        main = self.open_main()
+        if main is None:
+            return None
+        try:
+            row = main.execute(LOOKUP, (kind, key)).fetchone()
+        except sqlite3.Error as err:
+            self.drop_main(err)
+            return None
+        found = self.checked_row(kind, key, row) if row is not None else None
+        if found is not None:
+            self.used.append(row[0])
+        return found
+
+    def checked_row(self, kind: bytes, key: bytes, row: tuple) -> bytes | None:
+        if holds(kind, key, row[1], row[2]):
+            return row[1]
+        self.gone.add((kind, key))
+        return None
+
+    def put(self, kind: bytes, key: str, payload: bytes) -> None:
+        self.keep(kind, bytes.fromhex(key), payload)
+
+    def keep(self, kind: bytes, key: bytes, payload: bytes) -> None:  # put() for a key as bytes
+        self.gone.discard((kind, key))
+        self.written.add(kind, key)
+        self.batch[(kind, key)] = (payload, checksum(kind, key, payload))
+        self.batch_bytes += len(payload)
+        self.added = True
+        if len(self.batch) >= BATCH or self.batch_bytes >= BATCH_BYTES:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the batch to this process's own file in one transaction; where none can be written (a full
+        disk), to memory: the build goes on."""
+        if not self.batch:
+            return
+        self.follow_fork()
+        rows = [(kind, key, payload, check) for (kind, key), (payload, check) in self.batch.items()]
+        try:
+            write_rows(self.target or self.open_target(), rows)
+        except sqlite3.Error:
+            self.target = in_memory()
+            self.own.insert(0, (None, self.target))
+            write_rows(self.target, rows)
+        self.batch, self.batch_bytes = {}, 0
+
+    def open_target(self) -> sqlite3.Connection:
+        """This process's own file: the helper's handoff, else a new one in a private temporary folder (a
+        forked process's is its own, for its parent goes on writing to theirs)."""
+        try:
+            if self.handed is None and not self.folders and self.pid == self.creator:
+                self.folders.append(tempfile.mkdtemp(prefix="pnpgen-faces-"))
+                register_own(self.own, self.folders, self.creator, self.number)
+            path = self.handed or (str(Path(self.folders[0]) / "records.sqlite") if self.folders else "")
+            db = connect(path, durable=False)  # "": a file SQLite removes itself (a forked process's, unread by others)
+            path = path or None
+        except (OSError, sqlite3.Error):
+            path, db = None, in_memory()
+        self.own.insert(0, (path, db))
+        self.target = db
+        return db
+
+    def follow_fork(self) -> None:
+        """In a process forked from the one that opened the files: open them anew (a connection is never used
+        in two processes), keep the parent's records in memory as they are, and write to a file of its own."""
+        if os.getpid() == self.pid:
+            return
+        self.pid = os.getpid()
+        self.inherited.extend([db for path, db in self.own if path is not None] + [self.main] * (self.main is not None))
+        reopened = []
+        for path, db in self.own:
+            try:
+                reopened.append((path, connect(path, durable=False) if path is not None else db))
+            except sqlite3.Error:
+                continue
+        self.own[:] = reopened
+        self.target, self.main, self.folders[:] = None, None, []
+
+
+    def open_main(self) -> sqlite3.Connection | None:
+        """The cache's file, read in one transaction until the build saves: the file as it was then, each
+        lookup without a lock of its own (a writer does not wait for it)."""
+        if self.main is not None or not self.readable:
+            return self.main
+        self.main = self.connect_main()
+        self.readable = self.main is not None
+        try:
+            if self.main is not None:
+                self.main.execute("BEGIN")
+                if self.main.execute("SELECT NOT EXISTS (SELECT 1 FROM records)").fetchone()[0]:
+                    self.main.close()  # a project's first build: nothing to look up (the snapshot stays empty)
+                    self.main, self.readable = None, False
+        except sqlite3.Error as err:
+            self.drop_main(err)
+        return self.main
+
+    def connect_main(self) -> sqlite3.Connection | None:
+        db, problem = open_cache_file(self.path)
+        if problem:
+            self.note(problem)
+        self.writable = self.writable and db is not None
+        return db
+
+    def drop_main(self, err: sqlite3.Error) -> None:
+        """Read nothing more from the cache's file this build; a damaged one is removed (made anew at save)."""
+        if self.main is not None:
+            self.main.close()
+        self.main, self.readable = None, False
+        if is_damage(err):
+            remove_files(self.path)
+        else:
+            self.writable = False
+
+    def save(self) -> None:
+        """Write what this build added into the cache's file in one transaction, and drop what it forgot;
+        the file then keeps what the build used and at most as much again, and OLDER records more. A file
+        that cannot be written (locked beyond WAIT, read-only, a full disk) only makes the next build slower."""
+        self.flush()
+        if not self.added or not self.writable or os.getpid() != self.creator:
+            return
+        main = self.main if self.main is not None else self.connect_main()
+        if main is None:
+            return
+        own = list(reversed(self.own))  # the oldest first: a later record of a key is the one kept
+        try:
+            if main.in_transaction:
+                main.execute("COMMIT")  # the reading one
+            for number, (path, _) in enumerate(own):
+                if path is not None:  # copied in one statement
+                    main.execute(f"ATTACH DATABASE ? AS own{number}", (path,))
+            with transaction(main):
+                before = main.execute("SELECT coalesce(max(rowid), 0) FROM records").fetchone()[0]
+                changes = main.total_changes
+                for number, (path, db) in enumerate(own):
+                    main.execute(COPY.format(f"own{number}")) if path else main.executemany(WRITE, db.execute(ROWS))
+                written = main.total_changes - changes
+                main.executemany(DELETE, self.gone)
+                prune(main, before, len(set(self.used)) + written, self.used)
+            self.added = False
+        except sqlite3.Error as err:
+            self.writable = self.writable and is_damage(err)
+            if is_damage(err):
+                remove_files(self.path)
+        finally:
+            main.close()
+            self.main = None
+
+
+    def handoff(self) -> Handoff | None:
+        """A file for a helper process to hand its records back through (made before it is forked)."""
+        return Handoff.make()
+
+    def hand_to(self, handoff: Handoff) -> None:
+        """In a helper process: write the records it adds to the handoff file, written out by finish()."""
+        self.follow_fork()
+        self.handed, self.target = handoff.path, None
+
+    def close(self) -> None:
+        """Let this build's own file go (once the processes it forked are done reading it)."""
+        if self.main is not None and os.getpid() == self.creator:
+            self.main.close()
+            self.main = None
+        remove_own(self.number)
+        self.own[:], self.folders[:], self.target = [], [], None
+
+    def finish(self) -> None:
+        self.flush()  # the helper leaves without cleaning up: its records are on disk first
+
+    def take(self, handoff: Handoff) -> int:
+        """Take the records a helper of this build handed back (its FaceArt and forms count as checked: it made
+        them); return how many faces were new here. The handoff file is removed."""
+        try:
+            target = self.target or self.open_target()
+            target.execute("ATTACH DATABASE ? AS handed", (handoff.path,))
+            try:
+                keys = target.execute("SELECT kind, key FROM handed.records").fetchall()
+                new = sum(kind in FACES and not self.has_face(key.hex()) for kind, key in keys)
+                with transaction(target):  # checked when read, as any record
+                    target.execute(COPY.format("handed"))
+            finally:
+                target.execute("DETACH DATABASE handed")
+        except sqlite3.Error:
+            keys, new = [], 0  # the helper's faces are not in the pack: laying out renders them again
+        for kind, key in keys:
+            self.written.add(kind, key)
+            {b"A": self.checked, b"F": self.checked_forms}.get(kind, set()).add(key.hex())
+        handoff.close()
+        return new
