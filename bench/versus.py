@@ -7,6 +7,7 @@ earlier commit). Every timed run is `python -m pnpgen build PROJECT -o OUT` from
 by default, in a fresh process; the two trees run in turn (A B A B …) so that a drift in the machine's speed
 touches both alike, and each pair gives a ratio A/B. Not a test: it prints figures and judges nothing.
 
+Both trees build the same pages: the bundled project is OTHER_TREE's (or --bundled's), the deck is made here.
 Cases: the bundled project cold (empty cache and output), rebuilt with nothing changed, and after one card's
 text changed; a deck of --cards unique cards cold, unchanged, after one card's text changed, and after an edit of
 its front template. CPU is the child's user + system time (its helper processes included), wall the
@@ -35,10 +36,10 @@ BUNDLED_TWEAK = ("games/three-times-undress.yaml", "- {number: 7, copies: 5}",
 TEMPLATE_EDIT = ("templates/front.svg.j2", 'stroke="#b3262d" stroke-width="0.5"', 'stroke="#b3262d" stroke-width="0.6"')
 
 
-def copy_bundled(target: Path) -> Path:
+def copy_bundled(source_root: Path, target: Path) -> Path:
     target.mkdir(parents=True)
     for name in ("cards.yaml", "games", "templates", "documents", "rules"):
-        source = ROOT / name
+        source = source_root / name
         (shutil.copytree if source.is_dir() else shutil.copy)(source, target / name)
     return target
 
@@ -66,12 +67,12 @@ def run_build(tree: Path, project: Path, cache: Path) -> tuple[float, float]:
     return usage.ru_utime + usage.ru_stime, wall
 
 
-def one_run(tree: Path, scratch: Path, case: str, cards: int) -> tuple[float, float]:
+def one_run(tree: Path, scratch: Path, case: str, cards: int, bundled: Path) -> tuple[float, float]:
     """Prepare the case's state in a new folder (untimed), then time the build the case is about."""
     project = scratch / "project"
     cache = scratch / "cache"
     if case.startswith("bundled"):
-        copy_bundled(project)
+        copy_bundled(bundled, project)
     else:
         write_project(project, cards, 1)
     if case.endswith("cold"):
@@ -95,6 +96,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--cards", type=int, default=1000)
     parser.add_argument("--only", default="", help="comma-separated case names")
+    parser.add_argument("--bundled", type=Path, help="the tree whose bundled project both build (default: "
+                        "OTHER_TREE's, which an older version can read)")
     args = parser.parse_args()
     other = args.other.resolve()
     if not (other / "pnpgen" / "__init__.py").is_file():
@@ -113,7 +116,7 @@ def main() -> None:
                 pair = []
                 for side, tree in (("a", ROOT), ("b", other)):
                     scratch = Path(folder) / f"{case}-{run}-{side}"
-                    pair.append(one_run(tree, scratch, case, args.cards))
+                    pair.append(one_run(tree, scratch, case, args.cards, (args.bundled or other).resolve()))
                     shutil.rmtree(scratch)
                 pairs.append(pair)
             cpu = [a[0] / b[0] for a, b in pairs]
