@@ -40,6 +40,7 @@ def child(project: str, out: str, warmup: str) -> dict:
     """Build once with every phase wrapped to note the memory after it; the helper's figure comes back in a file."""
     import pnpgen
     from pnpgen import Options
+    from pnpgen.faces.convert import Converter
     from pnpgen.pipeline import prerender, build as pipeline
 
     pnpgen.build(warmup, Options(out_dir=Path(out) / "warmup", check=False, cache=False))
@@ -55,8 +56,9 @@ def child(project: str, out: str, warmup: str) -> dict:
             return result
         return wrapped
 
-    for name in PHASES[1:4]:
+    for name in PHASES[1:3]:
         setattr(pipeline, name, after(name, getattr(pipeline, name)))
+    Converter.convert_faces = after("convert_faces", Converter.convert_faces)
     real_cards = prerender.render_cards
 
     def render_cards(renderer, cards, start=None, *rest):

@@ -4,6 +4,7 @@ speaks of the figure (one of its `words`) held to that word."""
 from __future__ import annotations
 
 import re
+from ..errors import Location
 from ..project.model import Figure, Game
 from .findings import FAIL, PASS, Finding
 

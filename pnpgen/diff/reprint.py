@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..faces.render import Renderer
 from ..files.atomic import replace_all, staging_path
-from ..pipeline.build import Options, Output, Report, convert_faces
+from ..pipeline.build import Options, Report
 from ..pipeline.prepare import refuse_failed_checks, select_games
 from ..press.impose import Item, Page, impose
 from ..press.cutouts import is_cutout
@@ -93,7 +93,7 @@ def reprint_game(game: Game, comparison: Comparison, renderer: Renderer, options
         return []
     summary = f"reprint: {sheets} sheet{'s' if sheets != 1 else ''} instead of {full}"
     pages = label_sheets(pages, f"{game.title} — {summary} (since {comparison.label})")
-    drawings = convert_faces([Output(target, "", pages, faces)], comparison.converter)
+    drawings = comparison.converter.convert_faces(faces.values())
     staging = staging_path(target)
     staging.parent.mkdir(parents=True, exist_ok=True)
     write_pdf(pages, drawings, staging, title=f"{game.title} — reprint", initial_font=comparison.fontbook.resolve(None),

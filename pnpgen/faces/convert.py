@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from lxml import etree
@@ -14,6 +14,7 @@ from ..errors import PnpError
 from .fonts import FontBook
 from .icons import safe_parser
 from .art import FaceArt, load_art
+from .face import Face
 from .form import FaceForm, Shape, encode_form, font_digest, font_file, glyphs_fit
 from .images import ImageChecker
 from .lint import lint
@@ -120,6 +121,18 @@ class Converter:
         if self.pack is None or not self.pack.has_face(key):
             if key not in self.unpacked:
                 self.convert(key, svg, template)
+
+    def convert_faces(self, faces: Iterable[Face]) -> "Forms":
+        """Every face still carrying its SVG converted before anything is written (the renderer stored most as
+        it rendered them); the mapping returned converts or reads each again when it is drawn, holding none.
+        A face that cannot be drawn is an error naming the card it was rendered for."""
+        for face in faces:
+            if face.svg:
+                try:
+                    self.store(face.key, face.svg, face.template)
+                except PnpError as err:
+                    raise PnpError(f"{face.origin}: {err.problems[0].message}", face.location) from None
+        return self.forms()
 
     def convert_svg(self, key: str, svg: str, template: str) -> FaceArt:
         tree = parse_svg(svg, template, self.root)

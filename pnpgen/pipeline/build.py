@@ -6,7 +6,7 @@ import functools
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Sequence
 
 from .._version import __version__
 from .prerender import render_ahead
@@ -15,7 +15,6 @@ from ..store.cache import Cache, default_cache_dir
 from ..digests import digest, feed_digest, file_sha256, shared_repr
 from ..faces.inputs import input_digests
 from ..faces.convert import Converter
-from ..errors import PnpError
 from ..press.impose import Item, Page, SheetSpec
 from ..press.layout import (lay_out, note_bare_edges, note_pinned_paper, note_reduced_bleed,
                             refuse_conflicting_options)
@@ -135,7 +134,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
                       for o in plan_components(project, game, options, out_dir, renderer, report, tick, assets)]
         renderer.settled.components.clear()  # every card is laid out: its face keys are not needed again
         stale_components = [o for o in components if is_stale(o)]
-        forms = convert_faces(stale_components, converter)
+        forms = converter.convert_faces(face for output in stale_components for face in output.faces.values())
         initial_font = fontbook.resolve(None) if stale_components else ""
 
         def write(output: Output, staging: Path) -> None:
@@ -283,16 +282,3 @@ def game_files(project: Project, game: Game) -> list[Path]:
     """The data a game's rulebook can read: the top-level file, the file defining the game, the sheets it reads."""
     defining = project.root / game.location.file
     return list(dict.fromkeys([project.source, defining.resolve(), *list_sheet_files([game], project.root)]))
-
-
-def convert_faces(outputs: list[Output], converter: Converter) -> Mapping:
-    """Every face the outputs show, converted before anything is written (the renderer stored most as it
-    rendered them); the mapping converts or reads each again when it is drawn, holding none."""
-    for output in outputs:
-        for key, face in output.faces.items():
-            if face.svg:
-                try:
-                    converter.store(key, face.svg, face.template)
-                except PnpError as err:
-                    raise PnpError(f"{face.origin}: {err.problems[0].message}", face.location) from None
-    return converter.forms()
