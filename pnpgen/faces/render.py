@@ -20,7 +20,7 @@ from .face import Face, Origin
 from .fonts import FontBook
 from .icons import IconSet
 from .images import ImageChecker
-from .reuse import KEY, Bounded, FaceMemo, Fieldless, Settled, TrackedFields
+from .reuse import KEY, Bounded, FaceMemo, Fieldless, CardFaceKeys, TrackedFields
 from ..project.model import Card, Component, Fields, Game, Project
 from ..templating import limits
 from ..templating.limits import ENDLESS, NO_MEMORY
@@ -56,7 +56,7 @@ class Renderer:
         self.key_prefixes: dict[tuple, object] = {}  # what cards of one component and side share, hashed
         self.render_keys: dict[tuple, tuple[Card, str]] = Bounded(MEMO)  # (common, id(card)) -> (the card, its key)
         self.fields_text: tuple = (None, b"")  # the last card's fields and their repr, encoded
-        self.settled = Settled()  # each card's face keys, looked up once a build (rendering ahead, laying out)
+        self.face_keys = CardFaceKeys()  # each card's face keys, looked up once a build (rendering ahead, laying out)
         self.inputs = inputs  # digest of templates, icons and fonts: part of every render key
         self.icons = IconSet(project.templates_dir)
         self.env = make_environment(project.templates_dir)
@@ -74,7 +74,7 @@ class Renderer:
         template = component.front if side == "front" else component.back
         if not template:
             return None
-        known = self.settled.find(component, index, side) if index is not None else None
+        known = self.face_keys.find(component, index, side) if index is not None else None
         if known is not None:
             return Face(self.name(known), "", template, Origin(self.describe, component, card), card.location)
         key = (game.id, common_of(component, side, template), card.fields)
@@ -93,7 +93,7 @@ class Renderer:
                 svg = "" if usable else svg
             face = self.cache.keep(key, Face(self.name(face_key), svg, template, origin, card.location))
         if index is not None and not face.svg and self.pack is not None:
-            self.settled.note(component, index, side, face.key)
+            self.face_keys.note(component, index, side, face.key)
         return face
 
     def name(self, face_key: str) -> str:
@@ -150,7 +150,7 @@ class Renderer:
 
     def uncached(self, game: Game, component: Component, cards: Iterable[tuple[int, Card]]) -> array:
         """The indexes of the (index, card) pairs whose faces are not both in the cache; the others' faces are noted
-        (Settled), so that laying them out looks none up again. Render keys as render_key(), the common part hashed once."""
+        (CardFaceKeys), so that laying them out looks none up again. Render keys as render_key(), the common part hashed once."""
         sides = [(side, common, self.key_prefix(game, common)) for side, template in (("front", component.front),
                  ("back", component.back)) if template for common in [(game.id, common_of(component, side, template))]]
         missing, get, usable = array("L"), self.pack.get if self.pack is not None else None, self.usable
@@ -167,9 +167,9 @@ class Renderer:
                     break
                 found.append((side, raw))
             else:
-                self.settled.note_card(component, index, found)
+                self.face_keys.note_card(component, index, found)
                 continue
-            self.settled.note_card(component, index, fixed)  # its shared side is known; the other is rendered
+            self.face_keys.note_card(component, index, fixed)  # its shared side is known; the other is rendered
             missing.append(index)
         return missing
 

@@ -165,7 +165,7 @@ KEY = 32  # bytes of a face key
 ZERO = bytes(KEY)  # a face not noted
 
 
-class Settled:
+class CardFaceKeys:
     """The face key each card of a component has in this build, noted where it is first looked up or rendered
     (rendering ahead) and read where it is needed again (laying out): 32 bytes a face, in one bytearray a
     component indexed by the card's place in it (all zero: not known), so that a deck of any size holds no

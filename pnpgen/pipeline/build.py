@@ -132,7 +132,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
         tick = counter("rendering", sum(len(g.components) for g in games), progress)
         components = [o for game in games if options.only != "rules"
                       for o in plan_components(project, game, options, out_dir, renderer, report, tick, assets)]
-        renderer.settled.components.clear()  # every card is laid out: its face keys are not needed again
+        renderer.face_keys.components.clear()  # every card is laid out: its face keys are not needed again
         stale_components = [o for o in components if is_stale(o)]
         forms = converter.convert_faces(face for output in stale_components for face in output.faces.values())
         initial_font = fontbook.resolve(None) if stale_components else ""

@@ -45,7 +45,7 @@ def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Convert
         raise
     # The helper's records are the pack's now (take() removed their file). The faces the helper settled on (those
     # now in the pack) are noted, so that laying out looks none up again.
-    renderer.settled.take(each_card(theirs), keys, renderer.pack.has_face)
+    renderer.face_keys.take(each_card(theirs), keys, renderer.pack.has_face)
 
 
 def take_turns(groups: list[tuple]) -> tuple[list[tuple], list[tuple]]:
@@ -74,7 +74,7 @@ def render_cards(renderer: Renderer, cards: list, start: int | None = None, pare
                  handoff=None) -> bytes | None:
     """Both faces of each card of (game, component, indexes) groups into the pack; in the helper process (given
     the render count before and the file to hand its records back through) how many it rendered and the face
-    keys of its cards (Settled.export)."""
+    keys of its cards (CardFaceKeys.export)."""
     if os.getpid() != parent and parent:  # in the helper: Ctrl-C is the main process's to handle, it stops us
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         renderer.pack.hand_to(handoff)
@@ -86,5 +86,5 @@ def render_cards(renderer: Renderer, cards: list, start: int | None = None, pare
     if start is None:
         return None
     renderer.pack.finish()
-    keys = renderer.settled.export(each_card(cards))
+    keys = renderer.face_keys.export(each_card(cards))
     return str(renderer.renders - start).encode("ascii") + b"\n" + keys

@@ -60,7 +60,7 @@ def lay_out(game: Game, component: Component, options, renderer: Renderer, repor
         if card.copies < 1:
             continue
         # Rendered ahead, as most are: its face keys were settled then, and no Face need be made.
-        keys = renderer.settled.find_card(component, index, (bool(component.front), bool(component.back)))
+        keys = renderer.face_keys.find_card(component, index, (bool(component.front), bool(component.back)))
         if keys is None:  # copies share their card's faces: rendered and hashed once
             sides = [renderer.render(game, component, card, side, index) for side in ("front", "back")]
             keep_unconverted(faces, sides)

@@ -169,5 +169,5 @@ def test_rendering_ahead_settles_a_fieldless_side_of_every_card_even_one_to_rend
     known = {card.fields for _, card in cards[:3]}  # a front's render key hashes every field of its card
     assert list(missing) == [index for index, card in cards if card.fields not in known]
     back = first.render(game, deck, cards[0][1], "back").key
-    assert all(renderer.settled.find(deck, index, "back") == back for index, _ in cards)
-    assert all(renderer.settled.find(deck, index, "front") is None for index in missing)
+    assert all(renderer.face_keys.find(deck, index, "back") == back for index, _ in cards)
+    assert all(renderer.face_keys.find(deck, index, "front") is None for index in missing)

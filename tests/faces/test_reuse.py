@@ -147,21 +147,21 @@ def test_pages_name_a_face_many_cards_show_by_one_string(tmp_path):
 def test_settled_faces_are_found_by_component_card_and_side_and_handed_between_processes():
     from types import SimpleNamespace
 
-    from pnpgen.faces.reuse import Settled
+    from pnpgen.faces.reuse import CardFaceKeys
 
     deck, other = SimpleNamespace(cards=[1, 2, 3]), SimpleNamespace(cards=[1, 2, 3])
     one, two = "ab" * 32, "cd" * 32
-    settled = Settled()
+    settled = CardFaceKeys()
     settled.note(deck, 2, "back", one)
     assert settled.find(deck, 2, "back") == one
     assert [settled.find(deck, 2, "front"), settled.find(deck, 1, "back"), settled.find(other, 2, "back")] == [None] * 3
     assert len(settled.components[id(deck)][1]) == 3 * 2 * 32  # 32 bytes a face, nothing more
     handed = settled.export([(deck, 2), (other, 0)])
-    elsewhere = Settled()
+    elsewhere = CardFaceKeys()
     elsewhere.note(deck, 0, "front", two)
     elsewhere.take([(deck, 1), (deck, 0)], handed, holds=lambda key: True)
     assert [elsewhere.find(deck, 1, "back"), elsewhere.find(deck, 0, "front")] == [one, two]  # zeros note nothing
-    refusing = Settled()
+    refusing = CardFaceKeys()
     refusing.take([(deck, 1), (deck, 0)], handed, holds=lambda key: key != one)  # a face the pack lacks
     assert refusing.find(deck, 1, "back") is None
 
@@ -169,11 +169,11 @@ def test_settled_faces_are_found_by_component_card_and_side_and_handed_between_p
 def test_a_card_is_settled_only_once_every_side_it_has_is_noted():
     from types import SimpleNamespace
 
-    from pnpgen.faces.reuse import Settled
+    from pnpgen.faces.reuse import CardFaceKeys
 
     deck = SimpleNamespace(cards=[1, 2])
     front, back = "ab" * 32, "cd" * 32
-    settled = Settled()
+    settled = CardFaceKeys()
     settled.note_card(deck, 1, [("front", bytes.fromhex(front))])  # the 32 bytes a pack lookup gives, or hex
     assert settled.find_card(deck, 1, (True, True)) is None  # its back is not known yet
     assert settled.find_card(deck, 1, (True, False)) == (front, None)  # a component without backs

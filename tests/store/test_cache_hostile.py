@@ -19,8 +19,8 @@ from pnpgen.faces.form import FaceForm
 from pnpgen.store import records
 from pnpgen.store.cache import Cache
 
-FIXTURES = Path(__file__).parent / "fixtures"
-ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Plant:

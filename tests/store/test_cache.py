@@ -15,7 +15,7 @@ from pnpgen.pipeline.workers import Background
 from pnpgen.store import pack as packs_module
 from pnpgen.store.pack import FacePack
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 @pytest.fixture()
