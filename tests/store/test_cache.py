@@ -371,4 +371,8 @@ def test_two_builds_saving_at_once_leave_a_pack_whose_records_all_check(tmp_path
     fill_and_save(1000)
     other.wait()
     pack = pack_at(tmp_path)
-    assert all(pack.art_bytes(key(n)) == b"%d" % n * 50 for n in range(3000))
+    found = {n: pack.art_bytes(key(n)) for n in range(3000)}
+    # Every record there is whole. A save that waited too long for the other's lock (a loaded machine) gives up
+    # and costs only hits, so what is certain is that one build's records are all kept, not both builds'.
+    assert all(value in (None, b"%d" % n * 50) for n, value in found.items())
+    assert all(found[n] for n in range(2000)) or all(found[n] for n in range(1000, 3000))
