@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..errors import Location, PnpError
 
-MAX_FILE_BYTES = 20_000_000  # a YAML file, a template, a rulebook or an icon: the bundled ones are below 100 KB
+MAX_FILE_BYTES = 20_000_000  # a YAML file, a template, a rulebook or an icon: far above what a real project writes
 SPECIAL_KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
                  (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 

@@ -12,7 +12,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from PIL import Image
 
-PNG_LEVEL = 1  # zlib level: 1 is ~3x faster than Pillow's default 6 and the files only ~10 % larger
+PNG_LEVEL = 1  # zlib level: far faster than Pillow's default 6, for files only a little larger
 MIN_PARALLEL = 16  # fewer pages than this render in-process: starting workers costs more than it saves
 CHUNKS_PER_WORKER = 4  # contiguous runs of pages per worker, handed out as workers free up
 
@@ -93,7 +93,7 @@ def default_workers() -> int:
 
 def start_method() -> str:
     """fork (a worker starts in milliseconds) where there is one and this process has no other thread
-    that could hold a lock across the fork; else spawn (a fresh interpreter, ~0.2 s a worker)."""
+    that could hold a lock across the fork; else spawn (a fresh interpreter a worker, slower to start)."""
     if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
         return "fork"
     return "spawn"
