@@ -184,7 +184,7 @@ class Renderer:
             return True
         art = load_art(self.pack, face_key)
         if art is None:
-            return self.pack.face_svg(face_key) is not None
+            return False
         try:
             for href in art.images:
                 self.images.resolve(href)

@@ -1,8 +1,8 @@
 """Turn one project's face records into rows of its SQLite file in the user's cache folder, and back.
 
 A record is (kind, key, payload, checksum): R maps a render key (the digest of everything a face is rendered
-from) to the face's key (the SHA-256 of its SVG); A maps a face key to its FaceArt (JSON); S to its SVG (faces
-only svglib draws); F to its form (faces/form.py). Nothing in it can run when read; a record whose checksum
+from) to the face's key (the SHA-256 of its SVG); A maps a face key to its FaceArt (JSON); F to its form
+(faces/form.py). Nothing in it can run when read; a record whose checksum
 does not hold is a miss, made again. What a build adds goes first to a file of its own (in a private
 temporary folder), which the processes it forks read too, and into the cache's file when it saves: that
 file is read while the build runs and written once, so that a damaged, locked or read-only one costs hits,
@@ -22,7 +22,7 @@ from .records import (COPY, DELETE, LOOKUP, ROWS, WRITE, Filter, Handoff, checks
                       write_rows)
 
 BATCH, BATCH_BYTES = 256, 1 << 20  # records held before they are written out, in one transaction
-FACES = (b"A", b"S")  # the kinds of a face's drawing (FaceArt, or an SVG for svglib)
+FACES = (b"A",)  # the kinds of a face's drawing: its FaceArt
 
 
 class FacePack:
@@ -57,10 +57,6 @@ class FacePack:
     def art_bytes(self, face_key: str) -> bytes | None:
         return self.get(b"A", face_key)
 
-    def face_svg(self, face_key: str) -> str | None:
-        data = self.get(b"S", face_key)
-        return data.decode("utf-8") if data is not None else None
-
     def form_record(self, face_key: str) -> tuple[bytes | None, bool]:
         """The face's form record, and whether this process checked or made it already."""
         found = self.get(b"F", face_key)
@@ -76,15 +72,12 @@ class FacePack:
         self.put(b"A", face_key, art.to_bytes())
         self.checked.add(face_key)
 
-    def store_svg(self, face_key: str, svg: str) -> None:
-        self.put(b"S", face_key, svg.encode("utf-8"))
-
     def store_form(self, face_key: str, payload: bytes) -> None:
         self.put(b"F", face_key, payload)
 
     def forget(self, face_key: str) -> None:
         key = bytes.fromhex(face_key)
-        for kind in (b"A", b"S", b"F"):
+        for kind in (b"A", b"F"):
             self.batch.pop((kind, key), None)
             self.gone.add((kind, key))
         self.checked.discard(face_key)
