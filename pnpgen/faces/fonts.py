@@ -111,14 +111,6 @@ class FontBook:
             self._registered[face] = register_face(face, self.cache_dir)
         return self._registered[face]
 
-    def ensure_registered(self, names) -> None:
-        """Register the faces behind reportlab font names, e.g. those a cached drawing from another process uses."""
-        missing = set(names) - set(pdfmetrics.getRegisteredFontNames()) - set(pdfmetrics.standardFonts)
-        for faces in self._families.values():
-            for face in faces:
-                if face.base_name in missing:
-                    missing.discard(self.register(face))
-
 
 def register_face(face: Face, cache_dir: Path | None) -> str:
     """Register a face with reportlab once per process, converting it first if it needs to be."""

@@ -31,11 +31,6 @@ def outer_bleed(room: float, bleed: float, reserve: float) -> float:
     return min(bleed, room)
 
 
-def exposed_room(trim: Rect, clip: Rect) -> dict[str, float]:
-    """How far the clip reaches past the trim on each side (the bleed printed there)."""
-    return {"left": trim.x0 - clip.x0, "bottom": trim.y0 - clip.y0, "right": clip.x1 - trim.x1, "top": clip.y1 - trim.y1}
-
-
 def _room(trim: Rect, trims: Sequence[Rect], limit: Rect, bleed: float, reserve: float) -> dict[str, float]:
     room = {"left": trim.x0 - limit.x0, "bottom": trim.y0 - limit.y0,
             "right": limit.x1 - trim.x1, "top": limit.y1 - trim.y1}

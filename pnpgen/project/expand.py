@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import itertools
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from .model import Component, Fields, Piece
 
@@ -27,8 +27,3 @@ def expand_pieces(component: Component) -> list[Piece]:
             index += 1
             pieces.append(Piece(component, card, index, copy))
     return pieces
-
-
-def select_pieces(pieces: Iterable[Piece], predicate) -> list[Piece]:
-    """The pieces for which predicate(fields) holds (player-count removals, `where:` filters)."""
-    return [piece for piece in pieces if predicate(piece.card.fields)]
