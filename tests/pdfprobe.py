@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import re
+import struct
+import zlib
 from dataclasses import dataclass
 
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from pnpgen import units
+from pnpgen.faces.form import glyph_ids
 
 
 @dataclass(frozen=True)
@@ -97,16 +100,20 @@ class Shown:
     y: float
 
 
-def strings(art):
-    """Every text part of a painted face (FaceArt), with the position its text matrix gives it."""
+def strings(form):
+    """Every text a painted face (its FaceForm) shows, read back from its glyph IDs, with the position its text
+    matrix gives it."""
+    chars = [dict(zip(glyph_ids(shown), shown[1])) for shown in form.glyphs]
     x = y = 0.0
-    for part in art.parts:
-        if isinstance(part, str):
-            found = re.findall(r"BT 1 0 0 -1 (\S+) (\S+) Tm", part)
-            if found:
-                x, y = (float(v) for v in found[-1])
-        elif part[0] == "T":
-            yield Shown(art.resolved_fonts[part[1]], part[2], part[3], x, y)
+    for stream in form.streams():
+        code = zlib.decompress(stream).decode("latin-1")
+        for found in re.finditer(r"BT 1 0 0 -1 (\S+) (\S+) Tm|/F(\d+) (\S+) Tf <([0-9a-f]*)> Tj", code):
+            if found.group(1) is not None:
+                x, y = float(found.group(1)), float(found.group(2))
+                continue
+            font, ids = int(found.group(3)), bytes.fromhex(found.group(5))
+            text = "".join(chars[font][gid] for gid in struct.unpack(f">{len(ids) // 2}H", ids))
+            yield Shown(form.resolved_fonts[font], float(found.group(4)), text, x, y)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Turn face SVG into FaceArt and its form, the one shape the PDF writers take, refusing what the painter cannot draw."""
+"""Turn face SVG into its form, the one shape of a face the PDF writer takes, refusing what the painter cannot draw."""
 from __future__ import annotations
 
 from collections import OrderedDict
@@ -13,102 +13,57 @@ from ..store.pack import FacePack
 from ..errors import PnpError
 from .fonts import FontBook
 from .icons import safe_parser
-from .art import FaceArt, load_art
 from .face import Face
-from .form import FaceForm, Shape, encode_form, font_digest, font_file, glyphs_fit
+from .form import FaceForm
 from .images import ImageChecker
 from .lint import lint
-from .paint import svg_to_art
+from .paint import svg_to_form
+from .stored import StoredForms
 from .svg_lines import locate_in_template
 from .svgpath import NotDrawable
 
 RECENT_FORMS = 256  # the forms made last (the rest are copied from the pack as records, which is cheaper)
+LOST = ("the face cache could not be read while building (a face checked earlier is gone); build again, or "
+        "with --no-cache")
 
 
 class Converter:
-    """Converts each distinct face once (the key is the SVG's content hash) to FaceArt and its form, both
-    kept in the face cache; whatever comes from there has its fonts and images resolved and checked again,
-    exactly as for a fresh face."""
+    """Paints each distinct face once (the key is the SVG's content hash) into its form, kept in the face cache;
+    a form read from there is drawn only when this build's fonts and images are those it was made with
+    (StoredForms), else the renderer renders its face again and it is painted anew."""
 
     def __init__(self, fontbook: FontBook, root: Path, cache: Cache | None = None):
         self.fontbook = fontbook
         self.root = root
         self.images = ImageChecker(root)
         self.pack: FacePack | None = cache.pack(root) if cache else None
+        self.stored = StoredForms(self.pack, fontbook, self.images)
         self.conversions = 0
-        self.fonts: dict[tuple, str] = {}
         self.unpacked: dict[str, FaceForm] = {}  # forms, when there is no pack to keep them in
         self.recent: OrderedDict[str, FaceForm] = OrderedDict()  # the forms read last, at most RECENT_FORMS
-        self.shapes: dict[Shape, tuple | None] = {}  # see fonts_of
-
-    def convert(self, key: str, svg: str, template: str) -> FaceArt:
-        """The face's FaceArt. With a pack, it is kept there as bytes and parsed on each call (cheap), so
-        that a build of any size holds no face as objects; without, only its form is kept (see form)."""
-        art = load_art(self.pack, key) if self.pack else None
-        if art is not None:
-            return self.resolve(art)
-        art = self.convert_svg(key, svg, template)
-        self.conversions += 1
-        return art
 
     def forms(self) -> "Forms":
         return Forms(self)
 
     def face_form(self, key: str, svg: str, template: str) -> FaceForm:
-        """The form of a face rendered just now (converted unless it is known)."""
+        """The form of a face rendered just now (painted unless the pack holds it, drawable)."""
         self.store(key, svg, template)
         return self.form(key)
 
     def form(self, key: str, raw: bool = False) -> FaceForm:
-        """The face ready to place in any PDF: its form, kept in the pack. raw: a checked record without
-        images or groups comes as its bytes, unparsed, for the writer to copy (see FaceForm.placeable)."""
+        """The face ready to place in any PDF: its form, kept in the pack, of a face stored (store) or found
+        drawable there (Renderer.is_usable). raw: a checked record without images or groups comes as its bytes,
+        unparsed, for the writer to copy (see FaceForm.placeable)."""
         if key in self.unpacked:
             return self.unpacked[key]
         form = self.recent.get(key)
         if form is not None:  # the print-and-play PDF places the faces its components' PDFs just did
             self.recent.move_to_end(key)
             return form
-        data, checked = self.pack.form_record(key) if self.pack else (None, False)
-        if raw and checked:
-            try:
-                form = FaceForm.placeable(data)
-            except ValueError:
-                form = None
-            fonts = self.fonts_of(form.shape) if form is not None else None
-            if fonts is not None:
-                form.resolved_fonts = fonts[0]
-                return form
-        if data is not None:
-            try:
-                form = FaceForm.from_bytes(data, check=not checked)
-            except ValueError:
-                form = None
-            fonts = self.fonts_of(form.shape) if form is not None else None
-            if fonts is not None and (checked or glyphs_fit(form.glyphs, fonts[1])):
-                if not checked:
-                    self.pack.checked_forms.add(key)
-                form.resolved_fonts = fonts[0]
-                form.resolved_images = [self.images.resolve(href) for href in form.images] if form.images else []
-                return self.remember(key, form)
-        return self.keep_form(key, self.convert(key, "", ""))
-
-    def fonts_of(self, shape: Shape) -> tuple[tuple[str, ...], list[int]] | None:
-        """The fonts a record's shape names, and how many glyphs each has; None when a digest differs (the
-        record was made with other fonts). Once per shape: a template's faces share theirs."""
-        if shape not in self.shapes:
-            names = tuple(self.font_of(tuple(selector)) for selector in shape.fonts)
-            same = [font_digest(name) for name in names] == list(shape.digests)
-            self.shapes[shape] = (names, [font_file(name).num_glyphs for name in names]) if same else None
-        return self.shapes[shape]
-
-    def keep_form(self, key: str, art: FaceArt) -> FaceForm:
-        form = encode_form(art)
-        if self.pack:
-            self.pack.store_form(key, form.to_bytes())
-            self.pack.checked_forms.add(key)
-        else:
-            self.unpacked[key] = form
-        return self.remember(key, form)
+        form = self.stored.read(key, raw)
+        if form is None:
+            raise PnpError(LOST)
+        return form if form.record is not None else self.remember(key, form)
 
     def remember(self, key: str, form: FaceForm) -> FaceForm:
         self.recent[key] = form
@@ -117,14 +72,13 @@ class Converter:
         return form
 
     def store(self, key: str, svg: str, template: str) -> None:
-        """Convert the face into the pack unless it is there already, drawing nothing yet."""
-        if self.pack is None or not self.pack.has_face(key):
-            if key not in self.unpacked:
-                self.convert(key, svg, template)
+        """Paint the face into the pack unless it holds it, drawable, already."""
+        if key not in self.unpacked and not self.stored.holds(key):
+            self.paint(key, svg, template)
 
     def convert_faces(self, faces: Iterable[Face]) -> "Forms":
-        """Every face still carrying its SVG converted before anything is written (the renderer stored most as
-        it rendered them); the mapping returned converts or reads each again when it is drawn, holding none.
+        """Every face still carrying its SVG painted before anything is written (the renderer stored most as
+        it rendered them); the mapping returned reads each again when it is drawn, holding none.
         A face that cannot be drawn is an error naming the card it was rendered for."""
         for face in faces:
             if face.svg:
@@ -134,35 +88,23 @@ class Converter:
                     raise PnpError(f"{face.origin}: {err.problems[0].message}", face.location) from None
         return self.forms()
 
-    def convert_svg(self, key: str, svg: str, template: str) -> FaceArt:
+    def paint(self, key: str, svg: str, template: str) -> FaceForm:
+        """The face's form, painted from its SVG (here, so that a helper process paints half the faces), its
+        images checked as for any face, and kept in the pack."""
         tree = parse_svg(svg, template, self.root)
         try:
-            art = svg_to_art(tree, self.font_of)
+            form = svg_to_form(tree, self.stored.font_of)
         except NotDrawable as err:
             where = locate_in_template(svg, getattr(err, "line", None) or 0, 0, self.root / "templates" / template)
             raise PnpError(f"templates/{template}{' ' + where if where else ''} uses SVG the PDF cannot show: {err}; "
                            "expected shapes, paths, text, images, gradients, clip paths and <use>") from None
-        resolved = self.resolve(art)
+        form.resolved_images = [self.images.resolve(href) for href in form.images]
+        self.conversions += 1
         if self.pack:
-            self.pack.store_art(key, art)
-        self.keep_form(key, resolved)  # here, so that a helper process makes half the forms
-        return resolved
-
-    def resolve(self, art: FaceArt) -> FaceArt:
-        """Fonts through this project's font book, images through the same checks as a fresh face."""
-        art.resolved_fonts = [self.font_of(tuple(selector)) for selector in art.fonts]
-        art.resolved_images = [self.images.resolve(href) for href in art.images]
-        return art
-
-    def font_of(self, selector: tuple) -> str:
-        """The reportlab font for an SVG family, weight and style; an unknown family takes the default."""
-        if selector not in self.fonts:
-            family, weight, style = selector
-            try:
-                self.fonts[selector] = self.fontbook.resolve(family or None, weight, style)
-            except PnpError:
-                self.fonts[selector] = self.fontbook.resolve(None, weight, style)
-        return self.fonts[selector]
+            self.pack.store_form(key, form.to_bytes())
+        else:
+            self.unpacked[key] = form
+        return self.remember(key, form)
 
 
 class Forms(Mapping):

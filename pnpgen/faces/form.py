@@ -1,4 +1,4 @@
-"""Turn a face's FaceArt into its form: PDF content naming glyphs by ID, the same bytes in every document.
+"""Turn a face's form into its record and back: PDF content naming glyphs by ID, the same bytes in every document.
 
 Text is shown in 2-byte glyph IDs of the font file (Identity-H), so nothing in the content depends on
 which other faces share the document: the writer copies the bytes and gives each form its resources.
@@ -11,15 +11,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import math
 import re
 import struct
 import zlib
 from dataclasses import dataclass, field
 
-from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
 
-from .art import FaceArt, is_number, valid_shading
 from .truetype import TrueTypeFile, open_truetype
 
 MAGIC = b"pnpgen form 3\n"
@@ -49,13 +48,16 @@ class Shape:
 
 @dataclass(slots=True)
 class FaceForm:
-    """content: deflated operators in the face's box; fonts[i] is /Fi (an SVG selector), digests[i] its
-    file's digest, glyphs[i] the glyphs it shows as (their IDs, 2 bytes each, big-endian; the text each
+    """A face as the painter makes it, the face store keeps it and the writer places it.
+
+    content: deflated operators in the face's box (points, origin bottom-left); fonts[i] is /Fi (an SVG
+    selector), digests[i] its file's digest, glyphs[i] the glyphs it shows as (their IDs, 2 bytes each, big-endian; the text each
     stands for, one character each ("\\0" for a missing one)); states[i] is /Gi (("ca" or "CA", alpha), or ("SMask", group));
-    images[i] is /Ii (an href relative to the project); shadings[i] is /Shi (FaceArt's shading records);
+    images[i] is /Ii (an href relative to the project); shadings[i] is /Shi (see valid_shading);
     groups[i] is /Xi, a transparency group sharing the form's resources, whose deflated content is groups[i]
     bytes of content's end (the groups in order, after the form's own). shape: what those fields were read
-    from (None when they were replaced since). resolved_* are filled by whoever reads the record."""
+    from (None when they were replaced since). resolved_fonts are the reportlab fonts the selectors resolved
+    to, resolved_images the image files the hrefs did: filled by whoever paints or reads the form."""
 
     width: float
     height: float
@@ -196,6 +198,21 @@ def shape_of(width: float, height: float, fonts, digests, states, images, shadin
                                  ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
 
 
+def is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def valid_shading(record) -> bool:
+    """[2 (axial) or 3 (radial), coords (4 or 6 numbers), stops ([offset, r, g, b], offsets rising from 0 to 1)]."""
+    if not (isinstance(record, list) and len(record) == 3 and record[0] in (2, 3) and isinstance(record[1], list)
+            and len(record[1]) == (4 if record[0] == 2 else 6) and all(is_number(c) for c in record[1])
+            and isinstance(record[2], list) and len(record[2]) >= 2):
+        return False
+    stops = record[2]
+    return (all(isinstance(s, list) and len(s) == 4 and all(is_number(v) and 0 <= v <= 1 for v in s) for s in stops)
+            and all(a[0] <= b[0] for a, b in zip(stops, stops[1:])))
+
+
 def glyph_ids(shown: tuple[bytes, str]) -> tuple[int, ...]:
     """The glyph IDs of one font's entry in FaceForm.glyphs."""
     return struct.unpack(f">{len(shown[0]) // 2}H", shown[0])
@@ -225,50 +242,6 @@ def check_form(form: FaceForm) -> None:
         if (inflater.unconsumed_tail or inflater.unused_data or not inflater.eof or content.translate(None, ALLOWED)
                 or b"<<" in content or any(int(n) >= level for n in re.findall(rb"/X(\d+)", content))):
             raise ValueError("bad content")
-
-
-def encode_form(art: FaceArt) -> FaceForm:
-    """The form of a face whose fonts and images are resolved (Converter.resolve)."""
-    files = [font_file(name) for name in art.resolved_fonts]
-    glyphs: list[dict[int, str]] = [{} for _ in files]
-    states: dict[tuple, int] = {}
-    streams = [zlib.compress(encode_parts(parts, files, glyphs, states)) for parts in art.groups]
-    content = zlib.compress(encode_parts(art.parts, files, glyphs, states)) + b"".join(streams)
-    shape = shape_of(art.width, art.height, art.fonts, [font_digest(name) for name in art.resolved_fonts],
-                     list(states), art.images, art.shadings, [len(s) for s in streams])
-    return FaceForm(shape.width, shape.height, content, shape.fonts, shape.digests,
-                    [(struct.pack(f">{len(shown)}H", *sorted(shown)), "".join(shown[g] for g in sorted(shown)))
-                     for shown in glyphs], shape.states, shape.images, shape.shadings, shape.groups,
-                    tuple(art.resolved_fonts), list(art.resolved_images), shape)
-
-
-def encode_parts(parts: list, files: list, glyphs: list[dict[int, str]], states: dict[tuple, int]) -> bytes:
-    """One content stream's operators, its text as glyph IDs (noted in glyphs), its opacities named in states."""
-    code: list[str] = []
-    for part in parts:
-        if part.__class__ is str:
-            code.append(part)
-        elif part[0] == "T":
-            index, text = part[1], part[3]
-            font = files[index]
-            ids = font.glyph_ids(text)
-            shown = glyphs[index]
-            for gid, char in zip(ids, text):
-                shown.setdefault(gid, char if gid else "\0")
-            code.append(f"/F{index} {fp_str(part[2])} Tf <{struct.pack(f'>{len(ids)}H', *ids).hex()}> Tj")
-        elif part[0] == "I":
-            code.append(f"q {fp_str(part[2], 0, 0, part[3], 0, 0)} cm /I{part[1]} Do Q")
-        elif part[0] == "S":
-            code.append(f"/Sh{part[1]} sh")
-        elif part[0] == "X":
-            code.append(f"/X{part[1]} Do")
-        elif part[0] == "M":
-            name = states.setdefault(("SMask", part[1]), len(states))
-            code.append(f"/G{name} gs")
-        else:
-            name = states.setdefault((part[1], part[2]), len(states))
-            code.append(f"/G{name} gs")
-    return "\n".join(code).encode("latin-1")
 
 
 @functools.lru_cache(maxsize=64)

@@ -1,9 +1,9 @@
-"""Turn face SVG into FaceArt: shapes, paths, text, images, gradients, clips and groups as PDF operators."""
+"""Turn face SVG into its form: shapes, paths, text, images, gradients, clips and groups as PDF operators."""
 from __future__ import annotations
 
 from reportlab.lib.rl_accel import fp_str
 
-from .art import FaceArt
+from .form import FaceForm
 from .paint_refs import SVG, clip_operators, gradient_shading, href_of, referenced, shape_box, viewport
 from .paint_text import paint_text
 from .painter import Painter, set_stroke
@@ -20,8 +20,9 @@ IGNORED = {"title", "desc", "metadata", "style", "defs", "symbol", "clipPath", "
 MAX_PAINTED = 20_000  # elements drawn, <use> expanded: as many as lint allows a face to hold
 MAX_DEPTH = 100  # elements inside one another, <use> expanded: a face nests a few; Python's stack holds this many
 
-def svg_to_art(root, measure) -> FaceArt:
-    """The FaceArt of a parsed <svg> root; NotDrawable (with the line of the element) for what it does not draw."""
+def svg_to_form(root, measure) -> FaceForm:
+    """The form of a parsed <svg> root, its text in the fonts measure((family, weight, style)) names (reportlab
+    font names); NotDrawable (with the line of the element) for what it does not draw."""
     if root.tag != SVG + "svg":
         raise NotDrawable("root is not <svg>")
     width, height = parse_length(root.get("width", "")), parse_length(root.get("height", ""))
@@ -36,7 +37,7 @@ def svg_to_art(root, measure) -> FaceArt:
     style = {"fill": "#000", "stroke": "none", "stroke-width": "1", "font-size": "16", "font-weight": "normal",
              "font-style": "normal", "font-family": "", "text-anchor": "start"}
     paint_children(painter, root, style)
-    return FaceArt(width, height, painter.finish(), painter.fonts, painter.images, painter.shadings, painter.groups)
+    return painter.form(width, height)
 
 
 def paint_children(painter: Painter, element, style: dict) -> None:

@@ -1,8 +1,12 @@
-"""Turn drawing steps into FaceArt's parts: PDF operators, tracking the graphics state to skip repeats."""
+"""Turn drawing steps into a face's form: PDF operators, tracking the graphics state to skip repeats."""
 from __future__ import annotations
+
+import struct
+import zlib
 
 from reportlab.lib.rl_accel import fp_str
 
+from .form import FaceForm, font_digest, font_file, shape_of
 from .paint_refs import style_rules
 from .svgpath import NotDrawable, parse_numbers
 from .svgvalues import parse_number
@@ -12,7 +16,13 @@ JOINS = {"miter": 0, "round": 1, "bevel": 2}
 
 
 class Painter:
-    """Walks one SVG tree and writes its operators, tracking the graphics state to skip repeats."""
+    """Walks one SVG tree and writes its operators, tracking the graphics state to skip repeats.
+
+    While painting, a stream is a list of parts: operator text, or what is named only once the face is
+    done: ["T", font, size, text] (text in self.fonts[font]), ["I", image, w, h] (self.images[image] filling
+    the unit square scaled to w × h), ["A", "ca" or "CA", alpha], ["S", shading], ["X", group] (self.groups
+    [group] painted as a transparency group) and ["M", group] (that group as the soft mask, by luminosity, of
+    what follows until the state is restored). form() encodes them."""
 
     def __init__(self, measure, root):
         self.measure = measure  # (family, weight, style) -> reportlab font name, for text-anchor widths
@@ -92,6 +102,50 @@ class Painter:
         if href not in self.images:
             self.images.append(href)
         return self.images.index(href)
+
+    def form(self, width: float, height: float) -> FaceForm:
+        """The face painted: its text in glyph IDs of the font files self.measure names, its opacities and
+        masks named in the order the groups, then the face's own parts, use them."""
+        names = [self.measure(selector) for selector in self.fonts]
+        files = [font_file(name) for name in names]
+        glyphs: list[dict[int, str]] = [{} for _ in files]
+        states: dict[tuple, int] = {}
+        streams = [zlib.compress(encode_parts(parts, files, glyphs, states)) for parts in self.groups]
+        content = zlib.compress(encode_parts(self.finish(), files, glyphs, states)) + b"".join(streams)
+        shape = shape_of(width, height, self.fonts, [font_digest(name) for name in names], list(states),
+                         self.images, self.shadings, [len(s) for s in streams])
+        return FaceForm(shape.width, shape.height, content, shape.fonts, shape.digests,
+                        [(struct.pack(f">{len(shown)}H", *sorted(shown)), "".join(shown[g] for g in sorted(shown)))
+                         for shown in glyphs], shape.states, shape.images, shape.shadings, shape.groups,
+                        tuple(names), [], shape)
+
+
+def encode_parts(parts: list, files: list, glyphs: list[dict[int, str]], states: dict[tuple, int]) -> bytes:
+    """One stream's operators, its text as glyph IDs (noted in glyphs), its opacities named in states."""
+    code: list[str] = []
+    for part in parts:
+        if part.__class__ is str:
+            code.append(part)
+        elif part[0] == "T":
+            index, text = part[1], part[3]
+            ids = files[index].glyph_ids(text)
+            shown = glyphs[index]
+            for gid, char in zip(ids, text):
+                shown.setdefault(gid, char if gid else "\0")
+            code.append(f"/F{index} {fp_str(part[2])} Tf <{struct.pack(f'>{len(ids)}H', *ids).hex()}> Tj")
+        elif part[0] == "I":
+            code.append(f"q {fp_str(part[2], 0, 0, part[3], 0, 0)} cm /I{part[1]} Do Q")
+        elif part[0] == "S":
+            code.append(f"/Sh{part[1]} sh")
+        elif part[0] == "X":
+            code.append(f"/X{part[1]} Do")
+        elif part[0] == "M":
+            name = states.setdefault(("SMask", part[1]), len(states))
+            code.append(f"/G{name} gs")
+        else:
+            name = states.setdefault((part[1], part[2]), len(states))
+            code.append(f"/G{name} gs")
+    return "\n".join(code).encode("latin-1")
 
 
 def set_stroke(painter: Painter, style: dict, stroke: tuple) -> None:

@@ -14,13 +14,13 @@ from .. import units
 from ..store.cache import Cache
 from ..digests import feed_digest
 from ..errors import PnpError
-from .art import load_art
 from .describe import describe_card, distinguishing_fields, field_holding
 from .face import Face, Origin
 from .fonts import FontBook
 from .icons import IconSet
 from .images import ImageChecker
 from .reuse import KEY, Bounded, FaceMemo, Fieldless, CardFaceKeys, TrackedFields
+from .stored import StoredForms
 from ..project.model import Card, Component, Fields, Game, Project
 from ..templating import limits
 from ..templating.limits import ENDLESS, NO_MEMORY
@@ -38,14 +38,15 @@ BUILTIN = Path(__file__).parent / "builtin"  # templates named pnpgen/… (a tuc
 class Renderer:
     def __init__(self, project: Project, fontbook: FontBook, cache: Cache | None = None, inputs: str = "",
                  stamp: Stamp | None = None, store: Callable[[str, str, str], None] | None = None):
-        """store(face key, SVG, template), when given, converts a freshly rendered face into the cache's pack
-        at once, so that its SVG need not be kept (Converter.store)."""
+        """store(face key, SVG, template), when given, paints a freshly rendered face the pack does not hold
+        (is_usable) into it at once, so that its SVG need not be kept (Converter.paint)."""
         self.project = project
         self.stamp = project_stamp(project) if stamp is None else stamp  # {{ build.revision }}: part of every key
         self.fontbook = fontbook
         self.disk = cache
         self.pack = cache.pack(project.root) if cache else None
         self.images = ImageChecker(project.root)
+        self.stored = StoredForms(self.pack, fontbook, self.images)
         self.store = store
         # Memos are bounded (reuse.Bounded), so that what a build holds does not grow with its deck.
         self.usable: dict[str, bool] = Bounded(MEMO)
@@ -174,24 +175,10 @@ class Renderer:
         return missing
 
     def is_usable(self, face_key: str) -> bool:
-        """The cache holds the face, and every image it names passes today's checks; otherwise the face is
-        rendered again, and a fresh face's conversion gives the usual message about the image."""
+        """The cache holds the face's form, drawable with today's fonts and images (StoredForms); otherwise the
+        face is rendered again, and a fresh face's painting gives the usual message about an image."""
         found = self.usable.get(face_key)
-        return self.usable.keep(face_key, self.check_cached(face_key)) if found is None else found
-
-    def check_cached(self, face_key: str) -> bool:
-        if face_key in self.pack.checked:  # checked, or converted, in this build: its images passed then
-            return True
-        art = load_art(self.pack, face_key)
-        if art is None:
-            return False
-        try:
-            for href in art.images:
-                self.images.resolve(href)
-        except PnpError:
-            self.pack.forget(face_key)
-            return False
-        return True
+        return self.usable.keep(face_key, self.stored.holds(face_key)) if found is None else found
 
     def render_content(self, game: Game, component: Component, card: Card, side: str, template: str,
                        fields: Fields | None = None) -> str:

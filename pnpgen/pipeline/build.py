@@ -104,7 +104,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
     fontbook = open_fontbook(project, options)
     inputs, assets = input_digests(project)
     converter = Converter(fontbook, project.root, cache)
-    renderer = Renderer(project, fontbook, cache, inputs, store=converter.store)
+    renderer = Renderer(project, fontbook, cache, inputs, store=converter.paint)
     report = Report()
     manifest = Manifest(out_dir)
 

@@ -44,8 +44,8 @@ def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Convert
         handoff.close()
         raise
     # The helper's records are the pack's now (take() removed their file). The faces the helper settled on (those
-    # now in the pack) are noted, so that laying out looks none up again.
-    renderer.face_keys.take(each_card(theirs), keys, renderer.pack.has_face)
+    # the pack now holds, drawable here too) are noted, so that laying out looks none up again.
+    renderer.face_keys.take(each_card(theirs), keys, renderer.is_usable)
 
 
 def take_turns(groups: list[tuple]) -> tuple[list[tuple], list[tuple]]:

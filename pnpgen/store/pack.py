@@ -1,9 +1,8 @@
 """Turn one project's face records into rows of its SQLite file in the user's cache folder, and back.
 
 A record is (kind, key, payload, checksum): R maps a render key (the digest of everything a face is rendered
-from) to the face's key (the SHA-256 of its SVG); A maps a face key to its FaceArt (JSON); F to its form
-(faces/form.py). Nothing in it can run when read; a record whose checksum
-does not hold is a miss, made again. What a build adds goes first to a file of its own (in a private
+from) to the face's key (the SHA-256 of its SVG); F maps a face key to the face's form (faces/form.py), all
+that draws it. Nothing in it can run when read; a record whose checksum does not hold is a miss, made again. What a build adds goes first to a file of its own (in a private
 temporary folder), which the processes it forks read too, and into the cache's file when it saves: that
 file is read while the build runs and written once, so that a damaged, locked or read-only one costs hits,
 never a face the build made.
@@ -22,7 +21,7 @@ from .records import (COPY, DELETE, LOOKUP, ROWS, WRITE, Filter, Handoff, checks
                       write_rows)
 
 BATCH, BATCH_BYTES = 256, 1 << 20  # records held before they are written out, in one transaction
-FACES = (b"A",)  # the kinds of a face's drawing: its FaceArt
+FACE = b"F"  # the kind of a face's drawing: its form
 
 
 class FacePack:
@@ -43,8 +42,7 @@ class FacePack:
         self.readable = self.writable = path is not None  # whether the cache's file may be read, written
         self.used = array("q")  # the rows of the cache's file this build read: a save keeps them
         self.gone: set[tuple[bytes, bytes]] = set()  # records forgotten, or found damaged: misses
-        self.checked: set[str] = set()  # face keys whose FaceArt this process checked or made
-        self.checked_forms: set[str] = set()  # and whose form
+        self.checked: set[str] = set()  # face keys whose form this process made, or checked and found drawable
         self.added = False
         self.written = Filter()  # the records kept here (and a few others): a miss asks no file of this build's
         self.number = register_own(self.own, self.folders, self.creator)
@@ -54,34 +52,28 @@ class FacePack:
         found = self.get(b"R", render_key)
         return found.hex() if found is not None and len(found) == 32 else None
 
-    def art_bytes(self, face_key: str) -> bytes | None:
-        return self.get(b"A", face_key)
-
     def form_record(self, face_key: str) -> tuple[bytes | None, bool]:
         """The face's form record, and whether this process checked or made it already."""
-        found = self.get(b"F", face_key)
-        return found, found is not None and face_key in self.checked_forms
+        found = self.get(FACE, face_key)
+        return found, found is not None and face_key in self.checked
 
     def has_face(self, face_key: str) -> bool:
-        return any(self.get(kind, face_key) is not None for kind in FACES)
+        """Whether a form record of the face is here (whether it draws, faces/stored.py decides)."""
+        return self.get(FACE, face_key) is not None
 
     def record_face(self, render_key: str, face_key: str) -> None:
         self.put(b"R", render_key, bytes.fromhex(face_key))
 
-    def store_art(self, face_key: str, art) -> None:
-        self.put(b"A", face_key, art.to_bytes())
-        self.checked.add(face_key)
-
     def store_form(self, face_key: str, payload: bytes) -> None:
-        self.put(b"F", face_key, payload)
+        """Keep a form this process made (and so trusts)."""
+        self.put(FACE, face_key, payload)
+        self.checked.add(face_key)
 
     def forget(self, face_key: str) -> None:
         key = bytes.fromhex(face_key)
-        for kind in (b"A", b"F"):
-            self.batch.pop((kind, key), None)
-            self.gone.add((kind, key))
+        self.batch.pop((FACE, key), None)
+        self.gone.add((FACE, key))
         self.checked.discard(face_key)
-        self.checked_forms.discard(face_key)
         self.added = True
 
 
@@ -272,14 +264,14 @@ class FacePack:
         self.flush()  # the helper leaves without cleaning up: its records are on disk first
 
     def take(self, handoff: Handoff) -> int:
-        """Take the records a helper of this build handed back (its FaceArt and forms count as checked: it made
-        them); return how many faces were new here. The handoff file is removed."""
+        """Take the records a helper of this build handed back (its forms count as checked: it made them);
+        return how many faces were new here. The handoff file is removed."""
         try:
             target = self.target or self.open_target()
             target.execute("ATTACH DATABASE ? AS handed", (handoff.path,))
             try:
                 keys = target.execute("SELECT kind, key FROM handed.records").fetchall()
-                new = sum(kind in FACES and not self.has_face(key.hex()) for kind, key in keys)
+                new = sum(kind == FACE and not self.has_face(key.hex()) for kind, key in keys)
                 with transaction(target):  # checked when read, as any record
                     target.execute(COPY.format("handed"))
             finally:
@@ -288,6 +280,7 @@ class FacePack:
             keys, new = [], 0  # the helper's faces are not in the pack: laying out renders them again
         for kind, key in keys:
             self.written.add(kind, key)
-            {b"A": self.checked, b"F": self.checked_forms}.get(kind, set()).add(key.hex())
+            if kind == FACE:
+                self.checked.add(key.hex())
         handoff.close()
         return new

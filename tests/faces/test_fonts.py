@@ -136,7 +136,7 @@ def test_the_painter_resolves_families_through_the_book(book, tmp_path):
            '<text x="1" y="20" font-family="Noto Sans JP" font-weight="400">日本</text>'
            '<text x="1" y="30">no family</text>'
            '<text x="1" y="40" font-family="Arial">unknown</text></svg>')
-    names = [s.font for s in strings(Converter(book, tmp_path).convert("k", svg, "x.svg.j2"))]
+    names = [s.font for s in strings(Converter(book, tmp_path).face_form("k", svg, "x.svg.j2"))]
     assert names == ["NotoSansJP-Bold", "NotoSansJP-Regular", "NotoSansJP-Regular", "NotoSansJP-Regular"]
 
 

@@ -9,10 +9,11 @@ import pypdfium2
 import pytest
 from pypdf import PdfReader
 
+from pnpgen.errors import PnpError
 from pnpgen.store.cache import Cache
 from pnpgen.faces.convert import Converter
 from pnpgen.faces.fonts import FontBook, font_dirs
-from pnpgen.faces.form import FaceForm, encode_form, font_file, glyph_ids
+from pnpgen.faces.form import FaceForm, font_file, glyph_ids
 from pnpgen.press.impose import Item, SheetSpec, impose
 from pnpgen.press.write_pdf import pdf_bytes
 from pnpgen.project.model import Size
@@ -32,8 +33,8 @@ def fontbook():
 KEY = "ab" * 32  # face keys are SHA-256 digests
 
 
-def art_of(fontbook, text: str):
-    return Converter(fontbook, FIXTURE).convert(KEY, SVG.format(text=text), "t.svg.j2")
+def form_of(fontbook, text: str) -> FaceForm:
+    return Converter(fontbook, FIXTURE).face_form(KEY, SVG.format(text=text), "t.svg.j2")
 
 
 def content_of(form: FaceForm) -> bytes:
@@ -41,7 +42,7 @@ def content_of(form: FaceForm) -> bytes:
 
 
 def test_text_is_shown_in_glyph_ids_of_the_font_file_with_the_text_they_stand_for(fontbook):
-    form = encode_form(art_of(fontbook, "札を引く"))
+    form = form_of(fontbook, "札を引く")
     font = font_file(form.resolved_fonts[0])
     ids = font.glyph_ids("札を引く")
     assert b"<" + "".join(f"{g:04x}" for g in ids).encode() + b"> Tj" in content_of(form)
@@ -51,8 +52,8 @@ def test_text_is_shown_in_glyph_ids_of_the_font_file_with_the_text_they_stand_fo
 
 def test_a_form_is_the_same_bytes_in_every_document_it_is_placed_in(fontbook):
     """What makes a cached form reusable: no other face in the PDF changes its content stream."""
-    shared = encode_form(art_of(fontbook, "共通の札"))
-    other = encode_form(art_of(fontbook, "ほかの字ばかり使う札 XYZ"))
+    shared = form_of(fontbook, "共通の札")
+    other = form_of(fontbook, "ほかの字ばかり使う札 XYZ")
     size = Size(mm(40), mm(30))
     font = fontbook.resolve(None)
     streams = []
@@ -70,8 +71,7 @@ def test_a_form_is_the_same_bytes_in_every_document_it_is_placed_in(fontbook):
 def test_the_pack_keeps_forms_and_a_tampered_one_is_a_miss(tmp_path, fontbook):
     svg = SVG.format(text="記録")
     first = Converter(fontbook, FIXTURE, Cache(tmp_path / "cache"))
-    first.convert(KEY, svg, "t.svg.j2")
-    made = first.form(KEY)
+    made = first.face_form(KEY, svg, "t.svg.j2")
     first.pack.save()
     again = Converter(fontbook, FIXTURE, Cache(tmp_path / "cache"))
     read = again.form(KEY)
@@ -90,9 +90,9 @@ def test_the_pack_keeps_forms_and_a_tampered_one_is_a_miss(tmp_path, fontbook):
 
 
 @pytest.mark.parametrize("slip", ["digest", "glyph"])
-def test_a_form_made_with_another_font_file_is_made_again(tmp_path, fontbook, slip):
+def test_a_form_made_with_another_font_file_is_a_miss_painted_again(tmp_path, fontbook, slip):
     converter = Converter(fontbook, FIXTURE, Cache(tmp_path / "cache"))
-    converter.convert(KEY, SVG.format(text="字"), "t.svg.j2")
+    converter.face_form(KEY, SVG.format(text="字"), "t.svg.j2")
     stale = FaceForm.from_bytes(converter.pack.form_record(KEY)[0])
     if slip == "digest":
         stale.digests = tuple("0" * 32 for _ in stale.digests)
@@ -100,10 +100,13 @@ def test_a_form_made_with_another_font_file_is_made_again(tmp_path, fontbook, sl
         ids, text = stale.glyphs[0]
         stale.glyphs[0] = (b"\xfd\xe8" + ids[2:], text)  # ID 65000 first: the check must not trust the order
     converter.pack.store_form(KEY, stale.to_bytes())
-    converter.pack.checked_forms.clear()  # as in a fresh process
+    converter.pack.checked.clear()  # as in a fresh process
     converter.recent.clear()
-    fresh = converter.form(KEY)
-    assert re.fullmatch(r"[0-9a-f]{32}", fresh.digests[0])
+    assert not converter.stored.holds(KEY) and converter.pack.form_record(KEY) == (None, False)  # forgotten
+    with pytest.raises(PnpError):  # nothing but the SVG can draw it now
+        converter.form(KEY)
+    fresh = converter.face_form(KEY, SVG.format(text="字"), "t.svg.j2")
+    assert converter.conversions == 2 and re.fullmatch(r"[0-9a-f]{32}", fresh.digests[0])
     assert max(glyph_ids(fresh.glyphs[0])) < font_file(fresh.resolved_fonts[0]).num_glyphs
     assert fresh.to_bytes() == converter.pack.form_record(KEY)[0] != stale.to_bytes()
 
@@ -132,7 +135,7 @@ def test_a_checked_record_goes_to_the_writer_as_bytes_and_writes_the_same_pdf(tm
     keys = [f"{n:02x}" * 32 for n in range(1, 6)]
     converter = Converter(fontbook, FIXTURE, Cache(tmp_path / "cache"))
     for n, key in enumerate(keys):
-        converter.convert(key, SVG.format(text=f"札{n}を引く"), "t.svg.j2")
+        converter.face_form(key, SVG.format(text=f"札{n}を引く"), "t.svg.j2")
     converter.recent.clear()
     raw = converter.form(keys[1], raw=True)
     assert isinstance(raw, FaceForm) and raw.record is not None and not raw.glyphs  # checked here: not parsed
@@ -141,17 +144,17 @@ def test_a_checked_record_goes_to_the_writer_as_bytes_and_writes_the_same_pdf(tm
     assert raw.content == parsed.content and raw.resolved_fonts == converter.form(keys[1]).resolved_fonts
     assert raw.parsed().glyphs == parsed.glyphs and raw.parsed().resolved_fonts == raw.resolved_fonts
     assert raw.shape.fonts == parsed.fonts and len(converter.recent) == 1  # the raw one was not remembered
-    converter.pack.checked_forms.clear()  # as in a fresh process: an unchecked record is parsed and checked
+    converter.pack.checked.clear()  # as in a fresh process: an unchecked record is parsed and checked
     converter.recent.clear()
     assert converter.form(keys[2], raw=True).record is None
-    assert converter.form(keys[3], raw=True).record is None and keys[3] in converter.pack.checked_forms
+    assert converter.form(keys[3], raw=True).record is None and keys[3] in converter.pack.checked
     size = Size(mm(40), mm(30))
     pages = impose([Item(key, None, size) for key in keys + keys[:2]], SheetSpec(paper=Size(mm(100), mm(100))))
     font = fontbook.resolve(None)
-    converter.pack.checked_forms.clear()
+    converter.pack.checked.clear()
     parsed = {key: converter.form(key) for key in keys}  # FaceForms, as a dict gives them
     for key in keys:
-        converter.pack.checked_forms.add(key)
+        converter.pack.checked.add(key)
     converter.recent.clear()
     written = pdf_bytes(pages, converter.forms(), title="t", initial_font=font, bleed=0)
     assert written == pdf_bytes(pages, parsed, title="t", initial_font=font, bleed=0)

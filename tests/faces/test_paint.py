@@ -6,7 +6,6 @@ import pypdfium2
 import pytest
 
 from pnpgen.errors import PnpError
-from pnpgen.faces.art import FaceArt
 from pnpgen.faces.convert import Converter
 from pnpgen.faces.fonts import FontBook, font_dirs
 from pnpgen.press.impose import Page, Placement, Rect
@@ -159,18 +158,6 @@ def test_what_paint_does_not_draw_is_refused_at_its_template_line(tmp_path, font
     svg = svg_of("\n" + content + "\n")
     (root / "templates" / "t.svg.j2").write_text(svg, encoding="utf-8")
     with pytest.raises(PnpError) as caught:
-        Converter(fontbook, root).convert("k", svg, "t.svg.j2")
+        Converter(fontbook, root).face_form("k", svg, "t.svg.j2")
     message = caught.value.problems[0].message
     assert message.startswith("templates/t.svg.j2 ") and expected in message, message
-
-
-def test_face_art_survives_its_bytes_and_refuses_anything_else():
-    art = FaceArt(10.0, 20.0, ["1 0 0 RG", ["T", 0, 3.5, "字(x)"], ["A", "ca", 0.5], ["I", 0, 2, 3]],
-                  [("Noto Sans JP", "bold", "normal")], ["images/a.png"])
-    again = FaceArt.from_bytes(art.to_bytes())
-    assert (again.width, again.height, again.parts, again.fonts, again.images) == \
-        (art.width, art.height, art.parts, art.fonts, art.images)
-    for bad in (b"\x80\x05K.", b"[]", b'{"format":1}', art.to_bytes().replace(b"1 0 0 RG", b"(x) Tj"),
-                art.to_bytes().replace(b'["T",0', b'["T",5'), art.to_bytes().replace(b'"ca",0.5', b'"ca",7')):
-        with pytest.raises(ValueError):
-            FaceArt.from_bytes(bad)

@@ -76,7 +76,7 @@ def test_nested_use_is_bounded_with_a_located_message(tmp_path, fontbook):
     svg = svg_of("<defs>\n" + "\n".join(levels) + "\n</defs>\n<use href='#u19'/>\n")
     (root / "templates" / "t.svg.j2").write_text(svg, encoding="utf-8")
     with pytest.raises(PnpError) as caught:
-        Converter(fontbook, root).convert("k", svg, "t.svg.j2")
+        Converter(fontbook, root).face_form("k", svg, "t.svg.j2")
     message = caught.value.problems[0].message
     assert message.startswith("templates/t.svg.j2 line ") and "more than 20,000 elements" in message, message
 
@@ -150,6 +150,6 @@ def test_uses_nested_deeper_than_a_face_needs_are_refused_with_a_located_message
     svg = svg_of("<defs>" + chain.replace('<use href="#u0"/>', '<rect width="1" height="1"/>') + "</defs>\n"
                  '<use href="#u2999"/>')
     with pytest.raises(PnpError) as caught:
-        Converter(fontbook, FIXTURE).convert("k", svg, "t.svg.j2")
+        Converter(fontbook, FIXTURE).face_form("k", svg, "t.svg.j2")
     message = caught.value.problems[0].message
     assert message.startswith("templates/t.svg.j2 ") and "nested more than 100 deep" in message, message

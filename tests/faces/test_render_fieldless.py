@@ -128,7 +128,7 @@ def test_the_pack_gives_each_card_the_face_a_full_render_gives_and_one_lookup_a_
     order = random.Random(7)
     for build in ("cold", "warm"):  # a warm build is a process of its own: a fresh pack object, fresh memos
         cache = Cache(tmp_path / "cache")
-        renderer = Renderer(project, fontbook, cache, store=Converter(fontbook, project.root, cache).store)
+        renderer = Renderer(project, fontbook, cache, store=Converter(fontbook, project.root, cache).paint)
         lookups = []
         renderer.pack.get = lambda kind, key, get=renderer.pack.get: lookups.append(kind) or get(kind, key)
         for component, faces in zip(components, expected):
@@ -159,12 +159,12 @@ def test_rendering_ahead_settles_a_fieldless_side_of_every_card_even_one_to_rend
     deck = dataclasses.replace(components[9], back=components[0].front)  # a front reading the name, a plain back
     cards = list(enumerate(deck.cards))
     cache = Cache(tmp_path / "cache")
-    first = Renderer(project, fontbook, cache, store=Converter(fontbook, project.root, cache).store)
+    first = Renderer(project, fontbook, cache, store=Converter(fontbook, project.root, cache).paint)
     for index, card in cards[:3]:
         first.render(game, deck, card, "front", index), first.render(game, deck, card, "back", index)
     cache.save()
     cache = Cache(tmp_path / "cache")
-    renderer = Renderer(project, fontbook, cache, store=Converter(fontbook, project.root, cache).store)
+    renderer = Renderer(project, fontbook, cache, store=Converter(fontbook, project.root, cache).paint)
     missing = renderer.uncached(game, deck, cards)
     known = {card.fields for _, card in cards[:3]}  # a front's render key hashes every field of its card
     assert list(missing) == [index for index, card in cards if card.fields not in known]

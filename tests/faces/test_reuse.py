@@ -113,7 +113,7 @@ def test_a_renderer_holds_no_more_than_its_memos_allow_however_many_cards(tmp_pa
     cards = [dataclasses.replace(deck.cards[0], fields=deck.cards[0].fields.merged({"name": f"札{n}"})) for n in range(30)]
     fontbook = open_fontbook(project)
     converter = Converter(fontbook, root, Cache(None))
-    renderer = Renderer(project, fontbook, Cache(None), store=converter.store)
+    renderer = Renderer(project, fontbook, Cache(None), store=converter.paint)
     first = [renderer.render(game, deck, card, side).key for card in cards for side in ("front", "back")]
     again = [renderer.render(game, deck, card, side) for card in cards for side in ("front", "back")]
     assert [face.key for face in again] == first and all(face.svg == "" for face in again)
@@ -138,7 +138,7 @@ def test_pages_name_a_face_many_cards_show_by_one_string(tmp_path):
     game, deck = project.games[0], project.games[0].components[0]
     fontbook = open_fontbook(project)
     cache = Cache(tmp_path / "cache")
-    renderer = Renderer(project, fontbook, cache, store=Converter(fontbook, root, cache).store)
+    renderer = Renderer(project, fontbook, cache, store=Converter(fontbook, root, cache).paint)
     renderer.cache.limit = 1  # every render after the first asks the pack
     backs = [renderer.render(game, deck, card, "back").key for card in deck.cards * 3]
     assert len(set(backs)) == 1 and len({id(key) for key in backs}) == 1

@@ -185,7 +185,7 @@ def test_empty_text_has_no_lines(book):
 def test_the_painter_draws_the_fitted_text_where_it_was_measured(book, tmp_path):
     fitted = fit_text("右寄せ text", 0, 0, 40, 10, fontbook=book, weight="bold", align="right")
     svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="40mm" height="10mm" viewBox="0 0 40 10">{fitted.to_svg()}</svg>'
-    (string,) = list(strings(Converter(book, tmp_path).convert("k", svg, "x.svg.j2")))
+    (string,) = list(strings(Converter(book, tmp_path).face_form("k", svg, "x.svg.j2")))
     assert string.font == "NotoSansJP-Bold" and string.text == "右寄せ text"
     assert string.x == pytest.approx(fitted.lines[0].x, abs=1e-3)
     assert string.size == pytest.approx(fitted.size_mm, abs=1e-3)

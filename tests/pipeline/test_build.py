@@ -231,7 +231,7 @@ def planned(project_dir: Path, tmp_path: Path, edit=lambda text: text, assets: s
     cache = Cache(None)
     fontbook = open_fontbook(loaded, chosen)
     converter = Converter(fontbook, loaded.root, cache)
-    renderer = Renderer(loaded, fontbook, cache, store=converter.store)
+    renderer = Renderer(loaded, fontbook, cache, store=converter.paint)
     output = pipeline.plan_components(loaded, loaded.games[0], chosen, tmp_path / "out", renderer, pnpgen.Report(),
                                       lambda label: None, assets)[0]
     return output.digest, output.pages

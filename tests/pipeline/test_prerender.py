@@ -9,6 +9,7 @@ from pnpgen import Options
 from pnpgen.pipeline import prerender, build as pipeline
 from pnpgen.store.pack import FacePack
 from pnpgen.faces import render
+from pnpgen.faces.stored import StoredForms
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -29,7 +30,7 @@ def pdf_bytes(out: Path) -> dict:
 
 @pytest.fixture()
 def counted(monkeypatch):
-    """Pack lookups (of a render key's face) and face records read to check them, made by this process, by phase (rendering ahead, laying out)."""
+    """Pack lookups (of a render key's face) and form records read to check them, made by this process, by phase (rendering ahead, laying out)."""
     counts = {"phase": "before", "ahead": [0, 0], "layout": [0, 0]}
 
     def count(position, function, only=lambda *args: True):
@@ -49,7 +50,7 @@ def counted(monkeypatch):
         return wrapped
 
     monkeypatch.setattr(FacePack, "get", count(0, FacePack.get, lambda pack, kind, key: kind == b"R"))
-    monkeypatch.setattr(render, "load_art", count(1, render.load_art))
+    monkeypatch.setattr(StoredForms, "read", count(1, StoredForms.read, lambda stored, key, *_: key not in stored.pack.checked))
     monkeypatch.setattr(pipeline, "render_ahead", phase("ahead", pipeline.render_ahead))
     monkeypatch.setattr(pipeline, "plan_components", phase("layout", pipeline.plan_components))
     return counts

@@ -2,18 +2,18 @@
 from pathlib import Path
 
 import pypdfium2
-from pnpgen.faces.art import FaceArt
-from pnpgen.faces.form import encode_form
 from pnpgen.press.impose import Item, SheetSpec, impose
 from pnpgen.project.model import Size
 from pnpgen.units import mm
 from pnpgen.press.write_pdf import write_pdf
+from painted import painted
 
 
 def test_fill_opacity_inside_a_form_blends(tmp_path: Path):
     size = Size(mm(63), mm(88))
     w, h = size.width + 2 * mm(3), size.height + 2 * mm(3)
-    drawing = encode_form(FaceArt(w, h, [f"1 0 0 rg 0 0 {w} {h} re f", "0 0 1 rg", ["A", "ca", 0.5], f"0 0 {w} {h} re f"]))
+    drawing = painted(w, h, f'<rect width="{w}" height="{h}" fill="#f00"/>'
+                            f'<rect width="{w}" height="{h}" fill="#00f" fill-opacity="0.5"/>')
     pages = impose([Item("face", None, size)], SheetSpec(paper=Size(mm(210), mm(297))))
     target = tmp_path / "alpha.pdf"
     write_pdf(pages, {"face": drawing}, target, title="alpha", initial_font="Helvetica", bleed=mm(3))

@@ -9,18 +9,17 @@ from pathlib import Path
 import pypdf
 import pypdfium2
 import pytest
-from reportlab.lib import colors
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from pnpgen.errors import PnpError
-from pnpgen.faces.art import FaceArt
-from pnpgen.faces.form import FaceForm, encode_form
+from pnpgen.faces.form import FaceForm
 from pnpgen.faces.fonts import BUNDLED_FONTS
 from pnpgen.press import recurring as recurring_module, write_pdf as write_pdf_module
 from pnpgen.press.impose import Item, Page, SheetSpec, impose
 from pnpgen.project.model import Size
 from pnpgen.units import mm, to_mm
+from painted import painted
 from pnpgen.press import pdf_file
 from pnpgen.press.write_pdf import Document, form_name, write_document, write_pdf
 
@@ -41,15 +40,13 @@ def font():
 
 def art_face(text: str, colour: str, size: Size = POKER) -> FaceForm:
     """A face with bleed: colour to the bleed edge, a white panel, a green bottom-left corner, text; as
-    the painter would give it (operators and a text part), as its form."""
+    the painter gives it."""
     width, height = size.width + 2 * BLEED, size.height + 2 * BLEED
-    colour = colors.HexColor(colour)
-    green = colors.HexColor(GREEN)
-    parts = [f"{colour.red} {colour.green} {colour.blue} rg 0 0 {width} {height} re f",
-             f"1 1 1 rg {BLEED + mm(4)} {BLEED + mm(4)} {size.width - mm(8)} {size.height - mm(8)} re f",
-             f"{green.red} {green.green} {green.blue} rg {BLEED} {BLEED} {mm(8)} {mm(8)} re f",
-             f"0 0 0 rg BT 1 0 0 1 {BLEED + mm(6)} {BLEED + size.height - mm(12)} Tm", ["T", 0, 12, text], "ET"]
-    return encode_form(FaceArt(width, height, parts, [("Noto Sans JP", "normal", "normal")], [], [], [], [FONT], []))
+    return painted(width, height, f'<rect width="{width}" height="{height}" fill="{colour}"/>'
+                   f'<rect x="{BLEED + mm(4)}" y="{BLEED + mm(4)}" width="{size.width - mm(8)}" '
+                   f'height="{size.height - mm(8)}" fill="#fff"/>'
+                   f'<rect x="{BLEED}" y="{height - BLEED - mm(8)}" width="{mm(8)}" height="{mm(8)}" fill="{GREEN}"/>'
+                   f'<text x="{BLEED + mm(6)}" y="{BLEED + mm(12)}" font-size="12">{text}</text>', FONT)
 
 
 face = art_face
@@ -238,7 +235,7 @@ def test_pages_are_written_as_they_come_not_held_until_the_end(monkeypatch):
     assert written_when_asked[-1] > out.tell() * 0.6  # the last face is asked for near the end, not up front
 
 
-def recurring_deck(name) -> tuple[list[Page], dict[str, FaceArt]]:
+def recurring_deck(name) -> tuple[list[Page], dict[str, FaceForm]]:
     """20 cards on 3 sheets: a shared back, card 2 again as card 17 (a sheet later), card 5 three times."""
     fronts = [f"card-{i}" for i in range(20)]
     fronts[17], fronts[6], fronts[7] = "card-2", "card-5", "card-5"

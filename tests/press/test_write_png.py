@@ -4,16 +4,15 @@ import io
 
 import pytest
 from PIL import Image
-from reportlab.lib.colors import HexColor
 
 from pnpgen import units
 from pnpgen.press import write_png
 from pnpgen.export.pieces import face_page
-from pnpgen.faces.art import FaceArt
-from pnpgen.faces.form import FaceForm, encode_form
+from pnpgen.faces.form import FaceForm
 from pnpgen.errors import Location
 from pnpgen.project.model import Component, Layout, Size
 from pnpgen.press.write_pdf import pdf_bytes
+from painted import painted
 
 POKER = Size(units.mm(63), units.mm(88))
 BLEED = units.mm(3)
@@ -47,10 +46,8 @@ def component(bleed: float = BLEED) -> Component:
 def framed_face(inner: str, outer: str = "#ffffff") -> FaceForm:
     """A face's form: the bleed in one colour, the trim in another."""
     w, h = POKER.width + 2 * BLEED, POKER.height + 2 * BLEED
-    outer, inner = HexColor(outer), HexColor(inner)
-    return encode_form(FaceArt(w, h, [f"{outer.red} {outer.green} {outer.blue} rg 0 0 {w} {h} re f",
-                                      f"{inner.red} {inner.green} {inner.blue} rg {BLEED} {BLEED} {POKER.width} "
-                                      f"{POKER.height} re f"]))
+    return painted(w, h, f'<rect width="{w}" height="{h}" fill="{outer}"/>'
+                         f'<rect x="{BLEED}" y="{BLEED}" width="{POKER.width}" height="{POKER.height}" fill="{inner}"/>')
 
 
 def face_document(colours: list[str]) -> bytes:

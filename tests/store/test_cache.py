@@ -1,7 +1,6 @@
 """The content-hash cache: a rebuild re-renders nothing, a tweak re-renders exactly the changed card."""
 import hashlib
 import os
-import json
 import shutil
 import sqlite3
 import tracemalloc
@@ -11,6 +10,7 @@ import pytest
 
 import pnpgen
 from pnpgen import Options
+from pnpgen.faces.form import FaceForm
 from pnpgen.pipeline.workers import Background
 from pnpgen.store import pack as packs_module
 from pnpgen.store.pack import FacePack
@@ -100,7 +100,7 @@ def test_a_damaged_pack_is_a_miss_not_an_error(project, tmp_path, damage):
     for pack in packs(tmp_path / "cache"):
         data = bytearray(pack.read_bytes())
         if damage == "flip a payload byte":
-            data[data.index(b'"parts"') + 2] ^= 0x20
+            data[data.index(b'"digests"') + 2] ^= 0x20
         elif damage == "flip a byte of its structure":  # the type of the second page: the file is malformed
             data[4096] ^= 0xFF
         elif damage == "truncate":
@@ -124,9 +124,9 @@ def test_the_cache_holds_no_pickles_and_few_files(project, tmp_path):
     assert pack.stat().st_mode & 0o077 == 0
     with sqlite3.connect(pack) as db:
         rows = db.execute("SELECT kind, payload FROM records").fetchall()
-    assert {kind for kind, _ in rows} == {b"R", b"A", b"F"}
+    assert {kind for kind, _ in rows} == {b"R", b"F"}  # render key -> face key, face key -> its form
     assert not any(b"\x80\x05" in payload for _, payload in rows)
-    assert all(json.loads(payload) for kind, payload in rows if kind == b"A")
+    assert all(FaceForm.from_bytes(payload) for kind, payload in rows if kind == b"F")
 
 
 def test_a_warm_cache_works_in_a_fresh_process(tmp_path):
@@ -190,6 +190,10 @@ def pack_at(tmp_path: Path) -> FacePack:
     return FacePack(tmp_path / "faces" / "p.sqlite")
 
 
+def form_of(pack: FacePack, face_key: str) -> bytes | None:
+    return pack.form_record(face_key)[0]
+
+
 def rows_of(path: Path) -> list[tuple]:
     with sqlite3.connect(path) as db:
         return db.execute("SELECT kind, key, payload FROM records ORDER BY rowid").fetchall()
@@ -197,26 +201,26 @@ def rows_of(path: Path) -> list[tuple]:
 
 def test_a_pack_reads_back_what_it_saved_and_what_a_helper_handed_it(tmp_path):
     pack = pack_at(tmp_path)
-    pack.put(b"A", key(1), b'{"own": 1}')
+    pack.put(b"F", key(1), b'{"own": 1}')
     pack.record_face(key(2), key(1))
     handoff = pack.handoff()
 
     def helper():  # in a forked process, as prerender.render_ahead runs it
         pack.hand_to(handoff)
-        assert pack.art_bytes(key(1)) == b'{"own": 1}'  # the parent's records, read in the child
-        pack.put(b"A", key(3), b'{"helper": 3}')
-        pack.put(b"A", key(5), b'{"helper": 5}')
+        assert form_of(pack, key(1)) == b'{"own": 1}'  # the parent's records, read in the child
+        pack.put(b"F", key(3), b'{"helper": 3}')
+        pack.put(b"F", key(5), b'{"helper": 5}')
         pack.finish()
     Background(helper).wait()
-    assert pack.art_bytes(key(3)) is None  # not here until taken
+    assert form_of(pack, key(3)) is None  # not here until taken
     assert pack.take(handoff) == 2 and key(3) in pack.checked
     assert not Path(handoff.path).exists()
-    pack.put(b"A", key(4), b'{"own": 4}')
+    pack.put(b"F", key(4), b'{"own": 4}')
     pack.save()
     again = pack_at(tmp_path)
-    assert again.art_bytes(key(1)) == b'{"own": 1}' and again.face_key(key(2)) == key(1)
-    assert again.art_bytes(key(4)) == b'{"own": 4}'
-    assert again.art_bytes(key(3)) == b'{"helper": 3}' and again.art_bytes(key(5)) == b'{"helper": 5}'
+    assert form_of(again, key(1)) == b'{"own": 1}' and again.face_key(key(2)) == key(1)
+    assert form_of(again, key(4)) == b'{"own": 4}'
+    assert form_of(again, key(3)) == b'{"helper": 3}' and form_of(again, key(5)) == b'{"helper": 5}'
     assert key(3) not in again.checked  # a new build checks a record again before it trusts it
 
 
@@ -224,17 +228,17 @@ def test_a_forked_process_reads_its_parents_records_and_writes_none_of_its_own_i
     """A rulebook is typeset, and PDFs written, in forked processes that read the faces and may add some."""
     pack = pack_at(tmp_path)
     for n in range(600):  # more than a batch: most are in this build's own file when the child starts
-        pack.put(b"A", key(n), b"parent %d" % n)
+        pack.put(b"F", key(n), b"parent %d" % n)
 
     def child():
-        assert pack.art_bytes(key(0)) == b"parent 0" and pack.art_bytes(key(599)) == b"parent 599"
+        assert form_of(pack, key(0)) == b"parent 0" and form_of(pack, key(599)) == b"parent 599"
         for n in range(1000, 1600):
-            pack.put(b"A", key(n), b"child " * 100)
+            pack.put(b"F", key(n), b"child " * 100)
         pack.flush()
         pack.save()  # only the process that opened the pack writes the cache's file
     Background(child).wait()
-    pack.put(b"A", key(600), b"parent after")
-    assert pack.art_bytes(key(1000)) is None and pack.art_bytes(key(600)) == b"parent after"
+    pack.put(b"F", key(600), b"parent after")
+    assert form_of(pack, key(1000)) is None and form_of(pack, key(600)) == b"parent after"
     pack.save()
     assert {payload for *_, payload in rows_of(tmp_path / "faces" / "p.sqlite")} == {
         b"parent %d" % n for n in range(600)} | {b"parent after"}
@@ -244,69 +248,69 @@ def test_a_forked_process_reads_its_parents_records_and_writes_none_of_its_own_i
 def test_a_damaged_record_is_a_miss_and_the_rest_still_read(tmp_path, when):
     pack = pack_at(tmp_path)
     for n in range(3):
-        pack.put(b"A", key(n), f"payload {n}".encode())
+        pack.put(b"F", key(n), f"payload {n}".encode())
     pack.save()
     path = tmp_path / "faces" / "p.sqlite"
     data = bytearray(path.read_bytes())
     data[data.index(b"payload 1")] ^= 0x20
     if when == "after it is read":
         pack = pack_at(tmp_path)
-        assert pack.art_bytes(key(2)) == b"payload 2"
+        assert form_of(pack, key(2)) == b"payload 2"
     path.write_bytes(bytes(data))  # in place: an open connection reads it too
     if when == "before it is opened":
         pack = pack_at(tmp_path)
-    assert pack.art_bytes(key(0)) == b"payload 0"
+    assert form_of(pack, key(0)) == b"payload 0"
     # A connection that read the file before may answer from the pages it read then (the record as it was,
     # its check holding); the damaged payload is never an answer.
-    found = pack.art_bytes(key(1))
+    found = form_of(pack, key(1))
     assert found is None if when == "before it is opened" else found in (None, b"payload 1")
     assert pack.has_face(key(1)) == (found is not None)
-    assert pack.art_bytes(key(2)) == b"payload 2"
-    pack.put(b"A", key(1), b"payload 1")  # made again
+    assert form_of(pack, key(2)) == b"payload 2"
+    pack.put(b"F", key(1), b"payload 1")  # made again
     pack.save()
-    assert pack_at(tmp_path).art_bytes(key(1)) == b"payload 1"
+    assert form_of(pack_at(tmp_path), key(1)) == b"payload 1"
 
 
 def test_a_record_under_another_key_is_a_miss(tmp_path):
     """A payload whose checksum holds, moved under another record's key or kind, fails the check."""
     pack = pack_at(tmp_path)
-    pack.put(b"A", key(1), b"one")
-    pack.put(b"A", key(2), b"two")
+    pack.put(b"F", key(1), b"one")
+    pack.put(b"F", key(2), b"two")
     pack.save()
     with sqlite3.connect(tmp_path / "faces" / "p.sqlite") as db:
         db.execute("UPDATE records SET key = ? WHERE key = ?", (bytes.fromhex(key(3)), bytes.fromhex(key(2))))
-        db.execute("UPDATE records SET kind = ? WHERE key = ?", (b"F", bytes.fromhex(key(1))))
+        db.execute("UPDATE records SET kind = ? WHERE key = ?", (b"R", bytes.fromhex(key(1))))
     again = pack_at(tmp_path)
-    assert again.art_bytes(key(3)) is None and again.form_record(key(1)) == (None, False)
+    assert form_of(again, key(3)) is None and again.face_key(key(1)) is None
 
 
 def test_the_pack_holds_its_records_on_disk_not_in_memory(tmp_path):
     pack = pack_at(tmp_path)
-    pack.put(b"A", key(0), b"x")
-    payload = bytes(range(256)) * 8  # 2 KB, about a face's FaceArt
+    pack.put(b"F", key(0), b"x")
+    payload = bytes(range(256)) * 8  # 2 KB, about a face's form
     tracemalloc.start()
     try:
         for n in range(1, 5001):
-            pack.put(b"A", key(n), payload)
+            pack.put(b"F", key(n), payload)
             pack.record_face(key(-n), key(n))
         held, _ = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert held < 5000 * 400  # a batch of records, not the 10 MB of payloads
-    assert pack.art_bytes(key(4321)) == payload and pack.face_key(key(-4321)) == key(4321)
+    assert form_of(pack, key(4321)) == payload and pack.face_key(key(-4321)) == key(4321)
     pack.save()
-    assert pack_at(tmp_path).art_bytes(key(5000)) == payload
+    assert form_of(pack_at(tmp_path), key(5000)) == payload
 
 
 def test_saving_keeps_what_the_build_used_and_no_more_than_twice_as_much(tmp_path):
     pack = pack_at(tmp_path)
     for n in range(3000):
-        pack.put(b"A", key(n), b"old")
+        pack.put(b"F", key(n), b"old")
     pack.save()
     pack = pack_at(tmp_path)
     for n in range(100):
-        pack.put(b"A", key(10_000 + n), b"new")
-    assert pack.art_bytes(key(2999)) == b"old"
+        pack.put(b"F", key(10_000 + n), b"new")
+    assert form_of(pack, key(2999)) == b"old"
     pack.save()
     kept = pack_at(tmp_path)
     assert all(kept.has_face(key(10_000 + n)) for n in range(100)) and kept.has_face(key(2999))
@@ -316,7 +320,7 @@ def test_saving_keeps_what_the_build_used_and_no_more_than_twice_as_much(tmp_pat
 def test_a_full_disk_keeps_the_records_in_memory_and_the_build_going(tmp_path, monkeypatch):
     pack = pack_at(tmp_path)
     for n in range(600):
-        pack.put(b"A", key(n), bytes([n % 256]) * 2000)  # the first batches reach this build's own file
+        pack.put(b"F", key(n), bytes([n % 256]) * 2000)  # the first batches reach this build's own file
     written = packs_module.write_rows
 
     def refuse(db, rows):
@@ -325,11 +329,11 @@ def test_a_full_disk_keeps_the_records_in_memory_and_the_build_going(tmp_path, m
         written(db, rows)
     monkeypatch.setattr(packs_module, "write_rows", refuse)
     for n in range(600, 1200):
-        pack.put(b"A", key(n), bytes([n % 256]) * 2000)
-    assert all(pack.art_bytes(key(n)) == bytes([n % 256]) * 2000 for n in (0, 599, 600, 1199))
+        pack.put(b"F", key(n), bytes([n % 256]) * 2000)
+    assert all(form_of(pack, key(n)) == bytes([n % 256]) * 2000 for n in (0, 599, 600, 1199))
     monkeypatch.setattr(packs_module, "write_rows", written)
     pack.save()
-    assert pack_at(tmp_path).art_bytes(key(1199)) == bytes([1199 % 256]) * 2000
+    assert form_of(pack_at(tmp_path), key(1199)) == bytes([1199 % 256]) * 2000
 
 
 def test_a_pack_with_no_temporary_folder_keeps_its_records_in_memory(tmp_path, monkeypatch):
@@ -338,10 +342,10 @@ def test_a_pack_with_no_temporary_folder_keeps_its_records_in_memory(tmp_path, m
     monkeypatch.setattr(packs_module.tempfile, "mkdtemp", refuse)
     pack = FacePack(None)
     for n in range(600):
-        pack.put(b"A", key(n), b"%d" % n)
-    assert pack.art_bytes(key(3)) == b"3" and pack.handoff() is None
+        pack.put(b"F", key(n), b"%d" % n)
+    assert form_of(pack, key(3)) == b"3" and pack.handoff() is None
     pack.save()
-    assert pack.art_bytes(key(599)) == b"599"
+    assert form_of(pack, key(599)) == b"599"
 
 
 def test_shared_repr_is_repr_of_pages_that_share_their_marks():
@@ -364,14 +368,14 @@ def test_two_builds_saving_at_once_leave_a_pack_whose_records_all_check(tmp_path
     def fill_and_save(first: int):
         pack = pack_at(tmp_path)
         for n in range(first, first + 2000):
-            pack.put(b"A", key(n), b"%d" % n * 50)
+            pack.put(b"F", key(n), b"%d" % n * 50)
         pack.save()
         pack.close()  # a forked process leaves without cleaning up: its own file goes now
     other = Background(lambda: fill_and_save(0))
     fill_and_save(1000)
     other.wait()
     pack = pack_at(tmp_path)
-    found = {n: pack.art_bytes(key(n)) for n in range(3000)}
+    found = {n: form_of(pack, key(n)) for n in range(3000)}
     # Every record there is whole. A save that waited too long for the other's lock (a loaded machine) gives up
     # and costs only hits, so what is certain is that one build's records are all kept, not both builds'.
     assert all(value in (None, b"%d" % n * 50) for n, value in found.items())

@@ -1,0 +1,76 @@
+"""Turn a face's form record in the face store into a form this build can draw, or a miss."""
+from __future__ import annotations
+
+from ..errors import PnpError
+from ..store.pack import FacePack
+from .fonts import FontBook
+from .form import FaceForm, Shape, font_digest, font_file, glyphs_fit
+from .images import ImageChecker
+
+
+class StoredForms:
+    """The form records of one project's pack, read for this build's fonts and images. A record is drawn from
+    only when it checks (in full the first time this process reads it: check_form), its fonts' digests are
+    those of the files this build's fonts are, its glyph IDs lie within those fonts and every image it names
+    passes today's checks. Any other is a miss, forgotten, so that its face is rendered and painted again:
+    nothing else can draw it."""
+
+    def __init__(self, pack: FacePack | None, fontbook: FontBook, images: ImageChecker):
+        self.pack, self.fontbook, self.images = pack, fontbook, images
+        self.fonts: dict[tuple, str] = {}
+        self.shapes: dict[Shape, tuple | None] = {}  # see fonts_of
+
+    def holds(self, key: str) -> bool:
+        """Whether the face can be drawn from its record (decided once a process: pack.checked)."""
+        return self.pack is not None and (key in self.pack.checked or self.read(key) is not None)
+
+    def read(self, key: str, raw: bool = False) -> FaceForm | None:
+        """The face's form from its record, its fonts and images resolved; None for a miss. raw: a record this
+        process checked, without images or groups, comes as its bytes, unparsed, for the writer to copy
+        (FaceForm.placeable)."""
+        data, checked = self.pack.form_record(key) if self.pack is not None else (None, False)
+        if data is None:
+            return None
+        if raw and checked:
+            try:
+                form = FaceForm.placeable(data)
+            except ValueError:
+                form = None
+            fonts = self.fonts_of(form.shape) if form is not None else None
+            if fonts is not None:
+                form.resolved_fonts = fonts[0]
+                return form
+        try:
+            form = FaceForm.from_bytes(data, check=not checked)
+        except ValueError:
+            form = None
+        fonts = self.fonts_of(form.shape) if form is not None else None
+        try:
+            if fonts is None or not (checked or glyphs_fit(form.glyphs, fonts[1])):
+                raise ValueError("not drawable with this build's fonts")
+            form.resolved_images = [self.images.resolve(href) for href in form.images] if form.images else []
+        except (ValueError, PnpError):  # a fresh face's painting gives the usual message about an image
+            self.pack.forget(key)
+            return None
+        self.pack.checked.add(key)
+        form.resolved_fonts = fonts[0]
+        return form
+
+    def fonts_of(self, shape: Shape) -> tuple[tuple[str, ...], list[int]] | None:
+        """The fonts a record's shape names, and how many glyphs each has; None when a digest differs (the
+        record was made with other font files). Once per shape: a template's faces share theirs."""
+        if shape not in self.shapes:
+            names = tuple(self.font_of(tuple(selector)) for selector in shape.fonts)
+            same = [font_digest(name) for name in names] == list(shape.digests)
+            self.shapes[shape] = (names, [font_file(name).num_glyphs for name in names]) if same else None
+        return self.shapes[shape]
+
+    def font_of(self, selector: tuple) -> str:
+        """The reportlab font for an SVG family, weight and style; an unknown family takes the default."""
+        if selector not in self.fonts:
+            family, weight, style = selector
+            try:
+                self.fonts[selector] = self.fontbook.resolve(family or None, weight, style)
+            except PnpError:
+                self.fonts[selector] = self.fontbook.resolve(None, weight, style)
+        return self.fonts[selector]

@@ -1,0 +1,65 @@
+"""A face's form record is drawn from only when today's fonts are those it was made with and it checks: any
+other is a miss, and the face is rendered again from its template."""
+import shutil
+import sqlite3
+import zlib
+from pathlib import Path
+
+import pytest
+
+import pnpgen
+from pnpgen import Options
+from pnpgen.faces.form import FaceForm
+from pnpgen.store.records import checksum
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def build(project: Path, out: Path, cache: Path) -> pnpgen.Report:
+    return pnpgen.build(project, Options(out_dir=out, cache_dir=cache, check=False))
+
+
+def pdf_bytes(out: Path) -> dict:
+    return {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*.pdf"))}
+
+
+def rewrite_forms(cache: Path, change) -> int:
+    """Replace every form record's payload by change(its form) (None: left as it is), with a checksum that holds:
+    what only the form's own check can catch. Returns how many were replaced."""
+    (path,) = sorted(cache.rglob("*.sqlite"))
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT key, payload FROM records WHERE kind = ?", (b"F",)).fetchall()
+        changed = [(key, change(FaceForm.from_bytes(payload))) for key, payload in rows]
+        changed = [(payload, checksum(b"F", key, payload), b"F", key) for key, payload in changed if payload]
+        db.executemany("UPDATE records SET payload = ?, checksum = ? WHERE kind = ? AND key = ?", changed)
+    return len(changed)
+
+
+def made_with_other_fonts(form: FaceForm) -> bytes | None:
+    """The record as a build with other font files (other digests) would have left it."""
+    if not form.fonts:
+        return None
+    form.digests = tuple("0" * 32 for _ in form.digests)
+    return form.to_bytes()
+
+
+def smuggling(form: FaceForm) -> bytes:
+    """The record with content that is not only drawing (a literal string)."""
+    form.content = zlib.compress(b"BT /F0 5 Tf (smuggled) Tj ET")
+    form.groups = ()
+    return form.to_bytes()
+
+
+@pytest.mark.parametrize("change", [made_with_other_fonts, smuggling])
+def test_a_form_record_that_cannot_draw_is_a_miss_and_its_face_is_rendered_again(tmp_path, change):
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURES / "minimal", project)
+    first = build(project, tmp_path / "first", tmp_path / "cache")
+    assert (first.renders, first.faces) == (4, 4)
+    changed = rewrite_forms(tmp_path / "cache", change)
+    assert changed == 4  # every face of the project shows text
+    again = build(project, tmp_path / "again", tmp_path / "cache")
+    assert (again.renders, again.faces) == (changed, changed)
+    assert pdf_bytes(tmp_path / "again") == pdf_bytes(tmp_path / "first")
+    third = build(project, tmp_path / "third", tmp_path / "cache")  # the records made again are kept
+    assert (third.renders, third.faces) == (0, 0) and pdf_bytes(tmp_path / "third") == pdf_bytes(tmp_path / "first")
