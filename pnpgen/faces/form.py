@@ -51,13 +51,14 @@ class FaceForm:
     """A face as the painter makes it, the face store keeps it and the writer places it.
 
     content: deflated operators in the face's box (points, origin bottom-left); fonts[i] is /Fi (an SVG
-    selector), digests[i] its file's digest, glyphs[i] the glyphs it shows as (their IDs, 2 bytes each, big-endian; the text each
-    stands for, one character each ("\\0" for a missing one)); states[i] is /Gi (("ca" or "CA", alpha), or ("SMask", group));
-    images[i] is /Ii (an href relative to the project); shadings[i] is /Shi (see valid_shading);
-    groups[i] is /Xi, a transparency group sharing the form's resources, whose deflated content is groups[i]
-    bytes of content's end (the groups in order, after the form's own). shape: what those fields were read
-    from (None when they were replaced since). resolved_fonts are the reportlab fonts the selectors resolved
-    to, resolved_images the image files the hrefs did: filled by whoever paints or reads the form."""
+    selector), digests[i] its file's digest, glyphs[i] the glyphs it shows as (their IDs, 2 bytes each,
+    big-endian; the text each stands for, one character each ("\\0" for a missing one)); states[i] is /Gi
+    (("ca" or "CA", alpha), or ("SMask", group)); images[i] is /Ii (an href relative to the project);
+    shadings[i] is /Shi (see valid_shading); groups[i] is /Xi, a transparency group sharing the form's
+    resources, whose deflated content is groups[i] bytes of content's end (the groups in order, after the
+    form's own). shape: what those fields were read from (None when they were replaced since).
+    resolved_fonts are the reportlab fonts the selectors resolved to, resolved_images the image files the
+    hrefs did: filled by whoever paints or reads the form."""
 
     width: float
     height: float

@@ -1,11 +1,14 @@
 """Turn a face's form record in the face store into a form this build can draw, or a miss."""
 from __future__ import annotations
 
+import hashlib
+
 from ..errors import PnpError
 from ..store.pack import FacePack
 from .fonts import FontBook
 from .form import FaceForm, Shape, font_digest, font_file, glyphs_fit
 from .images import ImageChecker
+from .truetype import open_truetype
 
 
 class StoredForms:
@@ -17,53 +20,90 @@ class StoredForms:
 
     def __init__(self, pack: FacePack | None, fontbook: FontBook, images: ImageChecker):
         self.pack, self.fontbook, self.images = pack, fontbook, images
-        self.fonts: dict[tuple, str] = {}
-        self.shapes: dict[Shape, tuple | None] = {}  # see fonts_of
+        self.fonts: dict[tuple, str] = {}  # SVG selector -> reportlab font name
+        self.files: dict[tuple, tuple[str, int]] = {}  # SVG selector -> its font file's digest and glyph count
+        self.shapes: dict[Shape, list[int] | None] = {}  # see fonts_of
+        self.names: dict[Shape, tuple[str, ...]] = {}
 
     def holds(self, key: str) -> bool:
-        """Whether the face can be drawn from its record (decided once a process: pack.checked)."""
-        return self.pack is not None and (key in self.pack.checked or self.read(key) is not None)
+        """Whether the face can be drawn from its record (decided once a process: pack.checked). Asks nothing of
+        reportlab: a build that draws none of its faces registers no font."""
+        return self.pack is not None and (key in self.pack.checked or self.check(key, *self.pack.form_record(key))
+                                          is not None)
 
     def read(self, key: str, raw: bool = False) -> FaceForm | None:
         """The face's form from its record, its fonts and images resolved; None for a miss. raw: a record this
         process checked, without images or groups, comes as its bytes, unparsed, for the writer to copy
         (FaceForm.placeable)."""
         data, checked = self.pack.form_record(key) if self.pack is not None else (None, False)
-        if data is None:
-            return None
+        form = None
         if raw and checked:
             try:
                 form = FaceForm.placeable(data)
             except ValueError:
                 form = None
-            fonts = self.fonts_of(form.shape) if form is not None else None
-            if fonts is not None:
-                form.resolved_fonts = fonts[0]
-                return form
+            if form is not None and self.fonts_of(form.shape) is None:
+                form = None
+        form = form or self.check(key, data, checked)
+        if form is not None:
+            if form.shape not in self.names:
+                self.names[form.shape] = tuple(self.font_of(tuple(selector)) for selector in form.shape.fonts)
+            form.resolved_fonts = self.names[form.shape]
+        return form
+
+    def check(self, key: str, data: bytes | None, checked: bool) -> FaceForm | None:
+        """The form a record holds, checked in full unless this process did already, its images resolved; a
+        record that does not check or cannot be drawn today is forgotten."""
+        if data is None:
+            return None
         try:
             form = FaceForm.from_bytes(data, check=not checked)
         except ValueError:
             form = None
-        fonts = self.fonts_of(form.shape) if form is not None else None
+        counts = self.fonts_of(form.shape) if form is not None else None
         try:
-            if fonts is None or not (checked or glyphs_fit(form.glyphs, fonts[1])):
+            if counts is None or not (checked or glyphs_fit(form.glyphs, counts)):
                 raise ValueError("not drawable with this build's fonts")
             form.resolved_images = [self.images.resolve(href) for href in form.images] if form.images else []
         except (ValueError, PnpError):  # a fresh face's painting gives the usual message about an image
             self.pack.forget(key)
             return None
         self.pack.checked.add(key)
-        form.resolved_fonts = fonts[0]
         return form
 
-    def fonts_of(self, shape: Shape) -> tuple[tuple[str, ...], list[int]] | None:
-        """The fonts a record's shape names, and how many glyphs each has; None when a digest differs (the
-        record was made with other font files). Once per shape: a template's faces share theirs."""
+    def fonts_of(self, shape: Shape) -> list[int] | None:
+        """How many glyphs each font a record's shape names has; None when a digest differs (the record was
+        made with other font files). Once per shape: a template's faces share theirs."""
         if shape not in self.shapes:
-            names = tuple(self.font_of(tuple(selector)) for selector in shape.fonts)
-            same = [font_digest(name) for name in names] == list(shape.digests)
-            self.shapes[shape] = (names, [font_file(name).num_glyphs for name in names]) if same else None
+            found = [self.file_of(tuple(selector)) for selector in shape.fonts]
+            same = [digest for digest, _ in found] == list(shape.digests)
+            self.shapes[shape] = [count for _, count in found] if same else None
         return self.shapes[shape]
+
+    def file_of(self, selector: tuple) -> tuple[str, int]:
+        """The digest of the font file an SVG selector draws with, and its count of glyphs, as font_digest and
+        font_file give them for its reportlab font: read from the file itself where reportlab reads it as it
+        is, for registering a font with reportlab costs far more than checking a record."""
+        if selector not in self.files:
+            family, weight, style = selector
+            try:
+                face = self.fontbook.find_face(family or None, weight, style)
+            except PnpError:
+                face = self.fontbook.find_face(None, weight, style)
+            font = None
+            if not (face.cff or face.variable):  # else reportlab reads a file made from it
+                try:
+                    font = open_truetype(face.path, face.index)
+                except PnpError:  # the font painting would use instead: the default's
+                    font = None
+            if font is not None:
+                hasher = hashlib.sha256(font.data)
+                hasher.update(str(face.index).encode("ascii"))
+                self.files[selector] = (hasher.hexdigest()[:32], font.num_glyphs)
+            else:
+                name = self.font_of(selector)
+                self.files[selector] = (font_digest(name), font_file(name).num_glyphs)
+        return self.files[selector]
 
     def font_of(self, selector: tuple) -> str:
         """The reportlab font for an SVG family, weight and style; an unknown family takes the default."""

@@ -2,8 +2,9 @@
 
 A record is (kind, key, payload, checksum): R maps a render key (the digest of everything a face is rendered
 from) to the face's key (the SHA-256 of its SVG); F maps a face key to the face's form (faces/form.py), all
-that draws it. Nothing in it can run when read; a record whose checksum does not hold is a miss, made again. What a build adds goes first to a file of its own (in a private
-temporary folder), which the processes it forks read too, and into the cache's file when it saves: that
+that draws it. Nothing in it can run when read; a record whose checksum does not hold is a miss, made again.
+What a build adds goes first to a file of its own (in a private temporary folder), which the processes it
+forks read too, and into the cache's file when it saves: that
 file is read while the build runs and written once, so that a damaged, locked or read-only one costs hits,
 never a face the build made.
 """

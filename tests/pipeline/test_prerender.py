@@ -30,7 +30,8 @@ def pdf_bytes(out: Path) -> dict:
 
 @pytest.fixture()
 def counted(monkeypatch):
-    """Pack lookups (of a render key's face) and form records read to check them, made by this process, by phase (rendering ahead, laying out)."""
+    """Pack lookups (of a render key's face) and form records read to check them, made by this process, by phase
+    (rendering ahead, laying out)."""
     counts = {"phase": "before", "ahead": [0, 0], "layout": [0, 0]}
 
     def count(position, function, only=lambda *args: True):
@@ -50,7 +51,7 @@ def counted(monkeypatch):
         return wrapped
 
     monkeypatch.setattr(FacePack, "get", count(0, FacePack.get, lambda pack, kind, key: kind == b"R"))
-    monkeypatch.setattr(StoredForms, "read", count(1, StoredForms.read, lambda stored, key, *_: key not in stored.pack.checked))
+    monkeypatch.setattr(StoredForms, "check", count(1, StoredForms.check, lambda stored, key, data, done: not done))
     monkeypatch.setattr(pipeline, "render_ahead", phase("ahead", pipeline.render_ahead))
     monkeypatch.setattr(pipeline, "plan_components", phase("layout", pipeline.plan_components))
     return counts

@@ -46,8 +46,8 @@ def component(bleed: float = BLEED) -> Component:
 def framed_face(inner: str, outer: str = "#ffffff") -> FaceForm:
     """A face's form: the bleed in one colour, the trim in another."""
     w, h = POKER.width + 2 * BLEED, POKER.height + 2 * BLEED
-    return painted(w, h, f'<rect width="{w}" height="{h}" fill="{outer}"/>'
-                         f'<rect x="{BLEED}" y="{BLEED}" width="{POKER.width}" height="{POKER.height}" fill="{inner}"/>')
+    return painted(w, h, f'<rect width="{w}" height="{h}" fill="{outer}"/><rect x="{BLEED}" y="{BLEED}" '
+                         f'width="{POKER.width}" height="{POKER.height}" fill="{inner}"/>')
 
 
 def face_document(colours: list[str]) -> bytes:

@@ -81,20 +81,21 @@ def records_of(path: Path, kind: bytes) -> list[tuple[bytes, bytes]]:
 
 
 def test_records_with_good_checks_but_planted_payloads_are_misses(tmp_path):
-    """An attacker who knows the format writes records whose checks hold: payloads are still only parsed."""
+    """An attacker who knows the format writes records whose checks hold: payloads are still only parsed, and a
+    well-formed form naming a file outside the project is checked as a fresh face's image would be."""
     project = copy_fixture(tmp_path, "minimal")
     cache, marker = tmp_path / "cache", tmp_path / "marker"
     pnpgen.build(project, Options(out_dir=tmp_path / "first", cache_dir=cache))
     path = Cache(cache).pack(project).path
-    payloads = [pickle.dumps(Plant(marker)), b'{"format":1,"width":10,"height":10,"parts":["(stolen) Tj"],'
+    payloads = [pickle.dumps(Plant(marker)), b'{"format":2,"width":10,"height":10,"parts":["(stolen) Tj"],'
                                              b'"fonts":[],"images":[]}',
-                b'{"format":1,"width":10,"height":10,"parts":[["I",0,1,1]],"fonts":[],"images":["/etc/passwd"]}']
-    arts = [key for key, _ in records_of(path, b"A")]
-    for number, key in enumerate(arts):
-        plant(path, b"A", key, payloads[number % len(payloads)])
+                FaceForm(10.0, 10.0, zlib.compress(b"q 10 0 0 10 0 0 cm /I0 Do Q"), images=("/etc/passwd",)).to_bytes()]
+    forms = [key for key, _ in records_of(path, b"F")]
+    for number, key in enumerate(forms):
+        plant(path, b"F", key, payloads[number % len(payloads)])
     again = pnpgen.build(project, Options(out_dir=tmp_path / "second", cache_dir=cache))
     assert not marker.exists()
-    assert again.faces == len(arts)  # every planted face converted again from its template
+    assert again.faces == len(forms)  # every planted face painted again from its template
     assert pdfs(tmp_path / "first") == pdfs(tmp_path / "second")
 
 
