@@ -15,7 +15,8 @@ from .fonts import FontBook
 from .icons import safe_parser
 from .art import FaceArt, load_art
 from .face import Face
-from .form import FaceForm, Shape, encode_form, font_digest, font_file, glyphs_fit
+from .font import font_named
+from .form import FaceForm, Shape, encode_form, glyphs_fit
 from .images import ImageChecker
 from .lint import lint
 from .paint import svg_to_art
@@ -97,8 +98,8 @@ class Converter:
         record was made with other fonts). Once per shape: a template's faces share theirs."""
         if shape not in self.shapes:
             names = tuple(self.font_of(tuple(selector)) for selector in shape.fonts)
-            same = [font_digest(name) for name in names] == list(shape.digests)
-            self.shapes[shape] = (names, [font_file(name).num_glyphs for name in names]) if same else None
+            same = [font_named(name).digest for name in names] == list(shape.digests)
+            self.shapes[shape] = (names, [font_named(name).file.num_glyphs for name in names]) if same else None
         return self.shapes[shape]
 
     def keep_form(self, key: str, art: FaceArt) -> FaceForm:

@@ -9,7 +9,6 @@ shows with the text they stand for, the opacities and the images. What the faces
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import re
 import struct
@@ -17,10 +16,9 @@ import zlib
 from dataclasses import dataclass, field
 
 from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfmetrics
 
 from .art import FaceArt, is_number, valid_shading
-from .truetype import TrueTypeFile, open_truetype
+from .font import font_named
 
 MAGIC = b"pnpgen form 3\n"
 HEAD = struct.Struct(">III")  # the lengths of the shape (JSON), the glyph IDs and the text they stand for
@@ -229,12 +227,12 @@ def check_form(form: FaceForm) -> None:
 
 def encode_form(art: FaceArt) -> FaceForm:
     """The form of a face whose fonts and images are resolved (Converter.resolve)."""
-    files = [font_file(name) for name in art.resolved_fonts]
+    files = [font_named(name).file for name in art.resolved_fonts]
     glyphs: list[dict[int, str]] = [{} for _ in files]
     states: dict[tuple, int] = {}
     streams = [zlib.compress(encode_parts(parts, files, glyphs, states)) for parts in art.groups]
     content = zlib.compress(encode_parts(art.parts, files, glyphs, states)) + b"".join(streams)
-    shape = shape_of(art.width, art.height, art.fonts, [font_digest(name) for name in art.resolved_fonts],
+    shape = shape_of(art.width, art.height, art.fonts, [font_named(name).digest for name in art.resolved_fonts],
                      list(states), art.images, art.shadings, [len(s) for s in streams])
     return FaceForm(shape.width, shape.height, content, shape.fonts, shape.digests,
                     [(struct.pack(f">{len(shown)}H", *sorted(shown)), "".join(shown[g] for g in sorted(shown)))
@@ -269,27 +267,3 @@ def encode_parts(parts: list, files: list, glyphs: list[dict[int, str]], states:
             name = states.setdefault((part[1], part[2]), len(states))
             code.append(f"/G{name} gs")
     return "\n".join(code).encode("latin-1")
-
-
-@functools.lru_cache(maxsize=64)
-def font_file(name: str) -> TrueTypeFile:
-    """The font file behind a registered reportlab font name (a name stands for one file in a process)."""
-    face = pdfmetrics.getFont(name).face
-    return open_truetype(face.filename, subfont_index(face))
-
-
-@functools.lru_cache(maxsize=64)
-def font_digest(name: str) -> str:
-    """What a record's glyph IDs were taken from: a digest of the font's file and subfont (a changed file
-    makes records made from the old one misses, not wrong glyphs)."""
-    face = pdfmetrics.getFont(name).face
-    hasher = hashlib.sha256(font_file(name).data)  # the file's bytes, already read: not read again
-    hasher.update(str(subfont_index(face)).encode("ascii"))
-    return hasher.hexdigest()[:32]
-
-
-def subfont_index(face) -> int:
-    """Which font of a collection (TTC) reportlab registered: it keeps only the "-N" it appends to names."""
-    suffix = getattr(face, "subfontNameX", b"") or b""
-    text = suffix.decode("ascii", "replace") if isinstance(suffix, bytes) else str(suffix)
-    return int(text[1:]) if text[:1] == "-" and text[1:].isdigit() else 0
