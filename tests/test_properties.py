@@ -25,6 +25,7 @@ from pypdf import PdfReader
 
 import pnpgen
 from pnpgen import Options, PnpError
+from pnpgen.faces.font import font_named
 from pnpgen.faces.fonts import BUNDLED_FONTS, FontBook
 from pnpgen.faces.linebreak import _UNIT, NO_LINE_END, NO_LINE_START, break_lines
 from pnpgen.faces.text import TextDoesNotFit, em_measure, fit_text
@@ -183,7 +184,7 @@ def test_random_unicode_text_builds_a_valid_pdf_or_a_clear_error(name, body):
 
 BOOK = FontBook([BUNDLED_FONTS])
 FONT = BOOK.resolve(None)
-MEASURE = em_measure(FONT)
+MEASURE = em_measure(font_named(FONT))
 
 
 def units_of(line: str) -> int:

@@ -4,10 +4,10 @@ from __future__ import annotations
 import io
 
 from reportlab.lib.utils import ImageReader
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import units
+from ..faces.font import font_named, reportlab_name
 from .report import describe_causes, describe_change, describe_field
 from .session import Comparison
 
@@ -23,7 +23,8 @@ class Writer:
 
     def __init__(self, title: str, font: str):
         self.buffer = io.BytesIO()
-        self.canvas = Canvas(self.buffer, pagesize=PAGE, invariant=1, pageCompression=1, initialFontName=font)
+        self.canvas = Canvas(self.buffer, pagesize=PAGE, invariant=1, pageCompression=1,
+                             initialFontName=reportlab_name(font))
         self.canvas.setTitle(title)
         self.canvas.setCreator("pnpgen")
         self.font = font
@@ -66,9 +67,9 @@ class Writer:
 
 def wrap(text: str, font: str, size: float, width: float) -> list[str]:
     """Break text into lines no wider than width, at any character (Japanese has no spaces to break at)."""
-    lines, current = [], ""
+    lines, current, measure = [], "", font_named(font).width
     for char in text:
-        if stringWidth(current + char, font, size) > width and current:
+        if measure(current + char, size) > width and current:
             lines.append(current)
             current = ""
         current += char

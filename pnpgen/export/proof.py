@@ -5,11 +5,11 @@ from __future__ import annotations
 import io
 import math
 
-from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from .job import Job
 from .pieces import ComponentFaces, card_caption
+from ..faces.font import font_named, reportlab_name
 from ..faces.render import SAFE_MM
 from ..units import PAPER_SIZES_MM, mm
 from ..press.reportlab_forms import place_form
@@ -48,7 +48,8 @@ def proof_pdf(job: Job, faces: ComponentFaces) -> bytes:
     distinct = faces.distinct()
     shows = pieces_showing(faces)
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=(page_w, page_h), invariant=1, pageCompression=1, initialFontName=job.initial_font)
+    canvas = Canvas(buffer, pagesize=(page_w, page_h), invariant=1, pageCompression=1,
+                    initialFontName=reportlab_name(job.initial_font))
     canvas.setTitle(f"{faces.game.title} — {c.name} (proof)")
     canvas.setAuthor("pnpgen")
     canvas.setSubject(job.project.name)
@@ -146,8 +147,9 @@ def draw_caption(canvas: Canvas, font: str, lines: list[str], x: float, y: float
 def fit(text: str, font: str, size: float, width: float) -> str:
     """The text, cut with an ellipsis to fit width."""
     text = text.replace("\n", " ")
-    if pdfmetrics.stringWidth(text, font, size) <= width:
+    measure = font_named(font).width
+    if measure(text, size) <= width:
         return text
-    while text and pdfmetrics.stringWidth(text + "…", font, size) > width:
+    while text and measure(text + "…", size) > width:
         text = text[:-1]
     return text + "…"

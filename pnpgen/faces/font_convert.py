@@ -17,7 +17,7 @@ from fontTools.ttLib import TTFont as ToolsFont
 from ..files.atomic import write_atomically
 from ..errors import Location, PnpError
 
-from .typeface import WEIGHT_NAMES, Face
+from .font import WEIGHT_NAMES, Face
 _CONVERTER_VERSION = b"pnpgen-fonts-1"  # bump when the conversion changes, to refresh caches
 _lock = threading.Lock()
 _process_cache: Path | None = None

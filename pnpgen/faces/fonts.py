@@ -1,4 +1,4 @@
-"""Turn font files (TTF, CFF OTF, variable, TTC) into registered reportlab fonts that SVG families map to."""
+"""Turn font files (TTF, CFF OTF, variable, TTC) into the registered Fonts that SVG families map to."""
 from __future__ import annotations
 
 import hashlib
@@ -9,13 +9,11 @@ from typing import Sequence
 
 from fontTools.ttLib import TTCollection
 from fontTools.ttLib import TTFont as ToolsFont
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 
 from ..files.reading import special_kind
 from ..errors import Location, PnpError, Problem
+from .font import Face, Font, register_font
 from .font_convert import convert_face, process_cache_dir
-from .typeface import Face
 
 FONT_SUFFIXES = (".ttf", ".otf", ".ttc", ".otc")
 GENERIC_FAMILIES = frozenset("sans-serif serif monospace system-ui cursive fantasy emoji math fangsong "
@@ -24,8 +22,7 @@ _KEYWORD_WEIGHTS = {"normal": 400, "regular": 400, "lighter": 300, "bold": 700, 
 
 _lock = threading.RLock()
 _scanned: dict[tuple, list["Face"]] = {}  # (path, mtime_ns, size) -> faces found in the file
-_names_by_key: dict[tuple, str] = {}  # identity of a face's file -> reportlab font name
-_keys_by_name: dict[str, tuple] = {}
+_fonts_by_key: dict[tuple, Font] = {}  # identity of a face's file -> its registered font
 
 
 class FontBook:
@@ -37,7 +34,7 @@ class FontBook:
         self.cache_dir = Path(cache_dir) if cache_dir is not None else None
         self.default_family = default_family
         self._families: dict[str, list[Face]] = {}  # lower-case family -> faces, first dir wins
-        self._registered: dict[Face, str] = {}
+        self._registered: dict[Face, Font] = {}
         problems = []
         paths = [p for d in map(Path, dirs) if d.is_dir() for p in sorted(d.iterdir())
                  if p.suffix.lower() in FONT_SUFFIXES]
@@ -98,41 +95,37 @@ class FontBook:
         return min(faces, key=lambda f: (abs(f.weight - target), -f.weight if bold else f.weight))
 
     def resolve(self, family: str | None, weight: str | int = "normal", style: str = "normal") -> str:
-        """reportlab font name for an SVG/CSS family+weight+style, registering the font on first use.
+        """The registered name (font_named gives its Font) for an SVG/CSS family+weight+style, registering
+        the font on first use.
 
         None and generic families (sans-serif, serif, monospace, system-ui) map to the default family;
         in a comma list the first known entry wins. 'bold', 'bolder' and numbers >= 600 are bold; the
         nearest available weight on the same side of 600 is picked. Unknown family -> PnpError."""
-        return self.register(self.find_face(family, weight, style))
+        return self.register(self.find_face(family, weight, style)).name
 
-    def register(self, face: Face) -> str:
-        """Register the face with reportlab (once per process) and return its font name."""
+    def register(self, face: Face) -> Font:
+        """The face's font, registered once per process."""
         if face not in self._registered:
             self._registered[face] = register_face(face, self.cache_dir)
         return self._registered[face]
 
 
-def register_face(face: Face, cache_dir: Path | None) -> str:
-    """Register a face with reportlab once per process, converting it first if it needs to be."""
+def register_face(face: Face, cache_dir: Path | None) -> Font:
+    """A face's font, registered once per process, converted first if it needs to be."""
     stat = face.path.stat()
     key = (str(face.path.resolve()), stat.st_mtime_ns, stat.st_size, face.index,
            face.weight if face.variable else None)
     with _lock:
-        if key in _names_by_key:
-            return _names_by_key[key]
+        if key in _fonts_by_key:
+            return _fonts_by_key[key]
         path, index = face.path, face.index
         if face.cff or face.variable:
             path, index = convert_face(face, cache_dir or process_cache_dir()), 0
         name = face.base_name
-        if name in _keys_by_name:  # another file with the same family and weight: keep both apart
+        if any(font.name == name for font in _fonts_by_key.values()):  # another file of this family and weight
             name += "-" + hashlib.sha256(face.path.read_bytes()).hexdigest()[:8]
-        try:
-            pdfmetrics.registerFont(TTFont(name, str(path), subfontIndex=index))
-        except Exception as exc:  # reportlab raises TTFError, struct.error, KeyError... on odd fonts
-            raise PnpError(f"reportlab cannot use this font ({exc})", Location(str(face.path))) from None
-        _names_by_key[key] = name
-        _keys_by_name[name] = key
-        return name
+        _fonts_by_key[key] = register_font(name, path, index, str(face.path))
+        return _fonts_by_key[key]
 
 
 def parse_weight(weight: str | int) -> int:

@@ -9,7 +9,6 @@ shows with the text they stand for, the opacities and the images. What the faces
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import math
 import re
@@ -17,9 +16,6 @@ import struct
 import zlib
 from dataclasses import dataclass, field
 
-from reportlab.pdfbase import pdfmetrics
-
-from .truetype import TrueTypeFile, open_truetype
 
 MAGIC = b"pnpgen form 3\n"
 HEAD = struct.Struct(">III")  # the lengths of the shape (JSON), the glyph IDs and the text they stand for
@@ -245,25 +241,3 @@ def check_form(form: FaceForm) -> None:
             raise ValueError("bad content")
 
 
-@functools.lru_cache(maxsize=64)
-def font_file(name: str) -> TrueTypeFile:
-    """The font file behind a registered reportlab font name (a name stands for one file in a process)."""
-    face = pdfmetrics.getFont(name).face
-    return open_truetype(face.filename, subfont_index(face))
-
-
-@functools.lru_cache(maxsize=64)
-def font_digest(name: str) -> str:
-    """What a record's glyph IDs were taken from: a digest of the font's file and subfont (a changed file
-    makes records made from the old one misses, not wrong glyphs)."""
-    face = pdfmetrics.getFont(name).face
-    hasher = hashlib.sha256(font_file(name).data)  # the file's bytes, already read: not read again
-    hasher.update(str(subfont_index(face)).encode("ascii"))
-    return hasher.hexdigest()[:32]
-
-
-def subfont_index(face) -> int:
-    """Which font of a collection (TTC) reportlab registered: it keeps only the "-N" it appends to names."""
-    suffix = getattr(face, "subfontNameX", b"") or b""
-    text = suffix.decode("ascii", "replace") if isinstance(suffix, bytes) else str(suffix)
-    return int(text[1:]) if text[:1] == "-" and text[1:].isdigit() else 0

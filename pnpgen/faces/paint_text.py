@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 
 from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfmetrics
 
+from .font import font_named
 from .paint_refs import SVG
 from .svgpath import NotDrawable, parse_numbers
 from .svgvalues import parse_colour, parse_font_size, parse_fraction, parse_number
@@ -39,7 +39,7 @@ def paint_text(painter, element, style: dict, cascade) -> None:
                     run_style.get("font-style", "normal"))
         chunk.append([x, y, text, run_style, selector, size])
         if measured or chunk[0][3].get("text-anchor", "start") != "start":
-            x += pdfmetrics.stringWidth(text, painter.measure(selector), size)
+            x += font_named(painter.measure(selector)).width(text, size)
     anchor(chunk, x, placed)
     for x, y, text, run_style, selector, size in placed:
         fill = parse_colour(run_style.get("fill", "#000"))

@@ -6,7 +6,8 @@ import zlib
 
 from reportlab.lib.rl_accel import fp_str
 
-from .form import FaceForm, font_digest, font_file, shape_of
+from .font import font_named
+from .form import FaceForm, shape_of
 from .paint_refs import style_rules
 from .svgpath import NotDrawable, parse_numbers
 from .svgvalues import parse_number
@@ -107,12 +108,12 @@ class Painter:
         """The face painted: its text in glyph IDs of the font files self.measure names, its opacities and
         masks named in the order the groups, then the face's own parts, use them."""
         names = [self.measure(selector) for selector in self.fonts]
-        files = [font_file(name) for name in names]
+        files = [font_named(name).file for name in names]
         glyphs: list[dict[int, str]] = [{} for _ in files]
         states: dict[tuple, int] = {}
         streams = [zlib.compress(encode_parts(parts, files, glyphs, states)) for parts in self.groups]
         content = zlib.compress(encode_parts(self.finish(), files, glyphs, states)) + b"".join(streams)
-        shape = shape_of(width, height, self.fonts, [font_digest(name) for name in names], list(states),
+        shape = shape_of(width, height, self.fonts, [font_named(name).digest for name in names], list(states),
                          self.images, self.shadings, [len(s) for s in streams])
         return FaceForm(shape.width, shape.height, content, shape.fonts, shape.digests,
                         [(struct.pack(f">{len(shown)}H", *sorted(shown)), "".join(shown[g] for g in sorted(shown)))

@@ -1,14 +1,12 @@
 """Turn a face's form record in the face store into a form this build can draw, or a miss."""
 from __future__ import annotations
 
-import hashlib
-
 from ..errors import PnpError
 from ..store.pack import FacePack
 from .fonts import FontBook
-from .form import FaceForm, Shape, font_digest, font_file, glyphs_fit
+from .font import font_named
+from .form import FaceForm, Shape, glyphs_fit
 from .images import ImageChecker
-from .truetype import open_truetype
 
 
 class StoredForms:
@@ -81,28 +79,11 @@ class StoredForms:
         return self.shapes[shape]
 
     def file_of(self, selector: tuple) -> tuple[str, int]:
-        """The digest of the font file an SVG selector draws with, and its count of glyphs, as font_digest and
-        font_file give them for its reportlab font: read from the file itself where reportlab reads it as it
-        is, for registering a font with reportlab costs far more than checking a record."""
+        """The digest of the font file an SVG selector draws with, and its count of glyphs (the font model reads
+        a file once, and gives reportlab nothing until a canvas asks)."""
         if selector not in self.files:
-            family, weight, style = selector
-            try:
-                face = self.fontbook.find_face(family or None, weight, style)
-            except PnpError:
-                face = self.fontbook.find_face(None, weight, style)
-            font = None
-            if not (face.cff or face.variable):  # else reportlab reads a file made from it
-                try:
-                    font = open_truetype(face.path, face.index)
-                except PnpError:  # the font painting would use instead: the default's
-                    font = None
-            if font is not None:
-                hasher = hashlib.sha256(font.data)
-                hasher.update(str(face.index).encode("ascii"))
-                self.files[selector] = (hasher.hexdigest()[:32], font.num_glyphs)
-            else:
-                name = self.font_of(selector)
-                self.files[selector] = (font_digest(name), font_file(name).num_glyphs)
+            font = font_named(self.font_of(selector))
+            self.files[selector] = (font.digest, font.file.num_glyphs)
         return self.files[selector]
 
     def font_of(self, selector: tuple) -> str:

@@ -6,9 +6,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from reportlab.pdfbase import pdfmetrics
-
 from .. import units
+from .font import Font
 from .fonts import FontBook
 from .linebreak import break_lines
 
@@ -128,11 +127,10 @@ def fit_text(content: str, x: float, y: float, w: float, h: float, *, fontbook: 
         raise ValueError(f"the box ({x:g}, {y:g}, {w:g}, {h:g}) is not made of finite numbers: expected millimetres")
     min_size = min(min_size, size)
     face = fontbook.find_face(family, weight)
-    font_name = fontbook.register(face)
+    font = fontbook.register(face)
     plain = _CONTROL.sub("", _ICON_CHARS.sub("", str(content)).replace("\t", " ")).rstrip("\n")
     text, names = encode_icons(plain, icons or {})
-    measure = em_measure(font_name)
-    font = pdfmetrics.getFont(font_name).face
+    measure = em_measure(font)
     ascent, descent = font.ascent / 1000, -font.descent / 1000
 
     def layout(size_pt: float) -> tuple[list[str], float, float]:
@@ -172,7 +170,7 @@ def fit_text(content: str, x: float, y: float, w: float, h: float, *, fontbook: 
         runs = place_runs(encoded, left, baseline - icon_drop, em, measure, names)
         lines.append(Line(decode_icons(encoded, names), left, baseline, width, runs))
     used = tuple((name, icons[name]) for name in names) if icons else ()
-    return FittedText(tuple(lines), size, font_name, face.family, str(face.weight), color, line_height, used)
+    return FittedText(tuple(lines), size, font.name, face.family, str(face.weight), color, line_height, used)
 
 
 def encode_icons(text: str, icons: Mapping[str, str]) -> tuple[str, list[str]]:
@@ -194,19 +192,16 @@ def decode_icons(text: str, names: list[str]) -> str:
     return _ICON_CHARS.sub(lambda match: f":{names[ord(match.group()) - _ICON_BASE]}:", text)
 
 
-_char_widths: dict[str, dict[str, float]] = {}  # reportlab font name -> char -> width in em
-
-
-def em_measure(font_name: str) -> Callable[[str], float]:
+def em_measure(font: Font) -> Callable[[str], float]:
     """A width function in em for one font; icon stand-ins count ICON_ADVANCE em each."""
-    cache = _char_widths.setdefault(font_name, {})
+    cache = font.em_widths
 
     def measure(text: str) -> float:
         total = 0.0
         for char in text:
             if char not in cache:
                 icon = _ICON_CHARS.match(char)
-                cache[char] = ICON_ADVANCE if icon else pdfmetrics.stringWidth(char, font_name, 1)
+                cache[char] = ICON_ADVANCE if icon else font.width(char, 1)
             total += cache[char]
         return total
 

@@ -1,4 +1,9 @@
-"""Turn a TrueType font file into glyph IDs, advances, metrics and retained-GID subsets."""
+"""Turn a TrueType font file into glyph IDs, advances, metrics and retained-GID subsets.
+
+The subsetter is our own because every PDF embeds subsets: bench/font_subset.py measures it at under 1/200 of
+fontTools' subsetter's time on the bundled Noto Sans JP (1,000 glyphs; about 1/60 counting opening the font and
+reading its cmap).
+"""
 from __future__ import annotations
 
 import functools
@@ -18,24 +23,15 @@ COPIED_TABLES = ("OS/2", "cvt ", "fpgm", "maxp", "name", "prep")  # kept byte fo
 MAX_COMPONENT_DEPTH = 32  # real fonts nest composites 1-3 deep; a malicious one must not run away
 
 
-def open_truetype(path: str | Path, index: int = 0) -> "TrueTypeFile":
-    """The font in a file (member `index` of a collection), read once per file version in a process."""
-    path = Path(path)
-    try:
-        resolved = path.resolve()
-        stat = resolved.stat()
-    except OSError as exc:
-        raise PnpError(f"cannot read the font ({exc.strerror})", Location(str(path))) from None
-    return load_truetype(str(resolved), index, stat.st_size, stat.st_mtime_ns)
-
-
-@functools.lru_cache(maxsize=16)
-def load_truetype(path: str, index: int, size: int, mtime_ns: int) -> "TrueTypeFile":
+def open_truetype(path: str | Path, index: int = 0, where: str | None = None) -> "TrueTypeFile":
+    """The font in a file (member `index` of a collection); where names the file in messages (the path itself
+    when not given). The FontBook reads each file version once a process."""
+    where = where or str(path)
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise PnpError(f"cannot read the font ({exc.strerror})", Location(path)) from None
-    return TrueTypeFile(data, index, path)
+        raise PnpError(f"cannot read the font ({exc.strerror})", Location(where)) from None
+    return TrueTypeFile(data, index, where)
 
 
 class TrueTypeFile:

@@ -4,8 +4,7 @@ from __future__ import annotations
 import functools
 
 from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfmetrics
-
+from ..faces.font import font_named
 from .impose import Page, Placement, Rect
 
 GREY = (0.5, 0.5, 0.5)
@@ -41,14 +40,14 @@ def path_operators(polygons) -> str:
     return " ".join(parts)
 
 
-def label_position(page: Page, font: str, margin: float) -> tuple[float, float] | None:
+def label_position(page: Page, font_name: str, margin: float) -> tuple[float, float] | None:
     """Where the page label starts (x, baseline): at the left margin, below (or else above) everything
     printed; None when there is no label or it does not fit."""
     if not page.label:
         return None
-    width = pdfmetrics.stringWidth(page.label, font, LABEL_SIZE)
-    face = pdfmetrics.getFont(font).face
-    ascent, descent = face.ascent * LABEL_SIZE / 1000, -face.descent * LABEL_SIZE / 1000
+    font = font_named(font_name)
+    width = font.width(page.label, LABEL_SIZE)
+    ascent, descent = font.ascent * LABEL_SIZE / 1000, -font.descent * LABEL_SIZE / 1000
     x0, x1 = margin, margin + width
     if x1 > page.size.width - margin:
         return None

@@ -14,11 +14,10 @@ from pathlib import Path
 from typing import BinaryIO, Mapping, Sequence
 
 from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 
 from ..files.atomic import write_atomically
-from ..faces.form import Shape, font_file
+from ..faces.font import font_named
+from ..faces.form import Shape
 from ..units import mm
 from .form_objects import form_head
 from .placing import GREY, LABEL_SIZE, label_position, placing
@@ -81,7 +80,6 @@ class Document:
         self.heads: dict[Shape, tuple[bytes, tuple[str, ...], list[Glyphs], float]] = {}
         self.shown = Shown(self.fonts)  # the glyphs of records copied as they are
         self.label_font = label_font
-        self.standard_font: int | None = None
         self.streams: dict[bytes, bytes] = {}  # the content streams of the pages written last
         self.marks: dict[int, tuple] = {}  # id(a page's marks) -> (the marks, kept so the id stays theirs; operators)
         self.moves: dict[tuple, tuple] = {}  # (id(a grid's slots), their bleeds) -> (the slots, kept; operators)
@@ -133,8 +131,9 @@ class Document:
         fonts = b""
         where = label_position(page, self.label_font, margin)
         if where is not None:
-            code.append(self.label_operators(page.label, *where))
-            fonts = b" /Font << /FL %d 0 R >>" % self.label_number()
+            operators, number = self.label_operators(page.label, *where)
+            code.append(operators)
+            fonts = b" /Font << /FL %d 0 R >>" % number
         content = self.file.add(self.page_stream("\n".join(code).encode("latin-1")))
         objects = b" ".join(b"/%s %d 0 R" % item for item in sorted(shown.items()))
         return self.file.add(
@@ -224,28 +223,18 @@ class Document:
             self.images[path] = objects[0][0]
         return self.images[path]
 
-    def label_number(self) -> int:
-        if is_truetype(self.label_font):
-            return self.use_font(self.label_font, b"", "")
-        if self.standard_font is None:  # one of PDF's standard fonts (as tests ask): nothing to embed
-            self.standard_font = self.file.add(b"<< /Type /Font /Subtype /Type1 /BaseFont /%s "
-                                               b"/Encoding /WinAnsiEncoding >>" % self.label_font.encode("ascii"))
-        return self.standard_font
-
-    def label_operators(self, label: str, x: float, y: float) -> str:
-        if is_truetype(self.label_font):
-            ids = font_file(self.label_font).glyph_ids(label)
-            self.use_font(self.label_font, struct.pack(f">{len(ids)}H", *ids), label)
-            shown = "<" + "".join(f"{gid:04x}" for gid in ids) + ">"
-        else:
-            escaped = label.encode("cp1252", "replace").decode("latin-1")
-            shown = "(" + escaped.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ")"
-        return f"q {fp_str(*GREY)} rg BT /FL {LABEL_SIZE} Tf {fp_str(x, y)} Td {shown} Tj ET Q"
+    def label_operators(self, label: str, x: float, y: float) -> tuple[str, int]:
+        """The operators showing a page label, and the number of the font they show it in."""
+        ids = font_named(self.label_font).file.glyph_ids(label)
+        number = self.use_font(self.label_font, struct.pack(f">{len(ids)}H", *ids), label)
+        shown = "<" + "".join(f"{gid:04x}" for gid in ids) + ">"
+        return f"q {fp_str(*GREY)} rg BT /FL {LABEL_SIZE} Tf {fp_str(x, y)} Td {shown} Tj ET Q", number
 
     def write_fonts(self) -> None:
         self.shown.merge()
         for name, glyphs in self.fonts.items():
-            for object_number, body in cid_font_objects(font_file(name), glyphs.used(), glyphs.number, self.file.reserve):
+            objects = cid_font_objects(font_named(name).file, glyphs.used(), glyphs.number, self.file.reserve)
+            for object_number, body in objects:
                 self.file.put(object_number, body)
 
 
@@ -255,10 +244,6 @@ def keep(cache: dict, key, value):
         cache.clear()
     cache[key] = value
     return value
-
-
-def is_truetype(name: str) -> bool:
-    return isinstance(pdfmetrics.getFont(name), TTFont)
 
 
 def box(rect: Rect) -> bytes:

@@ -10,14 +10,14 @@ from typing import Callable
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
 from reportlab.platypus import CondPageBreak, HRFlowable, ListFlowable, ListItem, Spacer, Table, TableStyle
 from reportlab.platypus.xpreformatted import XPreformatted
 
+from ..faces.font import font_named, pair_family
 from .figures import PieceFlowable, PieceImage
 from .markdown import Code, Figure, Heading, Image, ListBlock, Para, Quote, Rule, Table as TableBlock
 from .paragraph import KinsokuParagraph
-from .punctuation import register_half_family, squeeze
+from .punctuation import squeeze
 
 INK = colors.HexColor("#231f1c")
 GREY = colors.HexColor("#6b6560")
@@ -89,16 +89,10 @@ def mix(colour: colors.Color, amount: float) -> colors.Color:
     return colors.Color(*(1 - amount * (1 - c) for c in (colour.red, colour.green, colour.blue)))
 
 
-def register_family(look: Look) -> None:
-    """Let <b> in paragraph markup pick the bold face (Japanese has no italic: <i> stays upright)."""
-    registerFontFamily(look.regular, normal=look.regular, bold=look.bold, italic=look.regular, boldItalic=look.bold)
-    registerFontFamily(look.bold, normal=look.bold, bold=look.bold, italic=look.bold, boldItalic=look.bold)
-
-
 def measure_cell(markup: str, font: str, size: float) -> float:
     """Width of a cell's text on one line (tags removed), for column widths."""
     lines = unescape(_TAG.sub("", markup.replace("<br/>", "\n"))).split("\n")
-    return max(stringWidth(line, font, size) for line in lines)
+    return max(font_named(font).width(line, size) for line in lines)
 
 
 def share_widths(natural: list[float], available: float, minimum: float) -> list[float]:
@@ -136,9 +130,9 @@ class Typesetter:
     def __init__(self, look: Look, width: float, resolve: Callable[[Image], PieceImage]):
         self.look, self.width, self.resolve = look, width, resolve
         self.styles = make_styles(look)
-        register_family(look)
-        if look.half_regular and look.half_bold:
-            register_half_family(look.half_regular, look.half_bold)
+        pair_family(look.regular, look.bold)
+        if look.half_regular and look.half_bold:  # <b> around a tightened mark picks the bold half font
+            pair_family(look.half_regular, look.half_bold)
         self.headings = 0
 
     def tighten(self, markup: str, style: ParagraphStyle) -> str:

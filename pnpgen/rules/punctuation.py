@@ -12,18 +12,15 @@ from __future__ import annotations
 import hashlib
 import io
 import re
-import struct
-from pathlib import Path
 
 from fontTools.ttLib import TTFont as ToolsFont, newTable
 from fontTools.ttLib.tables._c_m_a_p import cmap_format_4
 from fontTools.ttLib.tables._g_l_y_f import Glyph
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.pdfmetrics import registerFontFamily
-from reportlab.pdfbase.ttfonts import TTFont
 
+from ..faces.font import Font, register_font
 from ..faces.font_convert import find_derived, process_cache_dir, store_derived
 from ..faces.fonts import FontBook
+from ..faces.truetype import TrueTypeFile
 
 CLOSING = "、。，．）」』】〕〉》］｝〙〗"
 OPENING = "（「『【〔〈《［｛〘〖"
@@ -34,33 +31,29 @@ _registered: dict[str, str] = {}  # face font name -> half font name
 
 
 def half_font(fontbook: FontBook, weight: str) -> str:
-    """The reportlab name of the half-width punctuation font derived from the default face of `weight`."""
-    face = fontbook.find_face(None, weight)
-    base = fontbook.register(face)
-    if base in _registered:
-        return _registered[base]
-    read = pdfmetrics.getFont(base).face  # what reportlab read: a converted copy of a CFF or variable face
-    data = Path(read.filename).read_bytes()
-    index = face.index if Path(read.filename) == face.path else 0
-    key = "half-" + hashlib.sha256(_VERSION + bytes([index % 256]) + data).hexdigest()[:16]
+    """The registered name of the half-width punctuation font derived from the default face of `weight`."""
+    base = fontbook.register(fontbook.find_face(None, weight))  # a converted copy of a CFF or variable face
+    if base.name in _registered:
+        return _registered[base.name]
+    key = "half-" + hashlib.sha256(_VERSION + bytes([base.index % 256]) + base.file.data).hexdigest()[:16]
     folder = fontbook.cache_dir or process_cache_dir()
-    path = find_derived(folder, key) or store_derived(folder, key, make_half_font(data, read.charToGlyph, index))
-    name = f"{base}-HalfPunct"
-    pdfmetrics.registerFont(TTFont(name, str(path)))
-    _registered[base] = name
-    return name
+    made = find_derived(folder, key) or store_derived(folder, key, make_half_font(base))
+    _registered[base.name] = register_font(f"{base.name}-HalfPunct", made).name
+    return _registered[base.name]
 
 
-def make_half_font(data: bytes, glyphs: dict[int, int], index: int = 0) -> bytes:
-    """Keep only the brackets and stops, each with a half-em advance (opening ones moved left).
+def make_half_font(base: Font) -> bytes:
+    """Keep only the brackets and stops of the font, each with a half-em advance (opening ones moved left).
 
-    glyphs: the face's character -> glyph id map, as reportlab read it. A CJK face holds some 17,000 glyphs;
-    reading all of them, or its map, names and layout tables, is most of the work of subsetting it: the few
-    kept are read straight from its glyf table instead (composite ones, which name others, by the subsetter)."""
-    font = ToolsFont(io.BytesIO(data), recalcTimestamp=False, lazy=True, fontNumber=index)  # same bytes everywhere
-    ids = {ord(c): glyphs[ord(c)] for c in CLOSING + OPENING if glyphs.get(ord(c))}
+    A CJK face holds some 17,000 glyphs; reading all of them, or its map, names and layout tables, is most of
+    the work of subsetting it: the few kept are taken from our reader instead (composite ones, which name
+    others, by the subsetter)."""
+    font = ToolsFont(io.BytesIO(base.file.data), recalcTimestamp=False, lazy=True,
+                     fontNumber=base.index)  # no timestamp: the same bytes everywhere
+    glyphs = base.file.cmap
+    ids = {ord(c): glyphs[c] for c in CLOSING + OPENING if glyphs.get(c)}
     names = {gid: f"glyph{gid:05d}" for gid in [0, *sorted(set(ids.values()))]}
-    outlines = {names[gid]: read_glyph(font, gid) for gid in names}
+    outlines = {names[gid]: read_glyph(base.file, gid) for gid in names}
     if None in outlines.values():
         subset_glyphs(font, ids)
     else:
@@ -95,18 +88,12 @@ def make_half_font(data: bytes, glyphs: dict[int, int], index: int = 0) -> bytes
     return buffer.getvalue()
 
 
-def read_glyph(font: ToolsFont, gid: int) -> tuple[bytes, tuple[int, int]] | None:
+def read_glyph(file: TrueTypeFile, gid: int) -> tuple[bytes, tuple[int, int]] | None:
     """A glyph's outline as stored and its metrics; None for a composite glyph (it names other glyphs)."""
-    loca, wide = font.reader["loca"], font["head"].indexToLocFormat
-    start, end = struct.unpack_from(">II" if wide else ">HH", loca, gid * (4 if wide else 2))
-    start, end = (start, end) if wide else (2 * start, 2 * end)
-    raw = font.reader["glyf"][start:end]
-    if len(raw) >= 2 and struct.unpack_from(">h", raw)[0] < 0:
+    if file.components(gid):
         return None
-    metrics, count = font.reader["hmtx"], font["hhea"].numberOfHMetrics
-    advance = struct.unpack_from(">H", metrics, 4 * min(gid, count - 1))[0]
-    lsb = struct.unpack_from(">h", metrics, 4 * gid + 2 if gid < count else 4 * count + 2 * (gid - count))[0]
-    return raw, (advance, lsb)
+    lsb = file.lsb_units[gid]
+    return bytes(file.glyph(gid)), (file.advance_units[gid], lsb - 0x10000 if lsb >= 0x8000 else lsb)
 
 
 def subset_glyphs(font: ToolsFont, ids: dict[int, int]) -> None:
@@ -134,12 +121,6 @@ def small_cmap(kept: dict[int, str]):
     mapping.platformID, mapping.platEncID, mapping.language, mapping.cmap = 3, 1, 0, dict(kept)
     table.tables = [mapping]
     return table
-
-
-def register_half_family(regular: str, bold: str) -> None:
-    """<b> around a tightened mark picks the bold half font."""
-    registerFontFamily(regular, normal=regular, bold=bold, italic=regular, boldItalic=bold)
-    registerFontFamily(bold, normal=bold, bold=bold, italic=bold, boldItalic=bold)
 
 
 def squeeze(markup: str, half: str) -> str:

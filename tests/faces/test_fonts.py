@@ -17,6 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.errors import PnpError
 from pnpgen.faces.convert import Converter
+from pnpgen.faces.font import reportlab_name
 from pnpgen.faces.fonts import BUNDLED_FONTS, FontBook, parse_weight
 
 BUNDLED = BUNDLED_FONTS
@@ -86,7 +87,7 @@ def embedded_fonts(pdf: Path) -> dict[str, dict]:
 def draw_pdf(tmp_path: Path, font_name: str, text: str = "A A") -> Path:
     target = tmp_path / "out.pdf"
     canvas = Canvas(str(target))
-    canvas.setFont(font_name, 12)
+    canvas.setFont(reportlab_name(font_name), 12)
     canvas.drawString(72, 72, text)
     canvas.save()
     return target

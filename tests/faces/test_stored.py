@@ -65,11 +65,13 @@ def test_a_form_record_that_cannot_draw_is_a_miss_and_its_face_is_rendered_again
     assert (third.renders, third.faces) == (0, 0) and pdf_bytes(tmp_path / "third") == pdf_bytes(tmp_path / "first")
 
 
-def test_checking_a_record_reads_the_font_files_painting_uses_and_registers_none(monkeypatch):
-    """The digests a record is checked against are those its fonts were painted with (font_digest), read from
-    the files without reportlab, which registers a font only for what is drawn."""
+def test_checking_a_record_reads_the_font_files_painting_uses_and_gives_reportlab_none(monkeypatch):
+    """The digests a record is checked against are those its fonts were painted with, read by the font model
+    from the files; reportlab is handed a font only for what a canvas sets."""
+    from reportlab.pdfbase import pdfmetrics
+
     from pnpgen.faces import fonts
-    from pnpgen.faces.form import font_digest, font_file
+    from pnpgen.faces.font import font_named
     from pnpgen.faces.images import ImageChecker
     from pnpgen.faces.stored import StoredForms
 
@@ -77,9 +79,9 @@ def test_checking_a_record_reads_the_font_files_painting_uses_and_registers_none
     stored = StoredForms(None, book, ImageChecker(FIXTURES / "minimal"))
     selectors = [("", "normal", "normal"), ("Noto Sans JP", "bold", "normal"), ("Unknown", "700", "italic")]
     with monkeypatch.context() as patched:
-        patched.setattr(fonts, "register_face", lambda *args: pytest.fail("a font was registered"))
+        patched.setattr(pdfmetrics, "registerFont", lambda *args: pytest.fail("reportlab was given a font"))
         found = [stored.file_of(selector) for selector in selectors]
     for selector, (digest, count) in zip(selectors, found):
-        name = stored.font_of(selector)
-        assert (digest, count) == (font_digest(name), font_file(name).num_glyphs)
+        font = font_named(stored.font_of(selector))
+        assert (digest, count) == (font.digest, font.file.num_glyphs)
     assert found[0] != found[1] == found[2]  # an unknown family is the default's, in the weight asked

@@ -7,10 +7,10 @@ import pytest
 
 from pdfprobe import strings
 from lxml import etree
-from reportlab.pdfbase import pdfmetrics
 
 from pnpgen import units
 from pnpgen.faces.convert import Converter
+from pnpgen.faces.font import font_named
 from pnpgen.faces.fonts import BUNDLED_FONTS, FontBook
 from pnpgen.faces.linebreak import break_lines
 from pnpgen.faces.text import IconRun, TextDoesNotFit, TextRun, fit_text, format_number
@@ -103,7 +103,7 @@ def test_first_baseline_and_line_widths_come_from_the_font(book):
     (line,) = fitted.lines
     em = units.to_mm(10)
     assert line.y == pytest.approx(3 + 0.88 * em)
-    assert line.width == pytest.approx(units.to_mm(pdfmetrics.stringWidth("Hello 日本", fitted.font_name, 10)))
+    assert line.width == pytest.approx(units.to_mm(font_named(fitted.font_name).width("Hello 日本", 10)))
     assert (fitted.family, fitted.weight, fitted.size_pt) == ("Noto Sans JP", "400", 10)
 
 
@@ -158,11 +158,11 @@ def test_inline_icons_are_placed_in_the_line(book):
     em = units.to_mm(10)
     assert isinstance(word, TextRun) and word.text == "Win" and word.x == 5
     assert isinstance(icon, IconRun) and icon.name == "ron" and icon.size == pytest.approx(em)
-    space = units.to_mm(pdfmetrics.stringWidth(" ", fitted.font_name, 10))
+    space = units.to_mm(font_named(fitted.font_name).width(" ", 10))
     assert icon.x == pytest.approx(5 + word.width + space + 0.1 * em)
     assert icon.y == pytest.approx(line.y - 0.88 * em)
     assert isinstance(rest, TextRun) and rest.text == "now :nope:"  # unknown icon stays literal
-    space = units.to_mm(pdfmetrics.stringWidth(" ", fitted.font_name, 10))
+    space = units.to_mm(font_named(fitted.font_name).width(" ", 10))
     assert rest.x == pytest.approx(5 + word.width + space + 1.2 * em + space)
     assert line.text == "Win :ron: now :nope:"
     svg = fitted.to_svg()

@@ -2,9 +2,7 @@
 reads back glyph for glyph, collections, converted CFF fonts, and damaged or hostile files."""
 from __future__ import annotations
 
-import os
 import random
-import shutil
 import struct
 from io import BytesIO
 from pathlib import Path
@@ -25,7 +23,7 @@ from pnpgen.faces.cmap import MAX_CODE_POINTS, read_cmap
 from pnpgen.faces.font_convert import convert_face
 from pnpgen.faces.fonts import BUNDLED_FONTS
 from pnpgen.faces.truetype import MAX_COMPONENT_DEPTH, TrueTypeFile, open_truetype
-from pnpgen.faces.typeface import Face
+from pnpgen.faces.font import Face
 
 SAMPLE = "山札からカードを１枚引く。Hello, World! ｶｰﾄﾞ ＡＢＣ（）「」…・—‐~\u00a0 \t😀𠮷"
 BUNDLED = {style: BUNDLED_FONTS / f"NotoSansJP-{style}.ttf" for style in ("Regular", "Bold")}
@@ -100,15 +98,6 @@ def test_glyph_ids_follow_the_fonts_best_cmap(regular):
     assert regular.glyph_ids("A😀𠮷") == [order[best[0x41]], 0, order[best[0x20BB7]]]
     assert regular.glyph_id("\u00a0") == regular.glyph_id(" ")  # reportlab measures a no-break space as a space
     assert regular.cmap is regular.cmap  # built once
-
-
-def test_fonts_are_opened_once_per_file_version(tmp_path):
-    copy = tmp_path / "Copy.ttf"
-    shutil.copyfile(BUNDLED["Regular"], copy)
-    first = open_truetype(copy)
-    assert open_truetype(str(copy)) is first
-    os.utime(copy, ns=(1, 1))
-    assert open_truetype(copy) is not first
 
 
 def test_a_subset_keeps_used_glyphs_at_their_ids_and_empties_the_rest(regular):

@@ -2,6 +2,7 @@
 from pathlib import Path
 
 import pypdfium2
+from pnpgen.faces.fonts import BUNDLED_FONTS, FontBook
 from pnpgen.press.impose import Item, SheetSpec, impose
 from pnpgen.project.model import Size
 from pnpgen.units import mm
@@ -16,7 +17,7 @@ def test_fill_opacity_inside_a_form_blends(tmp_path: Path):
                             f'<rect width="{w}" height="{h}" fill="#00f" fill-opacity="0.5"/>')
     pages = impose([Item("face", None, size)], SheetSpec(paper=Size(mm(210), mm(297))))
     target = tmp_path / "alpha.pdf"
-    write_pdf(pages, {"face": drawing}, target, title="alpha", initial_font="Helvetica", bleed=mm(3))
+    write_pdf(pages, {"face": drawing}, target, title="alpha", initial_font=FontBook([BUNDLED_FONTS]).resolve(None), bleed=mm(3))
     image = pypdfium2.PdfDocument(str(target))[0].render(scale=1).to_pil().convert("RGB")
     r, g, b = image.getpixel((image.width // 6, image.height // 8))
     assert 100 < r < 160 and 100 < b < 160, (r, g, b)  # half red, half blue: purple, not solid blue

@@ -9,11 +9,11 @@ from pathlib import Path
 import pypdf
 import pypdfium2
 import pytest
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.lib import colors
 
 from pnpgen.errors import PnpError
 from pnpgen.faces.form import FaceForm
+from pnpgen.faces.font import register_font
 from pnpgen.faces.fonts import BUNDLED_FONTS
 from pnpgen.press import recurring as recurring_module, write_pdf as write_pdf_module
 from pnpgen.press.impose import Item, Page, SheetSpec, impose
@@ -34,8 +34,7 @@ RED, BLUE, GREEN = "#b3262d", "#224488", "#00aa00"
 
 @pytest.fixture(scope="module", autouse=True)
 def font():
-    if FONT not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(TTFont(FONT, str(FONT_FILE)))
+    register_font(FONT, FONT_FILE)
 
 
 def art_face(text: str, colour: str, size: Size = POKER) -> FaceForm:

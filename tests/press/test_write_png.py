@@ -8,6 +8,7 @@ from PIL import Image
 from pnpgen import units
 from pnpgen.press import write_png
 from pnpgen.export.pieces import face_page
+from pnpgen.faces.fonts import BUNDLED_FONTS, FontBook
 from pnpgen.faces.form import FaceForm
 from pnpgen.errors import Location
 from pnpgen.project.model import Component, Layout, Size
@@ -54,7 +55,7 @@ def face_document(colours: list[str]) -> bytes:
     deck = component()
     drawings = {f"face{i}": framed_face(colour) for i, colour in enumerate(colours)}
     pages = [face_page(deck, key, "front") for key in drawings]
-    return pdf_bytes(pages, drawings, title="t", initial_font="Helvetica", bleed=BLEED)
+    return pdf_bytes(pages, drawings, title="t", initial_font=FontBook([BUNDLED_FONTS]).resolve(None), bleed=BLEED)
 
 
 def test_the_trim_crop_holds_only_the_trim():

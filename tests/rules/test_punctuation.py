@@ -6,9 +6,9 @@ import io
 
 import pytest
 from fontTools.ttLib import TTFont as ToolsFont
-from reportlab.pdfbase.ttfonts import TTFont
 
 from pnpgen.faces.fonts import BUNDLED_FONTS
+from pnpgen.faces.font import register_font
 from pnpgen.rules import punctuation
 from pnpgen.rules.punctuation import CLOSING, OPENING, make_half_font
 
@@ -16,7 +16,7 @@ from pnpgen.rules.punctuation import CLOSING, OPENING, make_half_font
 @pytest.fixture(scope="module", params=["Regular", "Bold"])
 def face(request):
     path = BUNDLED_FONTS / f"NotoSansJP-{request.param}.ttf"
-    return path.read_bytes(), TTFont(f"HalfTest{request.param}", str(path)).face.charToGlyph
+    return register_font(f"HalfTest{request.param}", path)
 
 
 def outlines(data: bytes) -> dict[str, tuple]:
@@ -29,13 +29,13 @@ def outlines(data: bytes) -> dict[str, tuple]:
 
 @pytest.mark.parametrize("composite", [False, True])
 def test_every_mark_keeps_its_outline_at_half_an_em(face, monkeypatch, composite):
-    data, glyphs = face
     if composite:  # a face whose 」 were made of other glyphs goes through the subsetter
         read = punctuation.read_glyph
-        monkeypatch.setattr(punctuation, "read_glyph", lambda font, gid: None if gid == glyphs[ord("」")] else read(font, gid))
-    half = make_half_font(data, glyphs)
-    assert half == make_half_font(data, glyphs)  # the same bytes every time
-    original, made = outlines(data), outlines(half)
+        monkeypatch.setattr(punctuation, "read_glyph",
+                            lambda file, gid: None if gid == face.file.glyph_id("」") else read(file, gid))
+    half = make_half_font(face)
+    assert half == make_half_font(face)  # the same bytes every time
+    original, made = outlines(bytes(face.file.data)), outlines(half)
     font = ToolsFont(io.BytesIO(half))
     assert font.getGlyphOrder()[0] == ".notdef" and len(font.getGlyphOrder()) == len(CLOSING + OPENING) + 1
     assert "GSUB" not in font and "GPOS" not in font

@@ -393,8 +393,7 @@ def test_pages_render_to_png_with_ink(built, tmp_path):
 
 
 def test_consecutive_full_width_marks_are_tightened(kit):
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
+    from pnpgen.faces.font import font_named
     from pnpgen.rules.punctuation import half_font, squeeze
 
     assert squeeze("「脱衣」）。", "H") == '「脱衣<font name="H">」</font><font name="H">）</font>。'
@@ -402,8 +401,8 @@ def test_consecutive_full_width_marks_are_tightened(kit):
     assert squeeze("<b>得る」</b>（注）", "H") == '<b>得る<font name="H">」</font></b>（注）'
     assert squeeze("A &amp; B。", "H") == "A &amp; B。"
     name = half_font(kit[1], "normal")
-    assert stringWidth("」（。", name, 10) == pytest.approx(15)  # every mark half an em
-    assert stringWidth("」", kit[1].resolve(None), 10) == pytest.approx(10)
+    assert font_named(name).width("」（。", 10) == 15  # every mark half an em
+    assert font_named(kit[1].resolve(None)).width("」", 10) == 10
 
 
 def test_a_rulebook_without_sections_has_no_contents(kit, tmp_path):
