@@ -105,7 +105,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
     inputs, assets = input_digests(project)
     converter = Converter(fontbook, project.root, cache)
     renderer = Renderer(project, fontbook, cache, inputs, store=converter.store)
-    report = Report()
+    report = Report(notes=[renderer.stamp.note] if renderer.stamp.note else [])  # a stamp the repository denied
     manifest = Manifest(out_dir)
 
     def is_stale(output: Output) -> bool:
