@@ -24,6 +24,7 @@ from ..errors import Location, PnpError
 
 SMALL_FILE = 1 << 16  # a .git file, a gitdir, commondir or alternates file, a config: a few lines each
 MAX_OBJECT = 256 << 20  # one object inflated in memory: far above any file of a project folder
+SPECIAL = "is a link or a special file inside the repository; expected the ordinary files git writes"
 READ_NAMES = ("HEAD", "commondir", "gitdir", "config", "packed-refs", "refs", "objects")  # what reading opens
 
 
@@ -149,18 +150,23 @@ def refuse_special(root: Path, folder: Path, bounds: Path) -> None:
     reading out of bounds, a named pipe would block it for ever, a device would read without end."""
     if not folder.resolve().is_relative_to(bounds):
         raise PnpError(f"lies outside {bounds}; expected a repository inside it", where(root, folder))
-    pending = [folder / name for name in READ_NAMES] if (folder / "HEAD").exists() else [folder]
+    names = READ_NAMES if (folder / "HEAD").exists() else ("",)
+    pending = [os.path.join(folder, name) for name in names]
     while pending:
         path = pending.pop()
         try:
-            mode = path.lstat().st_mode
+            mode = os.lstat(path).st_mode
         except OSError:
             continue
         if stat.S_ISDIR(mode):
-            pending.extend(Path(entry.path) for entry in os.scandir(path))
+            with os.scandir(path) as listing:  # the kind of each entry comes with the listing: no stat each
+                for entry in listing:
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+                    elif not entry.is_file(follow_symlinks=False):
+                        raise PnpError(SPECIAL, where(root, Path(entry.path)))
         elif not stat.S_ISREG(mode):
-            raise PnpError("is a link or a special file inside the repository; expected the ordinary files git "
-                           "writes", where(root, path))
+            raise PnpError(SPECIAL, where(root, Path(path)))
 
 
 def read_small(root: Path, path: Path) -> bytes:
