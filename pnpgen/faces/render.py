@@ -24,6 +24,7 @@ from .reuse import KEY, Bounded, FaceMemo, Fieldless, CardFaceKeys, TrackedField
 from ..project.model import Card, Component, Fields, Game, Project
 from ..templating import limits
 from ..templating.limits import ENDLESS, NO_MEMORY
+from ..templating.run_budget import RunOutOfBudget, Spender
 from ..project.revision import Stamp, project_stamp
 from ..templating.sandbox import make_environment
 from .template_errors import explain_undefined, template_line, template_location
@@ -208,8 +209,11 @@ class Renderer:
             "build": self.stamp.context(),
         }
         where = Origin(self.describe, component, card)  # said only in a message
+        spender = Spender(f"templates/{template} for component {game.id}/{component.id}", component.location)
         try:
-            return limits.render(self.env.get_template(template), context)
+            return limits.render(self.env.get_template(template), context, spender)
+        except RunOutOfBudget:
+            raise  # the run's, not this face's: no card or template line to add
         except TextDoesNotFit as err:
             field = field_holding(card, err.content)
             raise PnpError(f"{where}: {field}in {template_line(template)}: {err}", card.location) from None

@@ -30,6 +30,8 @@ from ..faces.render import Renderer
 from ..project.sheets import list_sheet_files
 from ..project.validate import load_project
 from ..press.write_pdf import write_document
+from ..templating import run_budget
+from ..templating.run_budget import Spender, apart, counting_writes, whole_run
 
 
 PARALLEL_PIECES = 400  # fewer pieces than this are written faster than a second process starts
@@ -76,6 +78,7 @@ class Output:
     title: str = ""
     bleed: float | None = None
     typeset: Callable | None = None  # rulebooks: typeset(staging_path)
+    source: Spender | None = None  # what writing it is charged to (components' PDFs: their own, their game's)
 
 
 def build(path: str | Path = ".", options: Options | None = None,
@@ -91,6 +94,7 @@ def build(path: str | Path = ".", options: Options | None = None,
     return build_project(load_project(Path(path)), options, progress, last)
 
 
+@whole_run("build")
 def build_project(project: Project, options: Options, progress=None, last: LastBuild | None = None) -> Report:
     """build() for a project already loaded (watch reuses the model it compares); last: its record, to renew."""
     refuse_conflicting_options(options)
@@ -127,7 +131,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
             staged.append((staging, output.target))
         # All in one process, which reads the fonts and makes the half-width ones once; started first, for
         # it is the longest single job of a build with rulebooks (typesetting, and its pictures' faces).
-        jobs.extend([Background(in_turn(typesets))] if typesets else [])
+        jobs.extend([Background(apart(in_turn(typesets)))] if typesets else [])
         render_ahead(games if options.only != "rules" else (), renderer, converter)
         tick = counter("rendering", sum(len(g.components) for g in games), progress)
         components = [o for game in games if options.only != "rules"
@@ -138,15 +142,15 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
         initial_font = fontbook.resolve(None) if stale_components else ""
 
         def write(output: Output, staging: Path) -> None:
-            write_atomically(staging, functools.partial(
+            write_atomically(staging, counting_writes(functools.partial(
                 write_document, pages=output.pages, drawings=forms, title=output.title, initial_font=initial_font,
-                bleed=output.bleed, subject=project.name), "PDF")
+                bleed=output.bleed, subject=project.name), output.source), "PDF")
         mine, theirs = share_writing(stale_components)
         if theirs:  # written on the other core meanwhile: each PDF is made whole by one process
             handed = [(staging_path(output.target), output.target) for output in theirs]
             staged.extend(handed)
-            jobs.append(Background(in_turn([functools.partial(write, output, staging)
-                                            for output, (staging, _) in zip(theirs, handed)])))
+            jobs.append(Background(apart(in_turn([functools.partial(write, output, staging)
+                                                  for output, (staging, _) in zip(theirs, handed)]))))
         for done, output in enumerate(mine, 1):
             staging = staging_path(output.target)
             write(output, staging)
@@ -155,7 +159,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
                 progress("writing", done, len(mine), manifest.key(output.target))
         cache.save()  # while the other core finishes: the faces are kept even if a PDF then fails
         for job in jobs:
-            job.wait()
+            run_budget.take(job.wait())  # what the other core spent counts too
         cache.close()  # the processes that read the faces are done
         sizes = {target: staging.stat().st_size for staging, target in staged}
         replace_all(staged, "PDF")
@@ -218,7 +222,8 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
         title = f"{game.title} — {component.name}"
         # Digests only decide what to skip: without the cache nothing is skipped, so none is computed.
         found = pdf_digest(project, assets, title, pages, component.bleed, items, spec) if options.cache else ""
-        outputs.append(Output(out_dir / game.id / f"{component.id}.pdf", found, pages, faces, title, component.bleed))
+        outputs.append(Output(out_dir / game.id / f"{component.id}.pdf", found, pages, faces, title, component.bleed,
+                              source=Spender(f"the PDF of component {game.id}/{component.id}", component.location, "")))
         report.notes.extend(note_reduced_bleed(game, component, options))
         report.notes.extend(note_bare_edges(game, component, pages, options))
         report.notes.extend(note_pinned_paper(game, component, pages, options))
@@ -229,7 +234,8 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
         faces = {key: face for o in outputs for key, face in o.faces.items()}
         found = digest(__version__, "print-and-play", game.title, [o.digest for o in outputs],
                        options.share_sheets) if options.cache else ""
-        outputs.append(Output(out_dir / game.id / f"{game.id}-print-and-play.pdf", found, pages, faces, game.title, None))
+        outputs.append(Output(out_dir / game.id / f"{game.id}-print-and-play.pdf", found, pages, faces, game.title, None,
+                              source=Spender(f"the print-and-play PDF of game {game.id}", game.location, "")))
     return outputs
 
 

@@ -9,6 +9,7 @@ from ..faces.convert import Converter
 from ..faces.render import Renderer
 from .workers import Background, can_fork
 from ..project.model import Game
+from ..templating import run_budget
 
 PARALLEL_CARDS = 200  # fewer distinct cards than this are not worth a second process
 
@@ -37,7 +38,9 @@ def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Convert
         except BaseException:
             helper.stop()
             raise
-        count, _, keys = helper.wait().partition(b"\n")
+        count, _, rest = helper.wait().partition(b"\n")
+        spent, _, keys = rest.partition(b"\n")
+        run_budget.take(spent)  # the helper's renders count against the build's budget too
         renderer.renders += int(count)
         converter.conversions += renderer.pack.take(handoff)  # a face both made (a shared back) counts once
     except BaseException:
@@ -74,10 +77,14 @@ def render_cards(renderer: Renderer, cards: list, start: int | None = None, pare
                  handoff=None) -> bytes | None:
     """Both faces of each card of (game, component, indexes) groups into the pack; in the helper process (given
     the render count before and the file to hand its records back through) how many it rendered and the face
-    keys of its cards (CardFaceKeys.export)."""
-    if os.getpid() != parent and parent:  # in the helper: Ctrl-C is the main process's to handle, it stops us
+    keys of its cards (CardFaceKeys.export), after what it spent of the run's budget (RunBudget.hand_over)."""
+    run = run_budget.current()
+    helper = os.getpid() != parent and parent
+    if helper:  # in the helper: Ctrl-C is the main process's to handle, it stops us
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         renderer.pack.hand_to(handoff)
+        if run is not None:
+            run.start_share()
     for game, component, indexes in cards:
         for index in indexes:
             card = component.cards[index]
@@ -87,4 +94,5 @@ def render_cards(renderer: Renderer, cards: list, start: int | None = None, pare
         return None
     renderer.pack.finish()
     keys = renderer.face_keys.export(each_card(cards))
-    return str(renderer.renders - start).encode("ascii") + b"\n" + keys
+    spent = run.hand_over() if helper and run is not None else b""
+    return str(renderer.renders - start).encode("ascii") + b"\n" + spent + b"\n" + keys
