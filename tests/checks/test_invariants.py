@@ -62,8 +62,8 @@ def test_an_effect_moved_to_a_card_without_ron_fails_at_the_effect(project):
     edit(project, TTU_YAML, "          - {number: 7, copies: 5}",
          '          - {number: 7, copies: 4}\n          - {number: 7, effect: ":ron: ロンできるカード。"}')
     line = line_of(project, TTU_YAML, '- {number: 7, effect: ":ron:')
-    rule = line_of(project, TTU_YAML, "card.ron == (':ron:' in card.effect)") - 1
-    assert invariants(project, TTU) == [("card.ron == (':ron:' in card.effect)", "ron False, effect :ron: ロンできるカード。",
+    rule = line_of(project, TTU_YAML, 'holds: card.ron or card.effect == ""') - 1
+    assert invariants(project, TTU) == [('card.ron or card.effect == ""', "ron False, effect :ron: ロンできるカード。",
                                          TTU_YAML, line, 33, f"this card (number 7) breaks the rule of {TTU_YAML}:{rule}:9")]
 
 
@@ -72,6 +72,7 @@ def test_a_chip_losing_effect_on_a_card_that_cannot_ron_fails(project):
          '          - {number: 7, copies: 4}\n          - {number: 7, effect: "自分のチップが減る。"}')
     line = line_of(project, TTU_YAML, '- {number: 7, effect: "自分のチップが減る。"}')
     assert [(e, f, ln) for e, f, _, ln, _, _ in invariants(project, TTU)] == [
+        ('card.ron or card.effect == ""', "ron False, effect 自分のチップが減る。", line),
         ("card.ron or 'チップが減る' not in card.effect", "ron False, effect 自分のチップが減る。", line)]
 
 
@@ -105,8 +106,7 @@ def test_a_rule_edited_with_the_data_is_held_to_the_quote(project):
     (OTOGI_YAML, OTOGI, "holds: card.number == 12", 'holds: "card.number > 11 and card.number < 13"'),
     (OTOGI_YAML, OTOGI, "holds: 1 <= card.number <= 11", "holds: card.number in range(1, 12)"),
     (TTU_YAML, TTU, "holds: 1 <= card.number <= 7", 'holds: "0 < card.number < 8"'),
-    (TTU_YAML, TTU, "holds: \"card.ron == (':ron:' in card.effect)\"",
-     "holds: \"(card.ron and ':ron:' in card.effect) or (not card.ron and ':ron:' not in card.effect)\""),
+    (TTU_YAML, TTU, 'holds: card.ron or card.effect == ""', 'holds: "not (card.effect|length and not card.ron)"'),
     (TTU_YAML, TTU, "holds: card.undressed == card.number - 1", "holds: card.number - card.undressed == 1"),
     (TTU_YAML, TTU, "holds: \"card.label == ('スキル' if card.number == 1 else '奥義')\"",
      "holds: \"(card.number == 1) == (card.label == 'スキル') and card.label in ['スキル', '奥義']\""),
