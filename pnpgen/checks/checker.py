@@ -12,6 +12,7 @@ from .documents import (Documents, check_cited, check_game_document, check_sourc
                         find_cited_source)
 from .expressions import key_of, select_cards
 from .findings import FAIL, PASS, WARN, Finding
+from .invariants import check_invariant
 from .vocabulary import build_vocabulary
 
 def check_project(project: Project, games=None, strict: bool = False) -> list[Finding]:
@@ -49,6 +50,8 @@ def check_game(project: Project, game: Game, documents: Documents | None = None,
             results = check_combinations(game, expectation, chosen)
         elif expectation.kind == "names":
             results = check_names(game, expectation, pieces)
+        elif expectation.kind == "invariant":
+            results = check_invariant(game, expectation, chosen)
         else:
             results = check_setup(game, expectation, chosen)
         findings.extend(apply_known(expectation, results))

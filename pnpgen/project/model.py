@@ -169,6 +169,8 @@ class Expectation:
     of: tuple[str, ...] = ()  # fields whose every combination occurs exactly once (combinations)
     components: tuple[str, ...] = ()  # components whose `by` field must hold the same names (names)
     names: tuple[str, ...] = ()  # the names the document lists (names)
+    holds: str | None = None  # an expression over `card` every card must satisfy (invariant)
+    holds_at: Location | None = None  # where that expression is written, for a rule that cannot be run
 
 
 @dataclass(frozen=True)
@@ -198,6 +200,7 @@ class Figure:
     examples: tuple[tuple[Fields, int], ...] = ()  # inputs → value pairs the document states
     assumed: str | None = None  # why the figure stands although the document does not state it
     kind: str | None = None  # a rule in words (rounding, direction, …): `value` is the document's phrase (切り捨て)
+    ranges: tuple[tuple[str, Value, Value], ...] = ()  # (input, from, to): the values an input other than players takes
 
 
 @dataclass(frozen=True)
