@@ -120,6 +120,7 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
             # 配り、残った３枚 or a row 「配られずに残るカード」: what is left of a component, not a deal
             fitting = [n for n in fitting if n.label.startswith("count ")]
         noun = find_bracketed_noun(text, number, fitting, MAX_GAP) or find_nearest_noun(text, number, fitting)
+        noun = noun or next((n for n in nouns if n.takes_near(number.unit, text, number.start)), None)  # 磐座 ３か所
         if noun is None and not any(word in text for n in fitting for word in n.words):  # no noun this count can be about
             noun = find_last_noun(span.before[-MAX_GAP:], fitting)  # 手札を配ります。４人プレイでは３枚ずつ: one phrase back
             far = (span.lead, span.heading) if number.unit or here.values else ()  # a bare 占拠２ far from its noun is a label

@@ -198,6 +198,7 @@ class Figure:
     examples: tuple[tuple[Fields, int], ...] = ()  # inputs → value pairs the document states
     assumed: str | None = None  # why the figure stands although the document does not state it
     kind: str | None = None  # a rule in words (rounding, direction, …): `value` is the document's phrase (切り捨て)
+    held: tuple[str, ...] = ()  # the data paths that hold it for templates to print (defaults.area_style.*.iwakura)
 
 
 @dataclass(frozen=True)
@@ -224,6 +225,7 @@ class Game:
     rulebook: str | None = None
     rules_sheet: str | None = None
     figures: tuple[Figure, ...] = ()
+    default_places: tuple[tuple[str, Location], ...] = ()  # where each value nested in `defaults:` stands, by path
 
     def figure(self, name: str) -> Figure | None:
         return next((f for f in self.figures if f.name == name), None)

@@ -145,6 +145,7 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
         Key("inputs", "list of names", "The names an expression figure takes, such as [players, bullet]."),
         Key("examples", "list of mappings", "Inputs and the `value` the document states for them: `{players: 4, bullet: 1, value: 3}`."),
         Key("assumed", "text", "Why the figure stands although the document does not state it (reported as an assumption)."),
+        Key("in", "list of paths", "The data templates print the figure from, each value of which must equal it: `defaults.area_style.*.iwakura` (a game default; `*` is every key or item), `area-map.sheets` (a field of every card of a component), `race-cards.skills|length` (how many items it holds)."),
     ),
     "note": (
         Key("assumption", "text", "What was assumed where the document is silent."),
