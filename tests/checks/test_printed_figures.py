@@ -111,10 +111,12 @@ def test_a_sheet_printed_twice_fails_at_its_card(project):
 
 @pytest.mark.parametrize("old,new", [
     # the sheets as a matrix axis instead of cards, and in the other order
-    ("        cards:\n          - {sheet: 1}\n          - {sheet: 2}\n", "        matrix:\n          sheet: {from: 1, to: 2}\n"),
+    ("        cards:\n          - {sheet: 1}\n          - {sheet: 2}\n",
+     "        matrix:\n          sheet: {from: 1, to: 2}\n"),
     ("          - {sheet: 1}\n          - {sheet: 2}\n", "          - {sheet: 2}\n          - {sheet: 1}\n"),
     # the count written on each card rather than in the defaults
-    ("          - {sheet: 1}\n          - {sheet: 2}\n", "          - {sheet: 1, sheets: 2}\n          - {sheet: 2, sheets: 2}\n"),
+    ("          - {sheet: 1}\n          - {sheet: 2}\n",
+     "          - {sheet: 1, sheets: 2}\n          - {sheet: 2, sheets: 2}\n"),
 ])
 def test_sheets_written_another_way_pass(project, old, new):
     edit(project, OTOGI_DATA, old, new)
@@ -138,7 +140,8 @@ def test_printed_literals_are_code_strings_and_text_between_tags_but_not_comment
 
 
 @pytest.mark.parametrize("old,new,message", [
-    ("      tricks: {value: 6, words: [トリック],", "      tricks: {value: players * 2, inputs: [players], in: [area-map.sheets], words: [トリック],",
+    ("      tricks: {value: 6, words: [トリック],",
+     "      tricks: {value: players * 2, inputs: [players], in: [area-map.sheets], words: [トリック],",
      "'in' names the data that holds a number; an expression figure has no one value"),
     ("      turn_direction: {kind: direction,", "      turn_direction: {in: [area-map.sheets], kind: direction,",
      "'in' names the data that holds a number; a rule in words has none"),
