@@ -6,12 +6,12 @@ import functools
 import re
 
 from ..errors import Location
-from ..project.model import Game, Project
+from ..project.model import Component, Game, Project
 from .fields import template_texts
 from .findings import PASS, WARN, Finding
 from .numerals import find_numbers
 from .tables import check_prose
-from .vocabulary import Noun
+from .vocabulary import Noun, list_names
 from .wordrules import check_text, find_rules
 
 _COMMENT = re.compile(r"\{#.*?#\}", re.S)
@@ -49,29 +49,37 @@ def spaces(match: re.Match) -> str:
 
 def check_template_text(project: Project, game: Game, nouns: list[Noun], strict: bool = False) -> list[Finding]:
     """Text written into a template (「磐座 ３か所」, 「…×２」VP。) is printed on every piece: hold it too. A figure it
-    states that the data only assumes is reported as that assumption, not as agreeing with the document."""
+    states that the data only assumes is reported as that assumption, not as agreeing with the document; a
+    template only one component draws with speaks of that component when its text names none (「英雄（全５枚）」)."""
     findings: list[Finding] = []
-    seen: set[str] = set()
     rules = find_rules(game)
     assumed = find_assumed(game)
+    for name, (source, drawn) in gather_templates(project, game).items():
+        origin = f"template text {name}"
+        subject = list_names(drawn[0])[-1] if len(drawn) == 1 else ""
+        heading = f"# {subject}\n" if subject and not find_numbers(subject) else ""
+        for text, start in find_printed_literals(source):
+            line = source.count("\n", 0, start) + 1
+            column = start - (source.rfind("\n", 0, start) + 1) + 1
+
+            def locate(offset: int, line=line, column=column, name=name) -> Location:
+                return Location(f"templates/{name}", line, column + offset)  # each text stands on one line
+
+            if find_numbers(text):  # read under the component's name as a heading: offsets past it are the text's
+                shifted = lambda offset, at=locate: at(offset - len(heading))  # noqa: E731  (the heading is not in the source)
+                stated = check_prose(game, heading + text, shifted, nouns, strict, origin, subject)
+                findings.extend(mark_assumed(stated, origin, assumed))
+            findings.extend(check_text(game, text, locate, rules, origin))
+    return findings
+
+
+def gather_templates(project: Project, game: Game) -> dict[str, tuple[str, list[Component]]]:
+    """Each template of the game's components (imports followed): its source and the components drawn with it."""
+    found: dict[str, tuple[str, list[Component]]] = {}
     for component in game.components:
         for name, source in template_texts(project, component).items():
-            if name in seen:
-                continue
-            seen.add(name)
-            origin = f"template text {name}"
-            for text, start in find_printed_literals(source):
-                line = source.count("\n", 0, start) + 1
-                column = start - (source.rfind("\n", 0, start) + 1) + 1
-
-                def locate(offset: int, line=line, column=column, name=name) -> Location:
-                    return Location(f"templates/{name}", line, column + offset)  # each text stands on one line
-
-                if find_numbers(text):
-                    stated = check_prose(game, text, locate, nouns, strict, origin)
-                    findings.extend(mark_assumed(stated, origin, assumed))
-                findings.extend(check_text(game, text, locate, rules, origin))
-    return findings
+            found.setdefault(name, (source, []))[1].append(component)
+    return found
 
 
 def find_assumed(game: Game) -> dict[str, str]:

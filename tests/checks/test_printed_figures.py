@@ -42,6 +42,31 @@ def test_a_number_written_into_a_template_fails_at_its_line(project, old, new, c
                                                     column)]
 
 
+HERO = "templates/otogi/hero.svg.j2"
+HERO_LABEL = "'英雄', 5, 16.5"
+
+
+@pytest.mark.parametrize("new,check,expected,found,column", [
+    # a template only the hero cards draw with speaks of them when its text names no component
+    ("'英雄（全５枚）', 5, 16.5", "count hero-cards", "4", "5", 14),
+    ("'英雄（各種族２枚）', 5, 16.5", "count hero-cards", "1、4", "2", 16),
+    ("'英雄（数字１３）', 5, 16.5", "count hero-cards", "12、4", "13", 15),
+    ("'英雄・ゲーム中２回', 5, 16.5", "figure hero_per_game", "1", "2", 17),
+])
+def test_a_templates_text_speaks_of_the_component_it_draws(project, new, check, expected, found, column):
+    edit(project, HERO, HERO_LABEL, new)
+    line = line_of(project, HERO, new)
+    assert located_with_column(project, OTOGI) == [(f"template text otogi/hero.svg.j2 {check}", expected, found, HERO, line,
+                                                    column)]
+
+
+@pytest.mark.parametrize("new", ["'英雄（全４枚）', 5, 16.5", "'英雄（各種族１枚）', 5, 16.5", "'英雄（数字１２）', 5, 16.5",
+                                 "'英雄・ゲーム中一回', 5, 16.5"])
+def test_a_templates_text_about_its_component_that_agrees_passes(project, new):
+    edit(project, HERO, HERO_LABEL, new)
+    assert failed(project, OTOGI) == []
+
+
 def test_text_between_svg_tags_is_held_too(project):
     edit(project, MAP, LEGEND_END, '<text x="3" y="9" font-size="3">各エリアの磐座：三か所</text>\n' + LEGEND_END)
     line = line_of(project, MAP, "各エリアの磐座")
@@ -152,3 +177,13 @@ def test_in_on_a_figure_without_one_number_is_a_located_error(project, old, new,
     output = result.output + result.stderr
     line = line_of(project, OTOGI_DATA, new)
     assert result.exit_code == 1 and f"{OTOGI_DATA}:{line}:" in output and message in output and "Traceback" not in output
+
+
+@pytest.mark.parametrize("new,fails", [("'重ね順（１雀士３枚）'", False), ("'重ね順（１雀士４枚）'", True)])
+def test_a_count_per_one_owner_is_read_as_per_owner(project, new, fails):
+    """「１雀士３枚」, as the document writes it, counts per character: right at 3, wrong at 4."""
+    player = "templates/three-times/player.svg.j2"
+    edit(project, player, "'重ね順'", new)
+    found = [(f.check, f.found, f.location.line) for f in failed(project, "three-times-undress")]
+    assert found == ([("template text three-times/player.svg.j2 count mahjong-players", 4, line_of(project, player, new))]
+                     if fails else [])
