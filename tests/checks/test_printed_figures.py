@@ -103,6 +103,9 @@ def test_a_printed_figure_the_document_does_not_state_is_an_assumption(project, 
     # a race card with one skill fewer than an area has 磐座
     ("            - {occupied: 4, text: 【仮】共通スキル（占拠４）の効果テキスト未定。}\n", "",
      "figure iwakura_per_area in race-cards.skills|length", "4", "3", 65),
+    # the map drawn with two of the three areas
+    ("          order: [霊峰（仮）, 水郷（仮）, 古森（仮）]", "          order: [霊峰（仮）, 水郷（仮）]",
+     "figure areas in area-map.order|length", "3", "2", 102),
 ])
 def test_a_count_the_map_or_cards_print_from_the_data_is_held_to_the_figure(project, old, new, check, expected, found,
                                                                            line):
