@@ -46,7 +46,6 @@ class Noun:
     card_values: frozenset = frozenset()  # the numbers its cards carry (数字 1–11): a bare one names cards, not a count
     removed: tuple = ()  # (player count, the card values its setup takes out) for a component with a `remove:`
     ranges: frozenset = frozenset()  # (lowest, highest) of each numeric field of its cards (数字 1〜11)
-
     near_units: frozenset = frozenset()  # counters it takes only right after one of its words (磐座 ３か所)
 
     def takes(self, unit: str) -> bool:
