@@ -148,6 +148,7 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
         Key("examples", "list of mappings", "Inputs and the `value` the document states for them: `{players: 4, bullet: 1, value: 3}`."),
         Key("ranges", "mapping", "The values each input other than `players` takes, from and to (numbers or expressions of `players`): `{survivors: {from: 1, to: players - 1}}`. The figure is then evaluated at every player count of the game and every value of its inputs: each must be a whole number, rounded as the quote says (端数切捨て, 切り上げ)."),
         Key("assumed", "text", "Why the figure stands although the document does not state it (reported as an assumption)."),
+        Key("in", "list of paths", "The data templates print the figure from, each value of which must equal it: `defaults.area_style.*.iwakura` (a game default; `*` is every key or item), `area-map.sheets` (a field of every card of a component), `race-cards.skills|length` (how many items it holds)."),
     ),
     "note": (
         Key("assumption", "text", "What was assumed where the document is silent."),

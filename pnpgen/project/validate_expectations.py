@@ -242,6 +242,8 @@ def validate_figures(raw: LMap, problems: Collector) -> tuple[Figure, ...]:
                 problems.add(item.where("value"), f"a '{kind}' figure's value is the document's word for the rule, such as "
                              f"切り捨て or 時計回り; found {describe(value)}")
                 continue
+            if "in" in item:
+                problems.add(item.where_key("in"), "'in' names the data that holds a number; a rule in words has none")
             figures.append(Figure(str(name), value.strip(), item.loc, read_source(item, problems, document),
                                   read_texts(item, "words", problems), assumed=read_value(item, "assumed", "text", problems),
                                   kind=kind))
@@ -253,9 +255,12 @@ def validate_figures(raw: LMap, problems: Collector) -> tuple[Figure, ...]:
             continue
         if isinstance(value, str) and not inputs:
             problems.add(item.where("value"), "an expression figure needs 'inputs:', the names it takes, such as [players, bullet]")
+        held = read_texts(item, "in", problems)
+        if held and isinstance(value, str):
+            problems.add(item.where("in"), "'in' names the data that holds a number; an expression figure has no one value")
         figures.append(Figure(str(name), value, item.loc, read_source(item, problems, document), read_texts(item, "words", problems),
                               inputs, read_examples(item, inputs, problems), read_value(item, "assumed", "text", problems),
-                              ranges=read_ranges(item, inputs, problems)))
+                              ranges=read_ranges(item, inputs, problems), held=held))
     return tuple(figures)
 
 
