@@ -13,6 +13,7 @@ from .prerender import render_ahead
 from ..files.atomic import refuse_links_out, replace_all, staging_path, write_atomically
 from ..store.cache import Cache, default_cache_dir
 from ..digests import digest, feed_digest, file_sha256, shared_repr
+from ..errors import PnpError
 from ..faces.inputs import input_digests
 from ..faces.convert import Converter
 from ..press.impose import Item, Page, SheetSpec
@@ -61,7 +62,8 @@ class Report:
     unchanged: list[Path] = field(default_factory=list)
     pieces: int = 0
     faces: int = 0  # faces converted from SVG in this build (the rest came from the cache)
-    renders: int = 0  # faces rendered from templates in this build (the rest came from the cache)
+    renders: int = 0  # faces rendered from templates in this build
+    reused: bool = False  # whether some faces came from the cache
     notes: list[str] = field(default_factory=list)
 
 
@@ -95,6 +97,10 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
     """build() for a project already loaded (watch reuses the model it compares); last: its record, to renew."""
     refuse_conflicting_options(options)
     games = select_games(project, options.game)
+    if options.only == "rules" and not any(game.rulebook or game.rules_sheet for game in games):
+        named = " and ".join(game.id for game in games) or "the project"
+        raise PnpError(f"--only rules: {named} has no rulebook or rules sheet; "
+                       "expected `rulebook: rules/<name>.md` (or `rules_sheet:`) in a game, or --only components")
     if options.check:
         refuse_failed_checks(project, games)
     out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
@@ -128,8 +134,8 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
         # All in one process, which reads the fonts and makes the half-width ones once; started first, for
         # it is the longest single job of a build with rulebooks (typesetting, and its pictures' faces).
         jobs.extend([Background(in_turn(typesets))] if typesets else [])
-        render_ahead(games if options.only != "rules" else (), renderer, converter)
-        tick = counter("rendering", sum(len(g.components) for g in games), progress)
+        render_ahead(games if options.only != "rules" else (), renderer, converter, progress)
+        tick = counter("laying out", sum(len(g.components) for g in games), progress)
         components = [o for game in games if options.only != "rules"
                       for o in plan_components(project, game, options, out_dir, renderer, report, tick, assets)]
         renderer.face_keys.components.clear()  # every card is laid out: its face keys are not needed again
@@ -177,7 +183,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
         manifest.save()
     record_build(project, out_dir, renderer.stamp.revision)  # what `diff --since last-build` compares with
     report.notes.extend(cache.notes)  # a cache folder refused: this build, not the next, went without it
-    report.renders, report.faces = renderer.renders, converter.conversions
+    report.renders, report.faces, report.reused = renderer.renders, converter.conversions, renderer.reused
     return report
 
 
