@@ -20,6 +20,7 @@ from ..press.impose import Item, Page, SheetSpec
 from ..press.layout import (lay_out, note_bare_edges, note_pinned_paper, note_reduced_bleed,
                             refuse_conflicting_options)
 from ..press.shared_sheets import laid_out, note_shared_sheets, share_sheets
+from ..press.sheet_order import order_for_duplex
 from .manifest import Manifest
 from .prepare import counter, open_fontbook, refuse_failed_checks, select_games
 from .record import record_build
@@ -146,7 +147,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
         def write(output: Output, staging: Path) -> None:
             write_atomically(staging, functools.partial(
                 write_document, pages=output.pages, drawings=forms, title=output.title, initial_font=initial_font,
-                bleed=output.bleed, subject=project.name), "PDF")
+                bleed=output.bleed, subject=project.name, duplex=options.duplex or "long"), "PDF")
         mine, theirs = share_writing(stale_components)
         if theirs:  # written on the other core meanwhile: each PDF is made whole by one process
             handed = [(staging_path(output.target), output.target) for output in theirs]
@@ -230,7 +231,8 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
         report.notes.extend(note_pinned_paper(game, component, pages, options))
         report.notes.extend(dict.fromkeys(f"{game.id}/{component.id}: {note}" for page in pages for note in page.notes))
     if outputs:
-        pages, shared = share_sheets(laid) if options.share_sheets else ([p for o in outputs for p in o.pages], [])
+        pages, shared = share_sheets(laid) if options.share_sheets else (
+            order_for_duplex([page for output in outputs for page in output.pages]), [])
         report.notes.extend(note_shared_sheets(game, pages, shared))
         faces = {key: face for o in outputs for key, face in o.faces.items()}
         found = digest(__version__, "print-and-play", game.title, [o.digest for o in outputs],
