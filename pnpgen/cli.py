@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 import sys
 from pathlib import Path
 
@@ -10,10 +11,12 @@ import click
 
 from . import units
 from .pipeline.build import Options, build
+from .pipeline.progress import ProgressLine
 from .checks.findings import FAIL, failures
 from .errors import CONTROL, PnpError, shown
+from .project.summary import counted
 
-PAPERS = click.Choice(["a4", "letter", "a3"], case_sensitive=False)
+PAPERS = click.Choice(list(units.PAPER_SIZES_MM), case_sensitive=False)  # what `layout: paper` takes
 
 
 def fail(err: PnpError) -> None:
@@ -81,8 +84,14 @@ def build_command(project, out_dir, paper, game, duplex, back_offset, gutterfold
     report = run_with_progress(lambda progress: build(project, options, progress=progress))
     written = report.written + report.unchanged
     unchanged = f", {len(report.unchanged)} unchanged" if report.unchanged else ""
-    say(f"wrote {len(report.written)} PDFs{unchanged} ({report.pieces} pieces; {report.renders} faces rendered, "
-               f"{report.faces} converted, the rest from the cache) into {common_folder(written)}")
+    say(f"wrote {counted(len(report.written), 'PDF')}{unchanged} ({counted(report.pieces, 'piece')}; "
+        f"{describe_faces(report)}) into {common_folder(written)}")
+
+
+def describe_faces(report) -> str:
+    """How the build came by its faces: rendered and converted now, the rest (if any) from the cache."""
+    said = f"{counted(report.renders, 'face')} rendered, {report.faces} converted"
+    return said + (", the rest from the cache" if report.reused else "")
 
 
 def reprint_command(project: Path, options: Options, reprint: bool, since: str | None) -> None:
@@ -107,27 +116,6 @@ def run_with_progress(job):
     for note in report.notes:
         say(f"note: {note}")
     return report
-
-
-class ProgressLine:
-    """A one-line progress bar on a terminal; silent when stderr is a file or a pipe."""
-
-    def __init__(self) -> None:
-        self.active = sys.stderr.isatty()
-        self.shown = False
-
-    def show(self, phase: str, done: int, total: int, label: str) -> None:
-        if not self.active or total <= 0:
-            return
-        filled = round(20 * done / total)
-        line = shown(f"{phase:9} [{'#' * filled}{'.' * (20 - filled)}] {done}/{total} {label}")
-        click.echo("\r" + line[:100].ljust(100), nl=False, err=True)
-        self.shown = True
-
-    def clear(self) -> None:
-        if self.shown:
-            click.echo("\r" + " " * 100 + "\r", nl=False, err=True)
-            self.shown = False
 
 
 def common_folder(paths: list[Path]) -> str:
@@ -161,7 +149,7 @@ def check_command(project, game, as_json, strict) -> None:
             say(finding.line())
         failed = len(failures(findings))
         warned = sum(f.status == "warn" for f in findings)
-        click.echo(f"{len(findings) - failed - warned} passed, {failed} failed, {warned} warnings")
+        click.echo(f"{len(findings) - failed - warned} passed, {failed} failed, {counted(warned, 'warning')}")
     sys.exit(1 if any(f.status == FAIL for f in findings) else 0)
 
 
@@ -177,9 +165,10 @@ def watch_command(project, out_dir, paper, game, no_check, interval) -> None:
     from .live.watch import watch
 
     options = Options(out_dir=out_dir, paper=paper.lower(), game=game, check=not no_check)
-    say(f"watching {project} — Ctrl-C to stop")
     try:
         watch(project, options, say, interval=interval)
+    except PnpError as err:
+        fail(err)
     except KeyboardInterrupt:
         click.echo("stopped")
 
@@ -199,7 +188,7 @@ def init_command(folder, name, sheet) -> None:
         written = init_from_sheet(folder, sheet, name) if sheet else init_project(folder, name)
     except PnpError as err:
         fail(err)
-    say(f"created {folder} ({len(written)} files). Next: cd {folder} && pnpgen build")
+    say(f"created {folder} ({counted(len(written), 'file')}). Next: cd {shlex.quote(str(folder))} && pnpgen build")
 
 
 @main.command("list")
@@ -239,9 +228,10 @@ def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers,
     options = ExportOptions(out_dir=out_dir, game=game, dpi=dpi, bleed=not no_bleed, preset=preset,
                             workers=workers, check=not no_check, cache=not no_cache, base_url=base_url)
     report = run_with_progress(lambda progress: export(project, kind, options, progress=progress))
-    removed = f", removed {len(report.removed)} stale images" if report.removed else ""
+    removed = f", removed {counted(len(report.removed), 'stale image')}" if report.removed else ""
     faces = f", {report.faces} distinct faces" if report.faces else ""
-    say(f"wrote {len(report.written)} files{removed} ({report.pieces} pieces{faces}) into {report.out_dir}")
+    say(f"wrote {counted(len(report.written), 'file')}{removed} ({counted(report.pieces, 'piece')}{faces}) "
+        f"into {report.out_dir}")
 
 
 @main.command("diff")
@@ -264,7 +254,7 @@ def diff_command(project, since, game, out_dir, as_json) -> None:
         return
     for line in report.lines:
         click.echo(line)
-    click.echo(f"wrote {', '.join(p.name for p in report.written)} ({report.rasterised} face images) "
+    click.echo(f"wrote {', '.join(p.name for p in report.written)} ({counted(report.rasterised, 'face image')}) "
                f"into {report.written[0].parent}")
 
 

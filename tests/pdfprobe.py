@@ -201,3 +201,32 @@ def clipped_boxes(reader: PdfReader, page) -> list[Clipped]:
             box = tuple(round(units.to_mm(v), 4) for v in (ctm[4] + bbox[0], ctm[5] + bbox[1], ctm[4] + bbox[2], ctm[5] + bbox[3]))
             found.append(Clipped(str(ops[0]), box, clips[-1]))
     return found
+
+
+def form_digests(page) -> set[str]:
+    """The SHA-256 of each form a page places (by content, so the same face is the same digest in any PDF)."""
+    import hashlib
+
+    objects = page.get("/Resources", {}).get("/XObject", {})
+    return {hashlib.sha256(objects[name].get_object().get_data()).hexdigest() for name in objects}
+
+
+def sheet_sides(game_folder, two_sided) -> list[str]:
+    """Each page of a game's print-and-play PDF as "front", "back" or "blank": a back places only faces that
+    the PDFs of the components with backs (ids in two_sided; their pages alternate front, back) place on back
+    pages."""
+    from pathlib import Path
+
+    from pypdf import PdfReader
+
+    folder = Path(game_folder)
+    combined = folder / f"{folder.name}-print-and-play.pdf"
+    fronts, backs = set(), set()
+    for pdf in sorted(set(folder.glob("*.pdf")) - {combined}):
+        for number, page in enumerate(PdfReader(pdf).pages):
+            (backs if pdf.stem in two_sided and number % 2 else fronts).update(form_digests(page))
+    sides = []
+    for page in PdfReader(combined).pages:
+        shown = form_digests(page)
+        sides.append("blank" if not shown else "back" if shown <= backs - fronts else "front")
+    return sides

@@ -1,12 +1,10 @@
-"""Turn the text printed on cards (limits such as 「１手番に１回」, map captions, skill texts — in the data or
-written into a template) into findings: each number tied to a component or figure is held to the data."""
+"""Turn the text cards print from their data (limits such as 「１手番に１回」, map captions, skill texts) into
+findings: each number tied to a component or figure is held to the data."""
 from __future__ import annotations
 
 import re
 
-from ..errors import Location
-from ..project.model import Game, Project
-from .fields import template_texts
+from ..project.model import Game
 from .findings import Finding
 from .tables import check_prose
 from .vocabulary import Noun
@@ -35,35 +33,7 @@ def check_card_text(game: Game, nouns: list[Noun], strict: bool = False) -> list
     return findings
 
 
-_LITERAL = re.compile(r"'([^'\n]*)'|\"([^\"\n]*)\"")
 _PRINTED = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]")
-
-
-def check_template_text(project: Project, game: Game, nouns: list[Noun], strict: bool = False) -> list[Finding]:
-    """Text written into a template's string literals (「…×２」VP。) is printed on every card: hold it too."""
-    findings: list[Finding] = []
-    seen: set[str] = set()
-    rules = find_rules(game)
-    for component in game.components:
-        for name, source in template_texts(project, component).items():
-            if name in seen:
-                continue
-            seen.add(name)
-            for match in _LITERAL.finditer(source):
-                text = match.group(1) if match.group(1) is not None else match.group(2)
-                if not _PRINTED.search(text):
-                    continue
-                start = match.start() + 1
-                line = source.count("\n", 0, start) + 1
-                column = start - (source.rfind("\n", 0, start) + 1) + 1
-
-                def locate(offset: int, line=line, column=column, name=name) -> Location:
-                    return Location(f"templates/{name}", line, column + offset)
-
-                if re.search(r"[0-9０-９]", text):
-                    findings.extend(check_prose(game, text, locate, nouns, strict, f"template text {name}"))
-                findings.extend(check_text(game, text, locate, rules, f"template text {name}"))
-    return findings
 
 
 def find_texts(fields, prefix: str = "", words: bool = False):

@@ -6,12 +6,15 @@ from collections import Counter
 from ..project.expand import expand_pieces
 from ..project.model import Expectation, Game, Piece, Project, Source
 from .boxes import state_boxes
-from .cardtext import check_card_text, check_template_text
+from .cardtext import check_card_text
 from .combinations import check_combinations, check_names
 from .documents import (Documents, check_cited, check_game_document, check_source, check_stated_distribution,
                         find_cited_source)
 from .expressions import key_of, select_cards
 from .findings import FAIL, PASS, WARN, Finding
+from .invariants import check_invariant
+from .printed import check_held_figures, check_sheets
+from .templatetext import check_template_text
 from .vocabulary import build_vocabulary
 
 def check_project(project: Project, games=None, strict: bool = False) -> list[Finding]:
@@ -49,6 +52,8 @@ def check_game(project: Project, game: Game, documents: Documents | None = None,
             results = check_combinations(game, expectation, chosen)
         elif expectation.kind == "names":
             results = check_names(game, expectation, pieces)
+        elif expectation.kind == "invariant":
+            results = check_invariant(game, expectation, chosen)
         else:
             results = check_setup(game, expectation, chosen)
         findings.extend(apply_known(expectation, results))
@@ -57,6 +62,8 @@ def check_game(project: Project, game: Game, documents: Documents | None = None,
             if expectation.source:
                 findings.extend(check_source(documents, game, Source(expectation.source.document, quote), expectation.location))
     findings.extend(check_figures(project, game, documents))
+    findings.extend(check_held_figures(game))
+    findings.extend(check_sheets(project, game))
     for note in game.notes:
         findings.append(Finding(WARN, game.id, note.kind, note.location, detail=note.text, source=note.source))
         findings.extend(check_source(documents, game, note.source, note.location))

@@ -72,7 +72,7 @@ def template_reads(project: Project, component: Component) -> tuple[set[str], se
 def expectation_words(game: Game) -> set[str]:
     words: set[str] = set()
     for expectation in game.expectations:
-        for text in (expectation.by, expectation.where, *expectation.of,
+        for text in (expectation.by, expectation.where, expectation.holds, *expectation.of,
                      expectation.setup.remove if expectation.setup else None,
                      expectation.setup.use if expectation.setup else None):
             words |= set(_WORD.findall(text or ""))

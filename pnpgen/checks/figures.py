@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..project.model import Figure, Game, Project
 from ..templating.sandbox import compile_expression
 from .documents import Documents, check_source, check_stated
+from .figure_values import check_values
 from .findings import FAIL, PASS, WARN, Finding
 from .numerals import numbers_for_players
 from .wordrules import AXES, check_rule_figure
@@ -20,7 +21,8 @@ def check_figures(project: Project, game: Game, documents: Documents) -> list[Fi
             findings.append(check_rule_figure(game, figure))
         elif isinstance(figure.value, str):
             findings.extend(check_rule(game, figure))
-            findings.extend(check_rounding(game, figure))
+            values, complete = check_values(game, figure)  # every player count, when every input has a range
+            findings.extend(values if complete else values + check_rounding(game, figure))
         else:
             findings.append(check_number(game, figure))
     return findings

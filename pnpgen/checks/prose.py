@@ -26,6 +26,7 @@ _TOTAL = re.compile(r"計|全部で|全体で")
 _GAME_END = re.compile(r"ゲーム(?:が|の)?終")
 _TIMES = ("×", "x", "＊", "*")
 _REMOVE = re.compile(r"抜|除|使用しません|使いません|使わ")
+_ONE_EACH = re.compile(r"(?<![0-9０-９])[1１][^\s0-9０-９、。「」（）]{1,4}?[0-9０-９]")  # 「１雀士３枚」: per one owner
 _LIST_MARK = re.compile(r"^\s*(?:#+\s*)?[0-9０-９]+\s*(?:[.．]\s|[：:])")
 
 
@@ -89,7 +90,7 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
                context: Context | None = None, fallback: tuple[str, ...] = ()) -> list[Finding]:
     text = span.text
     quoted = frozenset(str(parse_number(q)) for q in _QUOTED.findall(text))
-    per = any(word in text for word in PER_WORDS)
+    per = any(word in text for word in PER_WORDS) or bool(_ONE_EACH.search(text))
     findings = []
     numbers = find_numbers(text)
     pairs = find_pairs(text, numbers) if context is None else {}
@@ -120,6 +121,7 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
             # 配り、残った３枚 or a row 「配られずに残るカード」: what is left of a component, not a deal
             fitting = [n for n in fitting if n.label.startswith("count ")]
         noun = find_bracketed_noun(text, number, fitting, MAX_GAP) or find_nearest_noun(text, number, fitting)
+        noun = noun or next((n for n in nouns if n.takes_near(number.unit, text, number.start)), None)  # 磐座 ３か所
         if noun is None and not any(word in text for n in fitting for word in n.words):  # no noun this count can be about
             noun = find_last_noun(span.before[-MAX_GAP:], fitting)  # 手札を配ります。４人プレイでは３枚ずつ: one phrase back
             far = (span.lead, span.heading) if number.unit or here.values else ()  # a bare 占拠２ far from its noun is a label

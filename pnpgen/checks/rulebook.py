@@ -15,6 +15,7 @@ from pathlib import Path
 from ..errors import Location, PnpError
 from ..project.model import Game, Project
 from ..rules.expand import show_path
+from ..templating.run_budget import RunOutOfBudget
 from .findings import FAIL, PASS, Finding
 from .numerals import parse_number  # noqa: F401  (the tests read numbers through here)
 from .tables import check_prose
@@ -80,6 +81,8 @@ def check_expansion(project: Project, game: Game, source: Path, text: str, where
 
     try:
         expanded = expand_markdown(project, game, source, text)
+    except RunOutOfBudget:
+        raise  # the whole run stops: not a finding about this rulebook
     except PnpError as err:
         problem = err.problems[0]
         return [Finding(FAIL, game.id, "rulebook template", problem.location or Location(where), detail=problem.message)]

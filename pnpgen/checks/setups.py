@@ -8,6 +8,7 @@ from collections import Counter
 from ..project.model import Expectation, Game, Piece
 from .documents import check_cited, find_cited_source
 from .expressions import evaluate, key_of, select_cards
+from .figure_values import is_whole, shown
 from .findings import FAIL, PASS, WARN, Finding
 from .numerals import numbers_for_players
 
@@ -60,6 +61,10 @@ def check_used(game: Game, expectation: Expectation, used: list[Piece], players:
     if expected is None:
         return []
     name = f"setup {expectation.component} at {players} players: pieces used"
+    if not is_whole(expected):  # 'players / 2' at 5 players: no count of pieces is 2.5
+        return [Finding(FAIL, game.id, name, expectation.location, "a whole number", shown(expected),
+                        f"'{expectation.equals}' gives {shown(expected)} at {players} players; a count of pieces is a "
+                        "whole number", expectation.source, figure="used")]
     if not expectation.by:
         status = PASS if len(used) == expected else FAIL
         return [Finding(status, game.id, name, expectation.location, expected, len(used), "", expectation.source, figure="used")]

@@ -13,6 +13,7 @@ from .expressions import key_of, select_cards
 
 PER_WORDS = ("ずつ", "各", "あたり", "毎", "ごと", "につき", "それぞれ")
 PIECE_UNITS = frozenset({"", "枚", "個", "組", "セット", "部", "冊", "本"})
+THING_COUNTERS = frozenset({"つ", "個", "か所", "ヶ所", "箇所"})  # the counters of a count of things or places
 _SAME_UNIT = {"VP": "ＶＰ", "以上": "", "以下": "", "未満": "", "人数": "人"}
 
 
@@ -45,9 +46,17 @@ class Noun:
     card_values: frozenset = frozenset()  # the numbers its cards carry (数字 1–11): a bare one names cards, not a count
     removed: tuple = ()  # (player count, the card values its setup takes out) for a component with a `remove:`
     ranges: frozenset = frozenset()  # (lowest, highest) of each numeric field of its cards (数字 1〜11)
+    near_units: frozenset = frozenset()  # counters it takes only right after one of its words (磐座 ３か所)
 
     def takes(self, unit: str) -> bool:
         return normalise_unit(unit) in self.units
+
+    def takes_near(self, unit: str, text: str, start: int) -> bool:
+        """「磐座 ３か所」「磐座は４つ」: a counter its quote does not write, right after its word and a particle."""
+        if unit not in self.near_units:
+            return False
+        before = text[max(0, start - 16):start].rstrip(" 　：:・がはをの")
+        return any(before.endswith(word) for word in self.words)
 
 
 def build_vocabulary(game: Game) -> list[Noun]:
@@ -215,8 +224,9 @@ def figure_nouns(game: Game) -> list[Noun]:
                 return {evaluate_figure(figure, {k: inputs[k] for k in figure.inputs})}
             return {ex_value for _, ex_value in figure.examples}
 
+        units = find_figure_units(figure)
         nouns.append(Noun(figure.words, f"figure {figure.name}", accepts, f"{{{{ figure('{figure.name}')|zen }}}}",
-                          figure.location, find_figure_units(figure)))
+                          figure.location, units, near_units=THING_COUNTERS if units == {""} else frozenset()))
     return nouns
 
 

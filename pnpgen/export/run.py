@@ -22,11 +22,13 @@ from .sheets import SHEET_KINDS, export_sheets
 from .tts import export_tts
 from ..faces.render import Renderer
 from ..project.validate import load_project
+from ..templating.run_budget import whole_run
 
 KINDS = ("png", "tts", "shop", "proof", *SHEET_KINDS)
 DPI_RANGE = (30, 1200)
 
 
+@whole_run("export")
 def export(path: str | Path = ".", kind: str = "png", options: ExportOptions | None = None,
            progress: Callable[[str, int, int, str], None] | None = None) -> ExportReport:
     """Export every component of the project (or of options.game) as kind: png, tts, shop, proof, csv or xlsx.

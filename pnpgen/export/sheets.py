@@ -10,6 +10,7 @@ import yaml
 from ..files.atomic import write_atomically
 from ..errors import PnpError
 from ..project.model import Card, Component, Game, Project
+from ..project.sheet_files import mark_text
 from ..project.sheets import guess_type
 from .job import ExportReport
 
@@ -62,13 +63,13 @@ def check_text(value, card: Card, name: str):
 
 def type_notes(name: str, rows: list[list], all_text: bool) -> list[str]:
     """What the reader must be told to read the sheet back as the same cards: lists and mappings are YAML and, in a
-    CSV, where every cell is text, text that would read as a number or TRUE/FALSE is text."""
+    CSV, where every cell is text, text that would read as a number or TRUE/FALSE is text (unless its mark says so)."""
     types, mixed = {}, []
     for index, column in enumerate(rows[0]):
         values = [row[index] for row in rows[1:] if row[index] is not None]
         if any(not isinstance(v, (str, int, float, bool)) for v in values):
             types[column] = "yaml"
-        elif all_text and any(isinstance(v, str) and reads_as_value(v) for v in values):
+        elif all_text and any(isinstance(v, str) and mark_text(v) == v and reads_as_value(v) for v in values):
             if all(isinstance(v, str) for v in values):
                 types[column] = "text"
             else:
@@ -100,12 +101,23 @@ def to_plain(value):
 
 
 def csv_bytes(rows: list[list]) -> bytes:
-    """UTF-8 with a BOM, which Excel needs to open Japanese text, and CRLF between rows."""
+    """UTF-8 with a BOM, which Excel needs to open Japanese text, and CRLF between rows; text that a spreadsheet
+    program would run as a formula is marked as text."""
     out = io.StringIO(newline="")
     writer = csv.writer(out, lineterminator="\r\n")
     for row in rows:
-        writer.writerow(["" if v is None else ("TRUE" if v else "FALSE") if isinstance(v, bool) else flow_cell(v) for v in row])
+        writer.writerow([csv_cell(v) for v in row])
     return out.getvalue().encode("utf-8-sig")
+
+
+def csv_cell(value):
+    """A field as one CSV cell: numbers as written (a spreadsheet reads -3 as a number, and so does the reader)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    value = flow_cell(value)
+    return mark_text(value) if isinstance(value, str) else value
 
 
 def reads_as_value(text: str) -> bool:

@@ -24,9 +24,10 @@ from .stored import StoredForms
 from ..project.model import Card, Component, Fields, Game, Project
 from ..templating import limits
 from ..templating.limits import ENDLESS, NO_MEMORY
+from ..templating.run_budget import RunOutOfBudget, Spender
 from ..project.revision import Stamp, project_stamp
 from ..templating.sandbox import make_environment
-from .template_errors import explain_undefined, template_line, template_location
+from .template_errors import explain_undefined, find_undecodable, template_line, template_location
 from .text import TextDoesNotFit, fit_text
 
 SAFE_MM = 3.0
@@ -66,7 +67,8 @@ class Renderer:
             {"pnpgen": jinja2.FileSystemLoader(str(BUILTIN))})])
         self.env.globals.update(text=self.text, icon=self.icon)
         self.cache: dict[tuple, Face] = Bounded(MEMO)
-        self.renders = 0  # how many faces were actually rendered (the rest came from the cache)
+        self.renders = 0  # how many faces were actually rendered
+        self.reused = False  # whether any face came from the cache
         self.telling: dict[int, tuple[Component, list[str]]] = {}  # id(component) -> (it, distinguishing fields)
 
     def render(self, game: Game, component: Component, card: Card, side: str, index: int | None = None) -> Face | None:
@@ -112,6 +114,7 @@ class Renderer:
                 render_key = self.render_key(game, component, card, side, template)
                 face_key = self.pack.face_key(render_key)
             if face_key and self.is_usable(face_key):
+                self.reused = True
                 return face_key, ""
         found = self.memo.find(common, card.fields)
         if found is None:
@@ -157,6 +160,7 @@ class Renderer:
         missing, get, usable = array("L"), self.pack.get if self.pack is not None else None, self.usable
         checked = self.pack.checked if get is not None else ()  # usable (is_usable() asks it first), unmemoised
         fixed, sides = self.fieldless.split(sides, self.pack, self.is_usable) if get is not None else ([], sides)
+        self.reused = self.reused or bool(fixed)
         for index, card in cards:
             text, found = repr(card.fields).encode("utf-8") if sides else b"", list(fixed)
             for side, common, prefix in sides:
@@ -169,6 +173,7 @@ class Renderer:
                 found.append((side, raw))
             else:
                 self.face_keys.note_card(component, index, found)
+                self.reused = True
                 continue
             self.face_keys.note_card(component, index, fixed)  # its shared side is known; the other is rendered
             missing.append(index)
@@ -195,8 +200,11 @@ class Renderer:
             "build": self.stamp.context(),
         }
         where = Origin(self.describe, component, card)  # said only in a message
+        spender = Spender(f"templates/{template} for component {game.id}/{component.id}", component.location)
         try:
-            return limits.render(self.env.get_template(template), context)
+            return limits.render(self.env.get_template(template), context, spender)
+        except RunOutOfBudget:
+            raise  # the run's, not this face's: no card or template line to add
         except TextDoesNotFit as err:
             field = field_holding(card, err.content)
             raise PnpError(f"{where}: {field}in {template_line(template)}: {err}", card.location) from None
@@ -211,8 +219,8 @@ class Renderer:
         except PnpError as err:
             raise PnpError(f"{where}: {template_line(template)}: {err.problems[0]}", card.location) from None
         except UnicodeDecodeError:
-            raise PnpError(f"{where}: a template it uses is not UTF-8 text; save the templates as UTF-8",
-                           card.location) from None
+            raise PnpError(f"{where}: {find_undecodable(self.project.templates_dir, template)} is not UTF-8 text; "
+                           "expected templates saved as UTF-8", card.location) from None
         except NameError:  # Jinja folds a literal such as 1e400 to inf and then cannot name it
             raise PnpError(f"{where}: {template_line(template)}: a number too large to compute with; "
                            "expected numbers of ordinary size", card.location) from None

@@ -22,4 +22,4 @@ def locate_in_template(svg: str, line: int, column: int, template_path: Path) ->
         found = [number for number, text in enumerate(source, 1) if needle in text]
         if len(found) == 1:
             return f"line {found[0]}"
-    return f"near “{around}” in the SVG it produced" if around else ""
+    return f"near “{around}” (in the SVG it wrote)" if around else ""

@@ -40,3 +40,21 @@ def template_location(project: Project, err: jinja2.TemplateSyntaxError):
     name = err.filename or err.name or "template"
     shown = str(Path(name).resolve().relative_to(project.root)) if err.filename else f"templates/{name}"
     return Location(shown, err.lineno or 0, 1)
+
+
+def find_undecodable(templates_dir: Path, template: str) -> str:
+    """Where the first template that is not UTF-8 goes wrong ("templates/front.svg.j2:3:14"): the face's own
+    template first, then the others it may include, in name order."""
+    own = templates_dir / template
+    others = sorted(p for p in templates_dir.rglob("*") if p.is_file() and not p.is_symlink() and p != own)
+    for path in [own] + others:
+        try:
+            data = path.read_bytes()
+            data.decode("utf-8")
+        except OSError:
+            continue
+        except UnicodeDecodeError as err:
+            line = data.count(b"\n", 0, err.start) + 1
+            column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+            return f"templates/{path.relative_to(templates_dir).as_posix()}:{line}:{column}"
+    return f"templates/{template}"

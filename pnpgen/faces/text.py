@@ -107,7 +107,7 @@ class TextDoesNotFit(Exception):
 
 
 def fit_text(content: str, x: float, y: float, w: float, h: float, *, fontbook: FontBook,
-             size: float = 9, min_size: float = 5, weight: str | int = "normal", family: str | None = None,
+             size: float = 9, min_size: float = 6, weight: str | int = "normal", family: str | None = None,
              align: str = "left", valign: str = "top", color: str = "#000", line_height: float = 1.3,
              icons: Mapping[str, str] | None = None) -> FittedText:
     """Wrap `content` into the box (mm; origin top-left, y down) at `size` pt, shrinking it in

@@ -17,6 +17,7 @@ from ..errors import PnpError, Problem
 from ..export.pieces import face_page
 from ..project.model import Card, Component, Project, plain
 from ..faces.render import Renderer
+from ..templating.run_budget import RunOutOfBudget, whole_run
 from ..project.validate import load_project
 from .since import compare_since
 from .state import Live
@@ -35,6 +36,7 @@ class Gallery:
         self.since = since  # a git revision or last-build: mark the cards changed since then
         self.previous: Project | None = None
 
+    @whole_run("preview")
     def rebuild(self, path: Path, live: Live, files: list[str]) -> Project | None:
         changes = [f"{', '.join(files)} changed"] if files else []
         try:
@@ -74,6 +76,8 @@ class Gallery:
                 for index, card in enumerate(component.cards, 1):
                     try:
                         faces = [renderer.render(game, component, card, side) for side in ("front", "back")]
+                    except RunOutOfBudget:
+                        raise  # the rebuild stops: every card's own problems are gathered, not the run's
                     except PnpError as err:
                         problems.extend(err.problems)
                         continue

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Callable
 
 from ..pipeline.build import Options, build_project
-from ..errors import PnpError
+from ..errors import Location, PnpError
 from ..project.model import Card, Project
-from ..project.validate import load_project
+from ..project.validate import find_source, load_project
 
 WATCHED = ("templates", "fonts", "rules", "images", "documents", "data")  # data/: sheets, before a build read them
 IGNORED_PARTS = {"output", ".pnpgen-cache", "__pycache__", ".git"}
@@ -107,8 +107,13 @@ def short(value, limit: int = 24) -> str:
 
 def watch(path: str | Path, options: Options, echo: Callable[[str], None], *, interval: float = 0.5,
           stop: threading.Event | None = None) -> None:
-    """Build now and again after every change, until stop is set (or Ctrl-C). Errors are shown, not fatal."""
+    """Build now and again after every change, until stop is set (or Ctrl-C). Errors are shown, not fatal,
+    but where there is no project at all there is nothing to watch: PnpError."""
     path = Path(path)
+    if not find_source(path).is_file():
+        raise PnpError("no project here; expected a folder holding cards.yaml or a path to a YAML file",
+                       Location(str(find_source(path))))
+    echo(f"watching {path} — Ctrl-C to stop")
     root = path if path.is_dir() else path.parent
     stop = stop or threading.Event()
     out = Path(options.out_dir) if options.out_dir else None  # -o inside templates/ (say) is not an edit

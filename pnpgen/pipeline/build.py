@@ -13,12 +13,14 @@ from .prerender import render_ahead
 from ..files.atomic import refuse_links_out, replace_all, staging_path, write_atomically
 from ..store.cache import Cache, default_cache_dir
 from ..digests import digest, feed_digest, file_sha256, shared_repr
+from ..errors import PnpError
 from ..faces.inputs import input_digests
 from ..faces.convert import Converter
 from ..press.impose import Item, Page, SheetSpec
 from ..press.layout import (lay_out, note_bare_edges, note_pinned_paper, note_reduced_bleed,
                             refuse_conflicting_options)
 from ..press.shared_sheets import laid_out, note_shared_sheets, share_sheets
+from ..press.sheet_order import order_for_duplex
 from .manifest import Manifest
 from .prepare import counter, open_fontbook, refuse_failed_checks, select_games
 from .record import record_build
@@ -30,6 +32,8 @@ from ..faces.render import Renderer
 from ..project.sheets import list_sheet_files
 from ..project.validate import load_project
 from ..press.write_pdf import write_document
+from ..templating import run_budget
+from ..templating.run_budget import Spender, apart, counting_writes, whole_run
 
 
 PARALLEL_PIECES = 400  # fewer pieces than this are written faster than a second process starts
@@ -61,7 +65,8 @@ class Report:
     unchanged: list[Path] = field(default_factory=list)
     pieces: int = 0
     faces: int = 0  # faces converted from SVG in this build (the rest came from the cache)
-    renders: int = 0  # faces rendered from templates in this build (the rest came from the cache)
+    renders: int = 0  # faces rendered from templates in this build
+    reused: bool = False  # whether some faces came from the cache
     notes: list[str] = field(default_factory=list)
 
 
@@ -76,6 +81,7 @@ class Output:
     title: str = ""
     bleed: float | None = None
     typeset: Callable | None = None  # rulebooks: typeset(staging_path)
+    source: Spender | None = None  # what writing it is charged to (components' PDFs: their own, their game's)
 
 
 def build(path: str | Path = ".", options: Options | None = None,
@@ -91,10 +97,15 @@ def build(path: str | Path = ".", options: Options | None = None,
     return build_project(load_project(Path(path)), options, progress, last)
 
 
+@whole_run("build")
 def build_project(project: Project, options: Options, progress=None, last: LastBuild | None = None) -> Report:
     """build() for a project already loaded (watch reuses the model it compares); last: its record, to renew."""
     refuse_conflicting_options(options)
     games = select_games(project, options.game)
+    if options.only == "rules" and not any(game.rulebook or game.rules_sheet for game in games):
+        named = " and ".join(game.id for game in games) or "the project"
+        raise PnpError(f"--only rules: {named} has no rulebook or rules sheet; "
+                       "expected `rulebook: rules/<name>.md` (or `rules_sheet:`) in a game, or --only components")
     if options.check:
         refuse_failed_checks(project, games)
     out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
@@ -105,7 +116,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
     inputs, assets = input_digests(project)
     converter = Converter(fontbook, project.root, cache)
     renderer = Renderer(project, fontbook, cache, inputs, store=converter.paint)
-    report = Report()
+    report = Report(notes=[renderer.stamp.note] if renderer.stamp.note else [])  # a stamp the repository denied
     manifest = Manifest(out_dir)
 
     def is_stale(output: Output) -> bool:
@@ -127,9 +138,9 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
             staged.append((staging, output.target))
         # All in one process, which reads the fonts and makes the half-width ones once; started first, for
         # it is the longest single job of a build with rulebooks (typesetting, and its pictures' faces).
-        jobs.extend([Background(in_turn(typesets))] if typesets else [])
-        render_ahead(games if options.only != "rules" else (), renderer, converter)
-        tick = counter("rendering", sum(len(g.components) for g in games), progress)
+        jobs.extend([Background(apart(in_turn(typesets)))] if typesets else [])
+        render_ahead(games if options.only != "rules" else (), renderer, converter, progress)
+        tick = counter("laying out", sum(len(g.components) for g in games), progress)
         components = [o for game in games if options.only != "rules"
                       for o in plan_components(project, game, options, out_dir, renderer, report, tick, assets)]
         renderer.face_keys.components.clear()  # every card is laid out: its face keys are not needed again
@@ -138,15 +149,15 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
         initial_font = fontbook.resolve(None) if stale_components else ""
 
         def write(output: Output, staging: Path) -> None:
-            write_atomically(staging, functools.partial(
+            write_atomically(staging, counting_writes(functools.partial(
                 write_document, pages=output.pages, drawings=forms, title=output.title, initial_font=initial_font,
-                bleed=output.bleed, subject=project.name), "PDF")
+                bleed=output.bleed, subject=project.name, duplex=options.duplex or "long"), output.source), "PDF")
         mine, theirs = share_writing(stale_components)
         if theirs:  # written on the other core meanwhile: each PDF is made whole by one process
             handed = [(staging_path(output.target), output.target) for output in theirs]
             staged.extend(handed)
-            jobs.append(Background(in_turn([functools.partial(write, output, staging)
-                                            for output, (staging, _) in zip(theirs, handed)])))
+            jobs.append(Background(apart(in_turn([functools.partial(write, output, staging)
+                                                  for output, (staging, _) in zip(theirs, handed)]))))
         for done, output in enumerate(mine, 1):
             staging = staging_path(output.target)
             write(output, staging)
@@ -155,7 +166,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
                 progress("writing", done, len(mine), manifest.key(output.target))
         cache.save()  # while the other core finishes: the faces are kept even if a PDF then fails
         for job in jobs:
-            job.wait()
+            run_budget.take(job.wait())  # what the other core spent counts too
         cache.close()  # the processes that read the faces are done
         sizes = {target: staging.stat().st_size for staging, target in staged}
         replace_all(staged, "PDF")
@@ -177,7 +188,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
         manifest.save()
     record_build(project, out_dir, renderer.stamp.revision)  # what `diff --since last-build` compares with
     report.notes.extend(cache.notes)  # a cache folder refused: this build, not the next, went without it
-    report.renders, report.faces = renderer.renders, converter.conversions
+    report.renders, report.faces, report.reused = renderer.renders, converter.conversions, renderer.reused
     return report
 
 
@@ -218,18 +229,21 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
         title = f"{game.title} — {component.name}"
         # Digests only decide what to skip: without the cache nothing is skipped, so none is computed.
         found = pdf_digest(project, assets, title, pages, component.bleed, items, spec) if options.cache else ""
-        outputs.append(Output(out_dir / game.id / f"{component.id}.pdf", found, pages, faces, title, component.bleed))
+        outputs.append(Output(out_dir / game.id / f"{component.id}.pdf", found, pages, faces, title, component.bleed,
+                              source=Spender(f"the PDF of component {game.id}/{component.id}", component.location, "")))
         report.notes.extend(note_reduced_bleed(game, component, options))
         report.notes.extend(note_bare_edges(game, component, pages, options))
         report.notes.extend(note_pinned_paper(game, component, pages, options))
         report.notes.extend(dict.fromkeys(f"{game.id}/{component.id}: {note}" for page in pages for note in page.notes))
     if outputs:
-        pages, shared = share_sheets(laid) if options.share_sheets else ([p for o in outputs for p in o.pages], [])
+        pages, shared = share_sheets(laid) if options.share_sheets else (
+            order_for_duplex([page for output in outputs for page in output.pages]), [])
         report.notes.extend(note_shared_sheets(game, pages, shared))
         faces = {key: face for o in outputs for key, face in o.faces.items()}
         found = digest(__version__, "print-and-play", game.title, [o.digest for o in outputs],
                        options.share_sheets) if options.cache else ""
-        outputs.append(Output(out_dir / game.id / f"{game.id}-print-and-play.pdf", found, pages, faces, game.title, None))
+        outputs.append(Output(out_dir / game.id / f"{game.id}-print-and-play.pdf", found, pages, faces, game.title, None,
+                              source=Spender(f"the print-and-play PDF of game {game.id}", game.location, "")))
     return outputs
 
 

@@ -9,35 +9,41 @@ from ..faces.convert import Converter
 from ..faces.render import Renderer
 from .workers import Background, can_fork
 from ..project.model import Game
+from ..templating import run_budget
 
 PARALLEL_CARDS = 200  # fewer distinct cards than this are not worth a second process
 
 
-def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Converter) -> None:
+def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Converter, progress=None) -> None:
     """Render and convert every other distinct card in a helper process while this one does the rest;
     laying out then finds every face in the pack. Faces are named by content, so which process made
-    one changes nothing in the PDFs. A tuck box's panels are faces of their own, made as it is laid out."""
+    one changes nothing in the PDFs. A tuck box's panels are faces of their own, made as it is laid out.
+    progress(phase, done, total, label) hears of the faces rendered (this process's share, scaled to all)."""
     # (game, component, the indexes of its cards to render): 4 bytes a card, not a tuple a card
     groups = [group for game in games for component in game.components if component.kind != "box"
               for group in [(game, component, renderer.uncached(game, component, distinct_cards(component)))] if group[2]]
     # One card of each component first (in their order): its templates are compiled once, before the fork, for both.
     render_cards(renderer, [(game, component, indexes[:1]) for game, component, indexes in groups])
     if sum(len(indexes) for *_, indexes in groups) < PARALLEL_CARDS or not can_fork():
-        return
+        return  # the rest are rendered as they are laid out
+    faces = sum(len(indexes) * count_sides(component) for _, component, indexes in groups)
     mine, theirs = take_turns([(game, component, indexes[1:]) for game, component, indexes in groups])
+    tick = count_faces(progress, faces, sum(len(indexes) * count_sides(component) for _, component, indexes in mine))
     del groups  # dealt out as copies: the whole list is not kept while both halves render
     handoff = renderer.pack.handoff()
     if handoff is None:  # nowhere to hand records back through: this process renders them all
-        render_cards(renderer, mine + theirs)
+        render_cards(renderer, mine + theirs, tick=count_faces(progress, faces, faces))
         return
     try:
         helper = Background(functools.partial(render_cards, renderer, theirs, renderer.renders, os.getpid(), handoff))
         try:
-            render_cards(renderer, mine)
+            render_cards(renderer, mine, tick=tick)
         except BaseException:
             helper.stop()
             raise
-        count, _, keys = helper.wait().partition(b"\n")
+        count, _, rest = helper.wait().partition(b"\n")
+        spent, _, keys = rest.partition(b"\n")
+        run_budget.take(spent)  # the helper's renders count against the build's budget too
         renderer.renders += int(count)
         converter.conversions += renderer.pack.take(handoff)  # a face both made (a shared back) counts once
     except BaseException:
@@ -70,21 +76,44 @@ def distinct_cards(component):
             yield index, card
 
 
+def count_sides(component) -> int:
+    return bool(component.front) + bool(component.back)
+
+
+def count_faces(progress, total: int, share: int):
+    """tick(label), called as this process renders each of its share of the build's total faces: progress
+    hears of them now and then, scaled to the total (the helper renders the rest as fast)."""
+    done = [0]
+
+    def tick(label: str) -> None:
+        done[0] += 1
+        if progress and (done[0] % 16 == 0 or done[0] == share):
+            progress("rendering", min(total, round(done[0] * total / share)), total, label)
+    return tick
+
+
 def render_cards(renderer: Renderer, cards: list, start: int | None = None, parent: int = 0,
-                 handoff=None) -> bytes | None:
-    """Both faces of each card of (game, component, indexes) groups into the pack; in the helper process (given
-    the render count before and the file to hand its records back through) how many it rendered and the face
-    keys of its cards (CardFaceKeys.export)."""
-    if os.getpid() != parent and parent:  # in the helper: Ctrl-C is the main process's to handle, it stops us
+                 handoff=None, tick=None) -> bytes | None:
+    """Both faces of each card of (game, component, indexes) groups into the pack, telling tick(component id)
+    of each; in the helper process (given the render count before and the file to hand its records back
+    through) how many it rendered and the face keys of its cards (CardFaceKeys.export), after what it spent
+    of the run's budget (RunBudget.hand_over)."""
+    run = run_budget.current()
+    helper = os.getpid() != parent and parent
+    if helper:  # in the helper: Ctrl-C is the main process's to handle, it stops us
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         renderer.pack.hand_to(handoff)
+        if run is not None:
+            run.start_share()
     for game, component, indexes in cards:
         for index in indexes:
             card = component.cards[index]
             for side in ("front", "back"):
-                renderer.render(game, component, card, side, index)
+                if renderer.render(game, component, card, side, index) is not None and tick is not None:
+                    tick(component.id)
     if start is None:
         return None
     renderer.pack.finish()
     keys = renderer.face_keys.export(each_card(cards))
-    return str(renderer.renders - start).encode("ascii") + b"\n" + keys
+    spent = run.hand_over() if helper and run is not None else b""
+    return str(renderer.renders - start).encode("ascii") + b"\n" + spent + b"\n" + keys

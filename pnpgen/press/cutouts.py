@@ -70,7 +70,8 @@ def lay_out_cutouts(game: Game, component: Component, spec: SheetSpec, renderer:
         pages = pack(cutouts, spec, hexes=component.shape == "hex" and spec.gap == 0)  # a gap: by bounding box
     except ValueError as err:
         raise PnpError(f"component '{component.id}': {err}", component.location) from None
-    return pages, faces
+    return [dataclasses.replace(page, notes=tuple(f"on {paper.upper()} {note}" for note in page.notes))
+            if page.notes else page for page in pages], faces
 
 
 def cut_box(game: Game, component: Component, spec: SheetSpec, render, paper: str) -> Cutout:

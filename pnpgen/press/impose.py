@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from .bleed import clip_trims, outer_bleed
-from .marks import (EPS, WHITE_REACH, Mark, Rect, align_windows, crop_trims, intersect, mirror_mark,
+from .marks import (EPS, TICK_ROOM, WHITE_REACH, Mark, Rect, align_windows, crop_trims, intersect, mirror_mark,
                     mirror_rect, outline_trims, shift_mark, shift_rect)
 from .geometry import Placed, Placement, page_boxes, turn_over
 from .offset import offset_backs
@@ -143,7 +143,8 @@ def _count(usable: float, length: float, gap: float) -> int:
 
 def _fit_grid(size: Size, paper: Size, spec: SheetSpec) -> Grid | None:
     usable_w, usable_h = paper.width - 2 * spec.margin, paper.height - 2 * spec.margin
-    cols, rows = _count(usable_w, size.width, spec.gap), _count(usable_h, size.height, spec.gap)
+    ticks = 2 * TICK_ROOM if _mark_reserve(spec) else 0.0  # a guide for every cut: at least a tick beyond the grid
+    cols, rows = _count(usable_w - ticks, size.width, spec.gap), _count(usable_h - ticks, size.height, spec.gap)
     if cols < 1 or rows < 1:
         return None
     grid_w = cols * size.width + (cols - 1) * spec.gap

@@ -9,7 +9,9 @@ from ..units import mm
 EPS = 1e-6
 MARK_START = mm(1)  # gap between the trim and the start of a crop mark (it crosses the bleed, haloed)
 MARK_LENGTH = mm(5)
-WHITE_REACH = mm(3)  # how far every crop mark reaches past the printed bleed, into white paper
+WHITE_REACH = mm(3)  # how far a crop mark reaches past the printed bleed, into white paper, where there is room
+MIN_TICK = mm(1)  # where there is not, the shortest mark drawn over the bleed up to the margin that still guides a cut
+TICK_ROOM = MIN_TICK * 4 / 3  # the room such a tick needs beyond the trims (it starts a quarter of the room off them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +70,9 @@ def crop_trims(trims: Sequence[Rect], limit: Rect, clips: Sequence[Rect] = ()) -
 
     limit is the printable area (page minus margins); marks never enter a trim and never leave limit.
     Each mark reaches at least WHITE_REACH past the printed bleed (clips) into white paper; where there
-    is not that much room before the margin the mark is left out and its side reported.
+    is not that much room before the margin it is a tick over the bleed up to the margin (haloed, as every
+    mark, so it shows on any art), and only where not even MIN_TICK fits is the mark left out and its side
+    reported.
     """
     marks: list[Mark] = []
     bare: set[str] = set()
@@ -106,10 +110,14 @@ def _crop_line(pos: float, touching: list[Rect], trims: Sequence[Rect], clips: S
             continue  # the line runs on along another trim's edge
         bleed = _printed_run(edge, sign, covered) - edge * sign
         reach = max(MARK_START + MARK_LENGTH, bleed + WHITE_REACH)
-        if room < bleed + WHITE_REACH - EPS:
-            missing.append(side)
-            continue
-        a, b = edge + sign * MARK_START, edge + sign * min(room, reach)
+        start, end = MARK_START, min(room, reach)
+        if room < bleed + WHITE_REACH - EPS:  # no white to reach: a tick over the bleed, up to the margin
+            start = min(MARK_START, room / 4)
+            end = room - start if blocked else room  # (or as far short of the next trim as it starts)
+            if end - start < MIN_TICK - EPS:
+                missing.append(side)
+                continue
+        a, b = edge + sign * start, edge + sign * end
         marks.append(Mark("crop", (pos, a, pos, b) if vertical else (a, pos, b, pos)))
     return marks, missing
 

@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
+from .. import units
 from ..project.model import Size
 from .dieline import Dieline
 from .impose import Page, Placement, SheetSpec, _landscape, _mirror_axes, plan_grid
@@ -123,8 +124,18 @@ def _page(chunk: Sequence[Cutout], positions, spec: SheetSpec, grown: dict) -> t
     trims = [Rect(*bounds([translate(c, x, y) for c in cutout.dieline.cuts])) for cutout, x, y in pieces]
     label = chunk[0].label if len(chunk) == 1 else ""
     page = Page(paper, "front", tuple(placements), tuple(marks), bound(trims),
-                bound([p.clip for p in placements] + trims), label)
+                bound([p.clip for p in placements] + trims), label, notes=note_margin_bleed(trims, printable, spec))
     return page, backs
+
+
+def note_margin_bleed(trims: list[Rect], printable: tuple, spec: SheetSpec) -> tuple[str, ...]:
+    """What the margin left of the outer bleed where it cut into it, as every kind of piece says it."""
+    left = min((room for t in trims for room in (t.x0 - printable[0], t.y0 - printable[1], printable[2] - t.x1,
+                                                 printable[3] - t.y1) if room < spec.bleed - 1e-6), default=None)
+    if left is None:
+        return ()
+    return (f"the outer bleed is {units.to_mm(max(left, 0.0)):.1f} mm on some edges (asked "
+            f"{units.to_mm(spec.bleed):g} mm) to keep the 6 mm margin home printers cannot print clear",)
 
 
 def _grow(dieline: Dieline, bleed: float, grown: dict) -> tuple:

@@ -7,6 +7,7 @@ from typing import Sequence
 from ..project.model import Game
 from .impose import Item, Page, SheetSpec, impose, plan_grid
 from .marks import Rect, bound, intersect, shift_mark, shift_rect
+from .sheet_order import order_for_duplex
 from ..units import mm
 
 GAP = mm(2)  # between the printed extents (bleed and marks) of blocks stacked on one sheet
@@ -51,11 +52,12 @@ def share_sheets(laid: Sequence[Laid]) -> tuple[list[Page], list[tuple[int, dict
     The pieces on a component's last, part-filled sheet (all of a small component's pieces) are imposed
     together with those of other components of the same size and spec (one grid, each component whole),
     and what is left of different sizes is stacked on shared sheets as long as it fits. Full sheets, maps
-    and gutterfold sheets stay as they were."""
+    and gutterfold sheets stay as they were. The pages come in the order that prints double-sided
+    (order_for_duplex)."""
     split = [(entry, _leftover(entry)) for entry in laid]
     small = [rest for _, rest in split if rest is not None]
     if len(small) < 2:
-        return [page for entry in laid for page in entry.pages], []
+        return order_for_duplex([page for entry in laid for page in entry.pages]), []
     blocks = [block for group in _same_grids(small) for block in _impose_together(group)]
     sheets: list[list[Block]] = []
     for block in sorted(blocks, key=lambda b: -_extent(b.front).height):  # first fit, tallest first
@@ -69,6 +71,7 @@ def share_sheets(laid: Sequence[Laid]) -> tuple[list[Page], list[tuple[int, dict
     for entry, rest in split:
         pages += entry.pages[:len(entry.pages) - len(rest.pages)] if rest is not None else entry.pages
     pages += [page for block in merged for page in (block.front, block.back) if page is not None]
+    pages = order_for_duplex(pages)
     fronts = [page for page in pages if page.side == "front"]
     return pages, [(next(i for i, page in enumerate(fronts, 1) if page is block.front), block.counts)
                    for block in merged if len(block.counts) > 1]

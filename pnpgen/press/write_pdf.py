@@ -55,11 +55,16 @@ def pdf_bytes(pages: Sequence[Page], drawings: Mapping, *, title: str, initial_f
 
 
 def write_document(out: BinaryIO, pages: Sequence[Page], drawings: Mapping, *, title: str, initial_font: str,
-                   bleed: float | None, author: str = "pnpgen", subject: str = "", margin: float = mm(6)) -> None:
+                   bleed: float | None, author: str = "pnpgen", subject: str = "", margin: float = mm(6),
+                   duplex: str = "long") -> None:
+    """duplex: the edge its back pages flip on (long, short), which the PDF asks the print dialog for."""
     info = (b"<< /Author %s /CreationDate (%s) /Creator (pnpgen) /Keywords () /ModDate (%s) /Producer (pnpgen) "
             b"/Subject %s /Title %s /Trapped /False >>" % (text_string(author), EPOCH.encode(), EPOCH.encode(),
                                                           text_string(subject), text_string(title)))
-    Document(out, drawings, initial_font).write(pages, bleed, margin, info)
+    Document(out, drawings, initial_font).write(pages, bleed, margin, info, duplex)
+
+
+DUPLEX = {"long": b"DuplexFlipLongEdge", "short": b"DuplexFlipShortEdge"}  # the print dialog's preset
 
 
 class Document:
@@ -85,14 +90,17 @@ class Document:
         self.moves: dict[tuple, tuple] = {}  # (id(a grid's slots), their bleeds) -> (the slots, kept; operators)
         self.boxes: dict[tuple, tuple] = {}  # the ids of a page's paper and boxes -> (those, kept; their entries)
 
-    def write(self, pages: Sequence[Page], bleed: float | None, margin: float, info: bytes) -> None:
+    def write(self, pages: Sequence[Page], bleed: float | None, margin: float, info: bytes,
+              duplex: str = "long") -> None:
         tree = self.file.reserve()
         self.recurring = recurring(pages)
         kids = array("Q", (self.write_page(page, tree, bleed, margin) for page in pages))
         self.write_fonts()
         self.file.put(tree, b"<< /Type /Pages /Count %d /Kids [ %s ] >>" % (
             len(kids), b" ".join(b"%d 0 R" % kid for kid in kids)))
-        catalog = self.file.add(b"<< /Type /Catalog /Pages %d 0 R /PageMode /UseNone >>" % tree)
+        flip = DUPLEX.get(duplex) if any(page.side == "back" for page in pages) else None
+        asked = b" /ViewerPreferences << /Duplex /%s >>" % flip if flip else b""
+        catalog = self.file.add(b"<< /Type /Catalog /Pages %d 0 R /PageMode /UseNone%s >>" % (tree, asked))
         self.file.finish(catalog, self.file.add(info))
 
     def write_page(self, page: Page, tree: int, bleed: float | None, margin: float) -> int:

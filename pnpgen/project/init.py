@@ -17,17 +17,34 @@ PLACEHOLDER = re.compile(r"\{\{(?:quoted name|name|id)\}\}")
 SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
 
 
+HIRAGANA, KATAKANA = "\u3041-\u3096", "\u30a1-\u30fa\u30fc"  # katakana with its long-vowel mark
+RUNS = re.compile(f"[{HIRAGANA}]+|[{KATAKANA}]+|[^{HIRAGANA}{KATAKANA}]+")  # hiragana, katakana, the rest
+
+
 def game_id(name: str) -> str:
     """A game id from a name: 'My Game' -> 'my-game', 'ドラゴン・クエスト' -> 'doragon-kuesuto' (kana are
-    romanised); a name whose letters are all kanji gets 'game-' and six hex digits of the name, so that
-    two such names never share an id."""
-    spelled = unicodedata.normalize("NFKD", romanize(unicodedata.normalize("NFKC", name)))
-    ascii_name = "".join(c if c.isascii() else "" if unicodedata.combining(c) else "-" for c in spelled)
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")
-    if re.search("[a-z]", slug):
-        return slug
-    tag = "game-" + hashlib.sha1(name.encode("utf-8")).hexdigest()[:6]
-    return f"{tag}-{slug}" if slug else tag
+    romanised, a word each). Kanji cannot be read aloud without a dictionary: a name with them keeps its kana
+    words but not the particles between kanji (の, を), and ends in six hex digits of the name, so that two
+    such names never share an id ('私のゲーム' -> 'geemu-…'); one with no word left is 'game-…'."""
+    text = unicodedata.normalize("NFKC", name)
+    kanji = any(is_ideograph(c) for c in text)
+    words = [slugify(romanize(run)) for run in RUNS.findall(text)
+             if not (kanji and len(run) == 1 and re.match(f"[{HIRAGANA}{KATAKANA}]", run))]
+    slug = "-".join(word for word in words if word)
+    tag = hashlib.sha1(name.encode("utf-8")).hexdigest()[:6]
+    if not re.search("[a-z]", slug):
+        return f"game-{tag}"
+    return f"{slug}-{tag}" if kanji else slug
+
+
+def slugify(text: str) -> str:
+    spelled = unicodedata.normalize("NFKD", text)
+    ascii_text = "".join(c if c.isascii() else "" if unicodedata.combining(c) else "-" for c in spelled)
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+
+
+def is_ideograph(char: str) -> bool:
+    return unicodedata.name(char, "").startswith("CJK UNIFIED IDEOGRAPH") or char in "々〆ヶ"
 
 
 def init_project(folder: str | Path, name: str | None = None) -> list[Path]:

@@ -169,6 +169,8 @@ class Expectation:
     of: tuple[str, ...] = ()  # fields whose every combination occurs exactly once (combinations)
     components: tuple[str, ...] = ()  # components whose `by` field must hold the same names (names)
     names: tuple[str, ...] = ()  # the names the document lists (names)
+    holds: str | None = None  # an expression over `card` every card must satisfy (invariant)
+    holds_at: Location | None = None  # where that expression is written, for a rule that cannot be run
 
 
 @dataclass(frozen=True)
@@ -198,6 +200,8 @@ class Figure:
     examples: tuple[tuple[Fields, int], ...] = ()  # inputs → value pairs the document states
     assumed: str | None = None  # why the figure stands although the document does not state it
     kind: str | None = None  # a rule in words (rounding, direction, …): `value` is the document's phrase (切り捨て)
+    ranges: tuple[tuple[str, Value, Value], ...] = ()  # (input, from, to): the values an input other than players takes
+    held: tuple[str, ...] = ()  # the data paths that hold it for templates to print (defaults.area_style.*.iwakura)
 
 
 @dataclass(frozen=True)
@@ -224,6 +228,7 @@ class Game:
     rulebook: str | None = None
     rules_sheet: str | None = None
     figures: tuple[Figure, ...] = ()
+    default_places: tuple[tuple[str, Location], ...] = ()  # where each value nested in `defaults:` stands, by path
 
     def figure(self, name: str) -> Figure | None:
         return next((f for f in self.figures if f.name == name), None)

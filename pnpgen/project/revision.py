@@ -4,23 +4,21 @@ from __future__ import annotations
 import datetime
 import hashlib
 import os
-import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Iterable
 
+from ..errors import PnpError
 from ..files.reading import read_quietly
+from .commits import list_files, peel, resolve_base
+from .repository import find_repository
 
-GIT_TIMEOUT = 60
-# A project's repository is untrusted like the rest of it: its config must not make git run a program
-# (an fsmonitor hook), ask for a password or reach the network (a partial clone fetches missing objects).
-GIT_SAFETY = ("-c", "core.fsmonitor=false", "-c", "protocol.allow=never", "-c", "credential.helper=")
 IGNORED = frozenset({"output", ".pnpgen-cache", ".git", "__pycache__", ".pnpgen-build"})
 BUILD_FOLDERS = frozenset({"templates", "images", "fonts", "rules", "documents"})  # read in full
 SOURCE_SUFFIXES = frozenset(".yaml .yml .j2 .svg .md .txt .csv .tsv .xlsx .xls .ods .json .png .jpg .jpeg "
                             ".ttf .otf .ttc .otc".split())
 MAX_FILE = 64 << 20
-LARGE = 1 << 20  # compared by size alone when telling whether the project differs from its last commit
+STAMP = "the revision stamp"
 
 
 @dataclass(frozen=True)
@@ -30,21 +28,11 @@ class Stamp:
     revision: str = ""
     changed: bool = False
     since: str = ""
+    note: str = field(default="", compare=False, repr=False)  # why the stamp is not the commit: said by the build
 
     def context(self) -> dict:
         return {"revision": self.revision + ("*" if self.changed else ""), "changed": self.changed,
                 "since": self.since}
-
-
-def run_git(root: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess | None:
-    """git's result in root, or None when git is not installed (or does not answer)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0", LC_ALL="C")
-    try:
-        return subprocess.run(["git", *GIT_SAFETY, "-C", str(root), *args], input=stdin, capture_output=True,
-                              env=env, timeout=GIT_TIMEOUT, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
 
 
 def is_wanted(relative: Path, size: int = 0) -> bool:
@@ -81,34 +69,34 @@ def project_revision(root: Path, files: Iterable[Path] = ()) -> str:
     """The short commit of the project ('3f2a1c9', '3f2a1c9+' when its files differ from it), else the day its
     newest file was saved ('2026-11-30'): both the same for the same files, so builds stay reproducible.
     files: the data files the project loaded besides the YAML at its top."""
+    return read_revision(root, files)[0]
+
+
+def read_revision(root: Path, files: Iterable[Path] = ()) -> tuple[str, str]:
+    """The project's revision (see project_revision), and why it is not the commit when the repository could
+    not be read: one a project may not lead to, or one missing objects. A stamp is no reason to fail a build."""
     sources = source_files(root, files)
-    head = run_git(root, "rev-parse", "--verify", "-q", "HEAD")
-    prefix = run_git(root, "rev-parse", "--show-prefix")
-    if head is not None and head.returncode == 0 and prefix is not None and prefix.returncode == 0:
-        commit = head.stdout.decode("ascii", "replace").strip()
-        where = prefix.stdout.decode("utf-8", "surrogateescape").strip()
-        listing = run_git(root, "ls-tree", "--full-tree", "-r", "-z", "-l", f"{commit}:{where}")
-        committed = list_blobs(listing.stdout) if listing is not None and listing.returncode == 0 else []
-        return commit[:7] + ("+" if differs(root, sources, committed) else "")
+    try:
+        repo = find_repository(root)
+        head = None if repo is None else resolve_base(repo, "HEAD", STAMP)
+    except PnpError as error:
+        return day_saved(sources), f"{error}; {STAMP} is the day the project last changed instead"
+    if repo is None or head is None:
+        return day_saved(sources), ""
+    short = head[:7].decode("ascii")
+    try:
+        committed = list_files(repo, peel(repo, head, STAMP), STAMP, lambda path: is_wanted(Path(path)))
+    except PnpError as error:
+        return short + "+", f"{error}; {STAMP} is {short}+, as the files could not be compared with it"
+    return short + ("+" if differs(root, sources, committed or []) else ""), ""
+
+
+def day_saved(sources: list[Path]) -> str:
+    """The day the newest of the files was saved, or "" when there is none."""
     times = [path.stat().st_mtime for path in sources]
     if not times:
         return ""
     return datetime.datetime.fromtimestamp(max(times), tz=datetime.timezone.utc).date().isoformat()
-
-
-def list_blobs(listing: bytes) -> list[tuple[str, PurePosixPath, int]]:
-    """(object id, path, size) of every regular file of an `ls-tree -r -z -l` listing a build may read."""
-    blobs = []
-    for entry in listing.split(b"\0"):
-        if not entry:
-            continue
-        meta, _, name = entry.partition(b"\t")
-        mode, kind, sha, size = meta.split()
-        path = PurePosixPath(name.decode("utf-8", "surrogateescape"))
-        if kind == b"blob" and mode in (b"100644", b"100755") and is_wanted(Path(path), int(size)) \
-                and ".." not in path.parts:
-            blobs.append((sha.decode("ascii"), path, int(size)))
-    return blobs
 
 
 def blob_id(data: bytes, like: str) -> str:
@@ -118,18 +106,14 @@ def blob_id(data: bytes, like: str) -> str:
     return hasher.hexdigest()
 
 
-def differs(root: Path, sources: list[Path], committed: list[tuple[str, PurePosixPath, int]]) -> bool:
-    """Whether the source files differ from the commit: compared in Python, because `git status` would run
-    whatever clean filters an untrusted repository configures. Large files are compared by size."""
-    ids = {path.as_posix(): (sha, size) for sha, path, size in committed}
+def differs(root: Path, sources: list[Path], committed: list[tuple[str, PurePosixPath]]) -> bool:
+    """Whether the source files differ from the commit's: each file's object id compared with the one committed,
+    in Python, because `git status` would run whatever clean filters an untrusted repository configures."""
+    ids = {path.as_posix(): sha for sha, path in committed}
     names = {path.relative_to(root).as_posix(): path for path in sources}
     if any(name not in names and is_source_name(name) for name in ids):
         return True
-    for name, path in names.items():
-        sha, size = ids.get(name, ("", -1))
-        if size != path.stat().st_size or (size < LARGE and blob_id(path.read_bytes(), sha) != sha):
-            return True
-    return False
+    return any(name not in ids or blob_id(path.read_bytes(), ids[name]) != ids[name] for name, path in names.items())
 
 
 def is_source_name(name: str) -> bool:
@@ -150,4 +134,5 @@ def project_stamp(project) -> Stamp:
     """The stamp of a build of project: its revision, computed only when a template may print it."""
     if not mentions_build(project.templates_dir):
         return Stamp()
-    return Stamp(project_revision(project.root, project.files))
+    revision, note = read_revision(project.root, project.files)
+    return Stamp(revision, note=note)

@@ -24,6 +24,11 @@ MAX_COLUMNS = 500
 MAX_CELL_CHARS = 10_000
 READER_MEMORY = 1 << 30  # the reader process's address space: calamine fills every cell of the used range
 READER_SECONDS = 60
+# A spreadsheet program runs a CSV cell starting with one of these as a formula (OWASP's CSV injection list), so
+# export marks such text with a leading quote, as a spreadsheet marks typed text; text already starting with the
+# quote is marked too, so that reading strips exactly the marks writing added.
+FORMULA_STARTS = "=+-@\t\r"
+TEXT_MARK = "'"
 
 # calamine runs in a child process: a sheet whose used range is huge (one cell at A1, one at XFD1048576) makes it
 # allocate the whole rectangle and abort, which must stop a sheet, not pnpgen. The child imports nothing from the
@@ -74,10 +79,27 @@ class Grid:
     row0: int = 0
     col0: int = 0
     typed: bool = True  # False for CSV: every cell is text until read
+    marked: frozenset = frozenset()  # (row, col) of CSV cells that were marked as text, their mark stripped
 
     def cell(self, row: int, col: int) -> Location:
         """The location of the cell at grid position (row, col)."""
         return Location(self.shown, self.row0 + row + 1, self.col0 + col + 1, self.sheet if self.sheet is not None else "")
+
+    def holds_text(self, row: int, col: int) -> bool:
+        """Whether the cell at (row, col) is text whatever it reads like: typed as text, or marked as text in a CSV."""
+        return self.typed or (row, col) in self.marked
+
+
+def mark_text(text: str) -> str:
+    """Text as a CSV cell that no spreadsheet program runs as a formula and that reads back as the same text."""
+    return TEXT_MARK + text if text[:1] in (*FORMULA_STARTS, TEXT_MARK) else text
+
+
+def unmark_text(cell: str) -> str | None:
+    """The text a CSV cell marked by mark_text stands for; None for a cell that carries no mark."""
+    if cell[:1] == TEXT_MARK and cell[1:2] and cell[1:2] in (*FORMULA_STARTS, TEXT_MARK):
+        return cell[1:]
+    return None
 
 
 def read_grid(path: Path, shown: str, sheet: str | None, asked_at: Location) -> Grid:
@@ -133,7 +155,7 @@ def read_text_grid(data: bytes, shown: str, delimiter: str | None) -> Grid:
     if widest.count(delimiter) >= MAX_COLUMNS * 4:  # before csv makes a row of millions of cells
         raise PnpError(f"a line holds {widest.count(delimiter)} separators; expected at most {MAX_COLUMNS} columns",
                        Location(shown, text.splitlines().index(widest) + 1, 1))
-    rows = []
+    rows, marked = [], set()
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
         for row in reader:
@@ -142,11 +164,15 @@ def read_text_grid(data: bytes, shown: str, delimiter: str | None) -> Grid:
             if len(row) > MAX_COLUMNS:
                 raise PnpError(f"more than {MAX_COLUMNS} columns; expected a card list",
                                Grid(shown, None, rows).cell(len(rows), MAX_COLUMNS))
+            for col, cell in enumerate(row):
+                if (unmarked := unmark_text(cell)) is not None:
+                    row[col] = unmarked
+                    marked.add((len(rows), col))
             rows.append([cell.replace("\r\n", "\n") for cell in row])
     except csv.Error as err:
         raise PnpError(f"not valid CSV ({err}); expected cells separated by '{delimiter}' with \"quotes\" around "
                        "text holding separators or line breaks", Location(shown, reader.line_num, 1)) from None
-    return Grid(shown, None, rows, typed=False)
+    return Grid(shown, None, rows, typed=False, marked=frozenset(marked))
 
 
 def refuse_rows(grid: Grid, row: int) -> None:

@@ -171,7 +171,7 @@ class _RowReader:
                                          "expected the text of a card")
                 continue
             try:
-                key, read = self.read_cell(name, value, where)
+                key, read = self.read_cell(name, value, grid.holds_text(row, index), where)
             except ValueError as err:
                 self.problems.add(where, str(err))
                 continue
@@ -180,15 +180,15 @@ class _RowReader:
             entry.value_locs[key] = where
         return entry if entry.value_locs else None
 
-    def read_cell(self, name: str, value, where: Location) -> tuple[str, object]:
+    def read_cell(self, name: str, value, typed: bool, where: Location) -> tuple[str, object]:
         if name == self.copies:
-            copies = guess_type(value, self.grid.typed)
+            copies = guess_type(value, typed)
             if isinstance(copies, int) and not isinstance(copies, bool) and copies >= 0:
                 return "copies", copies
             raise ValueError(f"{name} must be a whole number ≥ 0, got {quote_cell(value)}")
         if name == "tbd":
-            return "tbd", read_tbd(value, self.grid.typed, where)
-        return name, convert(name, value, self.types.get(name), self.grid.typed, where)
+            return "tbd", read_tbd(value, typed, where)
+        return name, convert(name, value, self.types.get(name), typed, where)
 
 
 def is_blank(value) -> bool:

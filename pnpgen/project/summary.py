@@ -5,7 +5,8 @@ from collections.abc import Iterator
 
 from .. import units
 from .expand import expand_pieces
-from .model import Project
+from .box_size import size_box
+from .model import Component, Game, Project
 
 
 def summary_lines(project: Project) -> Iterator[str]:
@@ -14,7 +15,22 @@ def summary_lines(project: Project) -> Iterator[str]:
         yield f"{game.id}: {game.title} ({players})"
         for component in game.components:
             pieces = len(expand_pieces(component))
-            w, h = units.to_mm(component.size.width), units.to_mm(component.size.height)
             sides = "front and back" if component.back else "front only"
-            yield (f"  {component.id:24} {component.kind:5} {pieces:4} pieces ({len(component.cards)} distinct)  "
-                   f"{w:g} × {h:g} mm  {sides}")
+            yield (f"  {component.id:24} {component.kind:5} {counted(pieces, 'piece', 4)} "
+                   f"({len(component.cards)} distinct)  {describe_size(game, component)}  {sides}")
+
+
+def describe_size(game: Game, component: Component) -> str:
+    """A piece's trim size; a tuck box's inside (width × height × depth), which its deck decides."""
+    if component.kind == "box" and component.box is not None:
+        deck = game.component(component.box.deck)
+        box = size_box(deck.size, sum(card.copies for card in deck.cards), component.box.thickness,
+                       component.box.clearance, component.box.sleeves)
+        inside = " × ".join(f"{units.to_mm(v):.1f}".rstrip("0").rstrip(".") for v in (box.width, box.height, box.depth))
+        return f"{inside} mm inside, for {deck.id}"
+    return f"{units.to_mm(component.size.width):g} × {units.to_mm(component.size.height):g} mm"
+
+
+def counted(count: int, noun: str, width: int = 0) -> str:
+    """A count and its noun as they read together: "1 piece", "2 pieces" (the number right-aligned in width)."""
+    return f"{count:{width}} {noun if count == 1 else noun + 's'}"

@@ -11,7 +11,7 @@ from .model import Component, Fields, Game, Project
 from .schema import check_keys, see_readme
 from .shape import check_size, describe_outline, read_shape
 from .sheets import list_sheet_files, with_sheet_cards
-from .validate_cards import MAX_PIECES, locate_fields, read_cards
+from .validate_cards import MAX_PIECES, locate_fields, locate_nested, read_cards
 from .validate_layout import empty_mapping, read_layout, read_size
 from .validate_expectations import validate_expectations, validate_figures, validate_notes
 from .validate_pieces import make_box_card, read_box, read_standee, tie_boxes
@@ -156,6 +156,7 @@ def validate_game(raw: LMap, base: Path, root: Path, problems: Collector, thickn
         figures=figures,
         notes=validate_notes(raw, problems),
         defaults=defaults,
+        default_places=tuple(locate_nested(raw.get("defaults"), "defaults.")),
         location=raw.loc,
         rulebook=read_rulebook(raw, "rulebook", root, problems),
         rules_sheet=read_rulebook(raw, "rules_sheet", root, problems),

@@ -133,3 +133,19 @@ def locate_fields(raw: LMap) -> tuple[tuple[str, Location], ...]:
     for name in ("copies", "tbd"):
         spots.pop(name, None)
     return tuple(spots.items())
+
+
+def locate_nested(value, prefix: str) -> list[tuple[str, Location]]:
+    """Where each value inside a mapping stands, by its dotted path (defaults.area_style.霊峰.iwakura): what a
+    figure's `in:` names, so that a value at odds with the figure is reported on its own line."""
+    places = []
+    if isinstance(value, LMap):
+        items = [(str(key), value.where(key), item) for key, item in value.items()]
+    elif isinstance(value, LList):
+        items = [(str(index), value.where(index), item) for index, item in enumerate(value)]
+    else:
+        return places
+    for name, where, item in items:
+        places.append((prefix + name, where))
+        places += locate_nested(item, prefix + name + ".")
+    return places

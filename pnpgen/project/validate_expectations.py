@@ -5,10 +5,11 @@ from ..errors import Collector
 from .load import LList, LMap
 from .model import Expectation, Fields, Figure, Note, Setup, Source
 from .schema import RULE_KINDS, check_keys
+from .validate_ranges import read_ranges
 from .validate_values import describe, freeze, read_players, read_value
 
-EXPECTATION_KINDS = ("total", "distribution", "per", "setup", "combinations", "names")
-CITABLE = ("equals", "each", "owners", "deal", "set_aside", "turns", "stated_needed", "remove")  # may be {value: N, quote: "…"}
+EXPECTATION_KINDS = ("total", "distribution", "per", "setup", "combinations", "names", "invariant")
+CITABLE = ("equals", "each", "owners", "deal", "set_aside", "turns", "stated_needed", "remove", "holds")  # may be {value: N, quote: "…"}
 
 
 def read_source(raw: LMap, problems: Collector, document: str | None = None) -> Source | None:
@@ -105,6 +106,7 @@ def validate_expectation(item: LMap, game_players: tuple, component_ids: set, pr
     if kind == "per" and each is None:
         problems.add(item.loc, "a 'per' expectation needs 'each:', the number of pieces every owner has")
     setup = read_setup(item, problems) if kind == "setup" else None
+    holds = read_holds(item, kind, assumed, problems)
     return Expectation(
         kind=kind,
         component=component or "",
@@ -121,7 +123,26 @@ def validate_expectation(item: LMap, game_players: tuple, component_ids: set, pr
         cited=cited,
         assumed=assumed,
         of=of,
+        holds=holds,
+        holds_at=item.where("holds") if holds else None,
     )
+
+
+def read_holds(item: LMap, kind: str, assumed: tuple, problems: Collector) -> str | None:
+    """An invariant's rule: an expression over the card, citing the phrase it comes from (or saying why not)."""
+    if kind != "invariant":
+        if "holds" in item:
+            problems.add(item.where_key("holds"), "'holds' belongs to an 'invariant' expectation; expected it "
+                                                  "with invariant: COMPONENT")
+        return None
+    if "holds" not in item:
+        problems.add(item.loc, "an 'invariant' expectation needs 'holds:', the expression every card satisfies, "
+                               "such as card.number == 12")
+        return None
+    if "source" not in item and "holds" not in dict(assumed):
+        problems.add(item.loc, "an 'invariant' needs 'source:', the document and the phrase its rule comes from "
+                               "(or holds: {value: …, assumed: why})")
+    return read_value(item, "holds", "expression", problems)
 
 
 def read_setup(item: LMap, problems: Collector) -> Setup:
@@ -221,6 +242,8 @@ def validate_figures(raw: LMap, problems: Collector) -> tuple[Figure, ...]:
                 problems.add(item.where("value"), f"a '{kind}' figure's value is the document's word for the rule, such as "
                              f"切り捨て or 時計回り; found {describe(value)}")
                 continue
+            if "in" in item:
+                problems.add(item.where_key("in"), "'in' names the data that holds a number; a rule in words has none")
             figures.append(Figure(str(name), value.strip(), item.loc, read_source(item, problems, document),
                                   read_texts(item, "words", problems), assumed=read_value(item, "assumed", "text", problems),
                                   kind=kind))
@@ -232,8 +255,12 @@ def validate_figures(raw: LMap, problems: Collector) -> tuple[Figure, ...]:
             continue
         if isinstance(value, str) and not inputs:
             problems.add(item.where("value"), "an expression figure needs 'inputs:', the names it takes, such as [players, bullet]")
+        held = read_texts(item, "in", problems)
+        if held and isinstance(value, str):
+            problems.add(item.where("in"), "'in' names the data that holds a number; an expression figure has no one value")
         figures.append(Figure(str(name), value, item.loc, read_source(item, problems, document), read_texts(item, "words", problems),
-                              inputs, read_examples(item, inputs, problems), read_value(item, "assumed", "text", problems)))
+                              inputs, read_examples(item, inputs, problems), read_value(item, "assumed", "text", problems),
+                              ranges=read_ranges(item, inputs, problems), held=held))
     return tuple(figures)
 
 

@@ -13,6 +13,7 @@ from jinja2.sandbox import SecurityError
 from ..errors import Location, PnpError
 from ..templating import limits
 from ..templating.limits import ENDLESS, NO_MEMORY
+from ..templating.run_budget import RunOutOfBudget, Spender
 from ..project.model import Game, Project
 from ..templating.sandbox import make_environment
 from .context import make_context
@@ -23,7 +24,10 @@ def expand_markdown(project: Project, game: Game, source: Path, text: str) -> st
     env = make_environment(project.templates_dir)
     where = show_path(project, source)
     try:
-        return limits.render(env.from_string(text), make_context(game))
+        return limits.render(env.from_string(text), make_context(game),
+                             Spender(f"{where}, the rulebook of game {game.id}", Location(where), "rulebook"))
+    except RunOutOfBudget:
+        raise
     except jinja2.TemplateSyntaxError as err:
         raise PnpError(f"template syntax error: {err.message}", Location(where, err.lineno or 0, 1)) from None
     except (PnpError, RecursionError, MemoryError) as err:

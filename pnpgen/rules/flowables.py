@@ -57,8 +57,17 @@ class Heading2(KinsokuParagraph):
             self.canv.restoreState()
 
 
+MIN_TEXT = 7.0  # pt: no rulebook text is set smaller, whatever the body size (a rules sheet shrinks to fit)
+
+
+def text_size(look: Look, factor: float) -> float:
+    """A style's size as a factor of the body's, at least MIN_TEXT."""
+    return max(MIN_TEXT, look.size * factor)
+
+
 def make_styles(look: Look) -> dict[str, ParagraphStyle]:
     s, accent = look.size, colors.HexColor(look.accent)
+    cell, caption, code = text_size(look, 0.92), text_size(look, 0.8), text_size(look, 0.9)
     body = ParagraphStyle("body", fontName=look.regular, fontSize=s, leading=s * look.leading, textColor=INK,
                           wordWrap="CJK", spaceAfter=s * 0.55, allowOrphans=0, allowWidows=0)
     styles = {
@@ -74,10 +83,10 @@ def make_styles(look: Look) -> dict[str, ParagraphStyle]:
                              spaceBefore=s * 1.0, spaceAfter=s * 0.3, keepWithNext=1),
         "h4": ParagraphStyle("h4", parent=body, fontName=look.bold, spaceBefore=s * 0.6, spaceAfter=s * 0.1,
                              keepWithNext=1),
-        "cell": ParagraphStyle("cell", parent=body, fontSize=s * 0.92, leading=s * 0.92 * 1.4, spaceAfter=0),
-        "caption": ParagraphStyle("caption", parent=body, fontSize=s * 0.8, leading=s * 0.8 * 1.35,
+        "cell": ParagraphStyle("cell", parent=body, fontSize=cell, leading=cell * 1.4, spaceAfter=0),
+        "caption": ParagraphStyle("caption", parent=body, fontSize=caption, leading=caption * 1.35,
                                   textColor=GREY, alignment=TA_CENTER, spaceAfter=0),
-        "code": ParagraphStyle("code", parent=body, fontSize=s * 0.9, leading=s * 0.9 * 1.5,
+        "code": ParagraphStyle("code", parent=body, fontSize=code, leading=code * 1.5,
                                backColor=colors.HexColor("#f3f0ea"), borderPadding=4),
     }
     styles["cell_head"] = ParagraphStyle("cell_head", parent=styles["cell"], fontName=look.bold)
@@ -192,7 +201,7 @@ class Typesetter:
         if block.ordered:
             return ListFlowable(items, bulletType="1", start=block.start, bulletFormat="%s.",
                                 **{**common, "bulletFontName": self.look.bold})
-        return ListFlowable(items, bulletType="bullet", start="•", bulletFontSize=s * 0.9, bulletOffsetY=0,
+        return ListFlowable(items, bulletType="bullet", start="•", bulletFontSize=text_size(self.look, 0.9), bulletOffsetY=0,
                             **{k: v for k, v in common.items() if k != "bulletFontSize"})
 
     def table(self, block: TableBlock):

@@ -29,6 +29,9 @@ MAX_HEADING = 300  # characters in one heading (it is also a line of the table o
 MAX_COLUMNS = 30
 MAX_ROWS = 2_000
 MAX_BLOCK = 5_000  # characters in one paragraph, cell or code block
+# Digits of one width throughout a rulebook: full-width ones (「４枚」) are set as the half-width ones beside
+# them (「36枚」), as an editor would; code keeps what it says.
+HALF_WIDTH_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 MAX_WORD = 1_000  # characters in a run that has no place to break a line (a Latin word, a number)
 UNBREAKABLE = re.compile(r"[0-9A-Za-z\uff10-\uff19\uff21-\uff3a\uff41-\uff5a.,%\uff0e\uff05_/:-]{" + str(MAX_WORD + 1) + ",}")
 
@@ -181,7 +184,7 @@ class Parser:
         for index, child in enumerate(children):
             kind = child.type
             if kind == "text":
-                parts.append(escape(child.content))
+                parts.append(escape(child.content.translate(HALF_WIDTH_DIGITS)))
             elif kind == "softbreak":
                 before = flatten(children[index - 1])[-1:] if index else ""
                 after = flatten(children[index + 1])[:1] if index + 1 < len(children) else ""
@@ -206,8 +209,10 @@ class Parser:
 
 
 def flatten(node: SyntaxTreeNode) -> str:
-    """The text of an inline node without markup."""
-    if node.type in ("text", "code_inline"):
+    """The text of an inline node without markup, its digits as they are set."""
+    if node.type == "text":
+        return node.content.translate(HALF_WIDTH_DIGITS)
+    if node.type == "code_inline":
         return node.content
     if node.type in ("softbreak", "hardbreak"):
         return "\n"

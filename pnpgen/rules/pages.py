@@ -14,7 +14,7 @@ from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, TableStyle
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from .. import units
-from .flowables import GREY, RULE, Heading2, Look
+from .flowables import GREY, RULE, Heading2, Look, text_size
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ class RulebookDoc(BaseDocTemplate):
         if self.page_limit is not None and doc.page > self.page_limit:
             raise PageLimit  # the caller wants no more pages: typesetting the rest would be thrown away
         canvas.saveState()
-        small = look.size * 0.78
+        small = text_size(look, 0.78)
         if doc.page > 1 and self.head:
             y = spec.height - spec.top + small * 1.6
             canvas.setFont(look.regular, small)
@@ -96,11 +96,11 @@ class RulebookDoc(BaseDocTemplate):
             canvas.setLineWidth(0.4)
             canvas.line(spec.frame_left, y - small * 0.6, spec.frame_left + spec.frame_width, y - small * 0.6)
         if self.numbered:
-            canvas.setFont(look.regular, look.size * 0.85)
+            canvas.setFont(look.regular, text_size(look, 0.85))
             canvas.setFillColor(colors.HexColor("#3a3430"))
             canvas.drawCentredString(spec.width / 2, spec.bottom / 2 - look.size * 0.3, str(doc.page))
         if self.note and doc.page == 1:  # a printing note where the cover has no running head
-            canvas.setFont(look.regular, look.size * 0.7)
+            canvas.setFont(look.regular, text_size(look, 0.7))
             canvas.setFillColor(GREY)
             canvas.drawCentredString(spec.width / 2, spec.height - spec.top * 0.65, self.note)  # the cover's head
         canvas.restoreState()
@@ -121,7 +121,8 @@ def make_contents(look: Look) -> TableOfContents:
     s = look.size
     level0 = ParagraphStyle("toc0", fontName=look.bold, fontSize=s, leading=s * 1.6, wordWrap="CJK",
                             spaceBefore=s * 0.2, rightIndent=s * 3)
-    level1 = ParagraphStyle("toc1", parent=level0, fontName=look.regular, fontSize=s * 0.95, leading=s * 1.45,
+    level1 = ParagraphStyle("toc1", parent=level0, fontName=look.regular, fontSize=text_size(look, 0.95),
+                            leading=s * 1.45,
                             leftIndent=s * 2, spaceBefore=0)
     rows = TableStyle([("FONT", (0, 0), (-1, -1), look.regular, s), ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                        ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 0),

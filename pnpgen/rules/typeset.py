@@ -16,6 +16,7 @@ from ..errors import Location, PnpError
 from ..faces.fonts import FontBook
 from ..project.model import Game, Project
 from ..faces.render import Renderer
+from ..templating.run_budget import RunOutOfBudget
 from .expand import expand_markdown, show_path  # noqa: F401  (expand_markdown: the tests reach it here)
 from .flowables import Look, Typesetter
 from .markdown import Heading, Image, Theme, parse_markdown
@@ -99,6 +100,8 @@ def prepare(project: Project, game: Game, source: Path, fontbook: FontBook, rend
 
         try:
             return resolve_image(image.src, image.title, image.caption, game, renderer, converter)
+        except RunOutOfBudget:
+            raise
         except PnpError as err:
             raise locate(project, source, text, err, image.src) from None
 

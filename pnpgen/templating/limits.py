@@ -21,7 +21,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.visitor import NodeTransformer
 
 from ..errors import PnpError
-from . import result_sizes
+from . import result_sizes, run_budget
 
 MAX_STEPS = 2_000_000  # loop iterations and calls in one render of a face or a rulebook
 MACRO_STEPS = 20  # a macro call or an include costs about as much as twenty loop iterations
@@ -85,8 +85,11 @@ def budget():
         _BUDGET.reset(token)
 
 
-def render(template, context: dict) -> str:
-    """template.render(context) within a Budget: steps, time and the size of what it writes are bounded."""
+def render(template, context: dict, spender: run_budget.Spender | None = None) -> str:
+    """template.render(context) within a Budget: steps, time and the size of what it writes are bounded; what it
+    spent is charged to spender in the run going on (run_budget)."""
+    run = run_budget.current()
+    started = run.clock() if run is not None else 0.0
     with budget():
         spent = _BUDGET.get()
         parts = []
@@ -96,7 +99,10 @@ def render(template, context: dict) -> str:
         while chunk := list(itertools.islice(pieces, CHUNK)):
             spent.write_all(chunk)
             parts.extend(chunk)
-        return "".join(parts)
+    if run is not None:
+        spender = spender or run_budget.Spender(f"templates/{template.name}" if template.name else "a template")
+        run.charge(spender, spent.steps, spent.output, run.clock() - started)
+    return "".join(parts)
 
 
 def check_value(value):

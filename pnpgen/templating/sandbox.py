@@ -5,7 +5,10 @@ import functools
 from pathlib import Path
 
 import jinja2
+from jinja2 import nodes
+from jinja2.environment import TemplateExpression
 from jinja2.loaders import split_template_path
+from jinja2.parser import Parser
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
 from .limits import BoundedEnvironment, bounded_lipsum
@@ -68,3 +71,23 @@ def compile_expression(source: str):
         return _EXPRESSIONS.compile_expression(source, undefined_to_none=False)
     except RecursionError:  # (((( … )))) thousands deep: Jinja's parser recurses once a level
         raise jinja2.TemplateSyntaxError("nested too deeply to read; expected an expression of ordinary depth", 1) from None
+
+
+def parse_expression(source: str) -> nodes.Expr:
+    """The syntax tree of a data expression, for reading what it reads; raises jinja2.TemplateSyntaxError."""
+    parser = Parser(_EXPRESSIONS, source, state="variable")
+    try:
+        tree = parser.parse_expression()
+    except RecursionError:
+        raise jinja2.TemplateSyntaxError("nested too deeply to read; expected an expression of ordinary depth", 1) from None
+    if not parser.stream.eos:
+        raise jinja2.TemplateSyntaxError("chunk after expression", parser.stream.current.lineno)
+    return tree
+
+
+def compile_tree(tree: nodes.Expr):
+    """A tree from parse_expression (changed or not) compiled as compile_expression compiles its source: the same
+    sandbox, the same limits."""
+    tree.set_environment(_EXPRESSIONS)
+    body = [nodes.Assign(nodes.Name("result", "store"), tree, lineno=1)]
+    return TemplateExpression(_EXPRESSIONS.from_string(nodes.Template(body, lineno=1)), False)

@@ -99,8 +99,9 @@ def test_a_rule_figure_is_held_to_its_quote(project, old, new, check, expected, 
 
 def test_an_expression_that_loses_its_rounding_fails(project):
     edit(project, LWS_YAML, "value: players // survivors", "value: players / survivors")
-    assert located(project, LWS) == [("figure survival_bonus: rounding as the document states", "切り捨て",
-                                          "players / survivors", LWS_YAML, line_of(project, LWS_YAML, "players / survivors"))]
+    line = line_of(project, LWS_YAML, "value: players / survivors")
+    assert located(project, LWS) == [(f"figure survival_bonus at {n} players: whole numbers", "a whole number", found,
+                                      LWS_YAML, line) for n, found in ((4, "1.33"), (5, "2.5"), (6, "1.5"), (7, "3.5"))]
 
 
 def test_a_rule_figure_needs_a_word(project):

@@ -147,3 +147,65 @@ def test_a_csv_export_says_when_a_column_cannot_keep_text_and_values_apart(tmp_p
                      "cards: {from: …}",
                      "tiny/deck: flag mixes numbers or TRUE/FALSE with text that reads like them, which a CSV "
                      "cannot keep apart; export xlsx to keep them"]
+
+
+FORMULAS = """games:
+  - id: tiny
+    title: 小さなゲーム
+    components:
+      - id: deck
+        front: front.svg.j2
+        cards:
+          - {name: "=1+1", cost: -3, note: "-3"}
+          - {name: "+SUM(A1)", cost: 2, note: "@cmd"}
+          - {name: "-2+3", cost: -1.5, note: "\\tindented"}
+          - {name: "\\rreturn", cost: 0, note: "'tis"}
+          - {name: "'=quoted", cost: 1, note: "''"}
+          - {name: plain, cost: 4, note: "'"}
+"""
+
+
+def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_marked_as_text_and_read_back_unmarked(tmp_path):
+    project = tmp_path / "project"
+    (project / "templates").mkdir(parents=True)
+    (project / "templates/front.svg.j2").write_text('<rect width="{{ W }}" height="{{ H }}" fill="#fff"/>')
+    (project / "cards.yaml").write_text(FORMULAS, encoding="utf-8")
+    before = cards_of(project)
+    notes = export(project, "csv", ExportOptions(out_dir=project / "out")).notes
+    assert notes == []  # the marks keep text "-3" apart from the number -3: nothing to declare
+    raw = (project / "out/tiny/csv/deck.csv").read_bytes().decode("utf-8-sig")
+    assert raw.split("\r\n") == [
+        "name,cost,note,copies",
+        "'=1+1,-3,'-3,1",
+        "'+SUM(A1),2,'@cmd,1",
+        "'-2+3,-1.5,'\tindented,1",
+        "\"'\rreturn\",0,''tis,1",
+        "''=quoted,1,''',1",
+        "plain,4,'',1",
+        ""]
+    read_from_sheets([project / "cards.yaml"], lambda g, c: {"from": f"out/tiny/csv/{c}.csv"}, notes)
+    assert cards_of(project) == before
+    assert [card.fields["cost"] for card in load_project(project).games[0].components[0].cards] == [-3, 2, -1.5, 0, 1, 4]
+
+
+def test_xlsx_cells_are_text_as_they_are_with_no_mark(tmp_path):
+    project = tmp_path / "project"
+    (project / "templates").mkdir(parents=True)
+    (project / "templates/front.svg.j2").write_text('<rect width="{{ W }}" height="{{ H }}" fill="#fff"/>')
+    (project / "cards.yaml").write_text(FORMULAS, encoding="utf-8")
+    export(project, "xlsx", ExportOptions(out_dir=project / "out"))
+    rows = list(openpyxl.load_workbook(project / "out/tiny/xlsx/tiny.xlsx")["deck"].values)
+    assert [row[0] for row in rows] == ["name", "=1+1", "+SUM(A1)", "-2+3", "\rreturn", "'=quoted", "plain"]
+    assert [row[2] for row in rows] == ["note", "-3", "@cmd", "\tindented", "'tis", "''", "'"]
+
+
+def test_a_hand_written_csv_keeps_a_quote_that_marks_nothing(tmp_path):
+    project = tmp_path / "project"
+    (project / "templates").mkdir(parents=True)
+    (project / "templates/front.svg.j2").write_text('<rect width="{{ W }}" height="{{ H }}" fill="#fff"/>')
+    (project / "data").mkdir()
+    (project / "data/deck.csv").write_text("name,cost\n'tis,'5\n'-3,-3\n", encoding="utf-8")
+    (project / "cards.yaml").write_text(FORMULAS.split("        cards:")[0] + "        cards: {from: data/deck.csv}\n",
+                                        encoding="utf-8")
+    cards = load_project(project).games[0].components[0].cards
+    assert [(card.fields["name"], card.fields["cost"]) for card in cards] == [("'tis", "'5"), ("-3", -3)]

@@ -118,6 +118,13 @@ def test_shrinks_to_the_largest_size_that_fits(book):
         fit_text(JAPANESE * 2, 0, 0, 40, 12, fontbook=book, size=bigger, min_size=bigger)
 
 
+def test_card_text_shrinks_no_further_than_6_pt_unless_the_template_says_so(book):
+    with pytest.raises(TextDoesNotFit) as caught:  # fits at 4 pt, as the test above shows
+        fit_text(JAPANESE * 4, 0, 0, 40, 12, fontbook=book, size=9)
+    assert "min_size 6 pt" in str(caught.value)
+    assert fit_text(JAPANESE * 4, 0, 0, 40, 12, fontbook=book, size=9, min_size=4).size_pt < 6
+
+
 def test_text_that_does_not_fit_says_why(book):
     with pytest.raises(TextDoesNotFit) as caught:
         fit_text("Draw three cards, then discard two of them " * 5, 0, 0, 20, 5, fontbook=book, min_size=6)

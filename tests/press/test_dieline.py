@@ -10,6 +10,7 @@ from pypdf import PdfReader
 
 import pnpgen
 from pnpgen import Options, PnpError
+from pnpgen.units import to_mm
 
 from pdfprobe import clipped_forms, paths
 
@@ -352,3 +353,22 @@ def test_every_bundled_deck_has_a_tuck_box_in_its_print_and_play(tmp_path):
     _, _, found = page_paths(tmp_path / "three-times-undress" / "mahjong-players-box.pdf")
     vertical = sorted({round(a[0], 3) for a, b in fold_segments(found) if abs(a[0] - b[0]) < 1e-6})
     assert vertical[1] - vertical[0] == pytest.approx(15 * 0.30 + 1, abs=TOL)  # 15 雀士 cards: 5.5 mm deep
+
+
+@pytest.mark.parametrize("paper, left", [("a4", 1.5), ("letter", None)])  # Letter leaves room for all 3 mm
+def test_a_die_cut_piece_whose_bleed_the_margin_cuts_says_so_as_a_grid_does(tmp_path, paper, left):
+    project = tmp_path / "die-cut"
+    shutil.copytree(FIXTURE, project)
+    report = pnpgen.build(project, Options(out_dir=tmp_path / "out", paper=paper, check=False))
+    said = [n for n in report.notes if n.startswith("cut/rounded: ")]
+    assert said == ([f"cut/rounded: on {paper.upper()} the outer bleed is {left} mm on some edges (asked 3 mm) to keep "
+                     "the 6 mm margin home printers cannot print clear"] if left else [])
+    reader = PdfReader(tmp_path / "out" / "cut" / "rounded.pdf")
+    for page in reader.pages:  # and that is what the page holds: no clip past the margin, some short of 3 mm
+        width, height = to_mm(float(page.mediabox.width)), to_mm(float(page.mediabox.height))
+        clips = [(min(xs), min(ys), max(xs), max(ys)) for _, path, _ in clipped_forms(reader, page)
+                 for xs, ys in [([x for sub in path.subpaths for x, _ in sub], [y for sub in path.subpaths for _, y in sub])]]
+        assert clips and all(c[0] >= 6 - TOL and c[1] >= 6 - TOL and c[2] <= width - 6 + TOL and c[3] <= height - 6 + TOL
+                             for c in clips)
+        nearest = min(min(c[0], c[1], width - c[2], height - c[3]) for c in clips)
+        assert nearest == pytest.approx(6, abs=TOL) if left else nearest >= 6 - TOL

@@ -12,6 +12,7 @@ from pnpgen.units import mm, to_mm
 A4 = Size(mm(210), mm(297))
 A3 = Size(mm(297), mm(420))
 LETTER = Size(mm(215.9), mm(279.4))
+A5, TABLOID = Size(mm(148), mm(210)), Size(mm(279.4), mm(431.8))
 POKER = Size(mm(63), mm(88))
 TOL = 0.1  # mm
 
@@ -73,12 +74,12 @@ def test_letter_fits_nine_and_clamps_the_outer_bleed_to_the_margin():
 
 
 def test_gap_gives_half_the_gap_as_bleed_between_items():
-    spec = SheetSpec(A4, gap=mm(4))
+    spec = SheetSpec(A4, gap=mm(3))
     page = impose(deck(9), spec)[0]
     centre = page.placements[4]
-    assert near(trim(centre).x0 - centre.clip.x0, 2) and near(centre.clip.y1 - trim(centre).y1, 2)
+    assert near(trim(centre).x0 - centre.clip.x0, 1.5) and near(centre.clip.y1 - trim(centre).y1, 1.5)
     xs = distinct(p.x for p in page.placements)
-    assert xs[1] - xs[0] == pytest.approx(67, abs=TOL)
+    assert xs[1] - xs[0] == pytest.approx(66, abs=TOL)
 
 
 def test_landscape_is_used_when_it_holds_more():
@@ -338,28 +339,46 @@ def white_reach(mark, page) -> float:
 
 
 @pytest.mark.parametrize("gutterfold", [False, True], ids=["duplex", "gutterfold"])
-@pytest.mark.parametrize("paper", [A4, LETTER, A3], ids=["a4", "letter", "a3"])
+@pytest.mark.parametrize("paper", [A4, LETTER, A3, A5, TABLOID], ids=["a4", "letter", "a3", "a5", "tabloid"])
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{to_mm(s.width):g}x{to_mm(s.height):g}")
-def test_every_crop_mark_reaches_3_mm_into_white_paper_or_its_side_is_reported(paper, size, gutterfold):
+def test_every_crop_mark_reaches_3_mm_into_white_paper_or_is_a_tick_up_to_the_margin(paper, size, gutterfold):
     for n in (1, 5, 13):
         spec = SheetSpec(paper, gutterfold=gutterfold)
         for page in impose(deck(n, size), spec):
             crops = [m for m in page.marks if m.kind == "crop"]
             for mark in crops:
-                assert white_reach(mark, page) >= 3 - TOL, (mark, page.bare_edges)
+                x0, y0, x1, y1 = (to_mm(v) for v in mark.points)
+                inside = 6 - TOL <= min(x1, y1) and x1 <= to_mm(page.size.width) - 6 + TOL and \
+                    y1 <= to_mm(page.size.height) - 6 + TOL
+                tick = abs(x1 - x0) + abs(y1 - y0) >= 1 - TOL and not any(  # a tick stops short of any trim
+                    to_mm(p.x) - TOL < x1 < to_mm(p.x + p.width) + TOL and to_mm(p.y) - TOL < y1 < to_mm(p.y + p.height) + TOL
+                    for p in page.placements)
+                assert inside and (white_reach(mark, page) >= 3 - TOL or tick), (mark, page.bare_edges)
             sides = {("top" if m.points[3] > m.points[1] else "bottom") if m.points[0] == m.points[2]
                      else ("right" if m.points[2] > m.points[0] else "left") for m in crops}
             assert sides | set(page.bare_edges) == {"top", "bottom", "left", "right"}
+            assert page.bare_edges == ()  # every paper leaves room for at least a tick
+            for vertical, edges in ((True, ("x", "width")), (False, ("y", "height"))):  # a guide on every cut line
+                lines = {round(getattr(p, edges[0]) + k * getattr(p, edges[1]), 4) for p in page.placements for k in (0, 1)}
+                guided = {round(m.points[0] if vertical else m.points[1], 4) for m in crops
+                          if (m.points[0] == m.points[2]) == vertical}
+                assert lines <= guided, (vertical, sorted(lines - guided))
             for p in page.placements:  # and the bleed gives way no further than 1 mm
                 assert min(to_mm(v) for v in (p.x - p.clip.x0, p.y - p.clip.y0)) >= -TOL
 
 
-def test_letter_poker_reports_that_the_top_and_bottom_edges_have_no_crop_marks():
+def test_letter_poker_marks_its_vertical_cuts_with_ticks_over_the_bleed_up_to_the_margin():
     page = impose(deck(9), SheetSpec(LETTER))[0]
-    assert page.bare_edges == ("bottom", "top")
-    verticals = [m for m in page.marks if m.kind == "crop" and m.points[0] == m.points[2]]
-    assert verticals == []  # none left 1 mm long inside the bleed
-    assert len([m for m in page.marks if m.kind == "crop"]) == 8  # left and right of each horizontal cut
+    assert page.bare_edges == ()
+    verticals = [[to_mm(v) for v in m.points] for m in page.marks if m.kind == "crop" and m.points[0] == m.points[2]]
+    assert len(verticals) == 8  # above and below each of the four vertical cuts
+    height = to_mm(LETTER.height)
+    for x0, y0, x1, y1 in verticals:  # from just off the trim to the 6 mm margin: 1.7 mm of room
+        assert y1 == pytest.approx(6, abs=TOL) or y1 == pytest.approx(height - 6, abs=TOL)
+        assert 1 - TOL <= abs(y1 - y0) < 1.7
+    trims = {round(to_mm(p.x), 3) for p in page.placements} | {round(to_mm(p.x + p.width), 3) for p in page.placements}
+    assert {round(x0, 3) for x0, *_ in verticals} == trims
+    assert len([m for m in page.marks if m.kind == "crop"]) == 16  # and left and right of each horizontal cut
 
 
 def test_full_sheets_share_their_geometry_and_only_the_faces_differ():

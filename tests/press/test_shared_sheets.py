@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from pdfprobe import clipped_boxes, segments
+from pdfprobe import clipped_boxes, segments, sheet_sides
 from pnpgen import Options, build
 from pnpgen.press.impose import Item, SheetSpec, impose
 from pnpgen.press.shared_sheets import Laid, laid_out, share_sheets
 from pnpgen.project.model import Size
+from pnpgen.project.validate import load_project
 from pnpgen.units import mm, to_mm
 
 REPO = Path(__file__).resolve().parents[2]
@@ -53,7 +54,7 @@ def test_small_components_share_sheets_and_the_build_says_how_many_pieces_each(b
     root, shared, apart = built
     notes = [n for n in shared.notes if "is shared by" in n]
     # the lone battle card of the last battle-card sheet joins the part-filled sheet of the other poker cards
-    assert "three-times-undress-print-and-play.pdf: sheet 9 is shared by battle-cards × 1, mahjong-players × 6 " \
+    assert "three-times-undress-print-and-play.pdf: sheet 7 is shared by battle-cards × 1, mahjong-players × 6 " \
            "(7 pieces); `--sheet-per-component` keeps them apart" in notes
     assert any(n.startswith("otogi-taisen-print-and-play.pdf: sheet ") and "markers × 32" in n for n in notes), notes
     assert not any("is shared by" in n for n in apart.notes)
@@ -116,3 +117,16 @@ def test_a_component_keeps_only_the_pieces_of_its_part_filled_last_sheet():
     assert [len(entry.items) for entry in kept] == [2, 5, 0]
     assert kept[0].items == whole[0].items[-2:] and kept[0].pages == whole[0].pages
     assert share_sheets(kept) == share_sheets(whole) and share_sheets(whole)[1]  # big and small share a sheet
+
+
+@pytest.mark.parametrize("kind", ["shared", "apart"])
+@pytest.mark.parametrize("game", [LWS, "otogi-taisen", "three-times-undress"])
+def test_printed_double_sided_every_back_shares_its_fronts_sheet(built, kind, game):
+    root, _, _ = built
+    reader = PdfReader(root / kind / game / f"{game}-print-and-play.pdf")
+    data = load_project(REPO).game(game)
+    sides = sheet_sides(root / kind / game, {c.id for c in data.components if c.back})
+    assert len(sides) % 2 == 0
+    assert all(side == "front" for side in sides[0::2]), sides  # page 2k-1: the front of sheet k
+    assert all(side in ("back", "blank") for side in sides[1::2]), sides  # page 2k: its back, or nothing
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipLongEdge"

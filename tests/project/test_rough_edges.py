@@ -2,6 +2,7 @@
 output folders left behind by removed components or games."""
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -70,10 +71,32 @@ def test_an_empty_matrix_gives_one_clear_message(tmp_path):
 
 
 @pytest.mark.parametrize("name, expected", [("ドラゴン・クエスト", "doragon-kuesuto"), ("きょうのしゅくだい", "kyounoshukudai"),
-                                            ("サッカー大会", "sakkaa"), ("Café au lait", "cafe-au-lait"),
-                                            ("ファイト！", "faito"), ("ＡＢＣゲーム", "abcgeemu")])
+                                            ("Café au lait", "cafe-au-lait"), ("ファイト！", "faito"),
+                                            ("ＡＢＣゲーム", "abc-geemu"), ("ゲームのルール", "geemu-no-ruuru")])
 def test_japanese_names_give_readable_ids(name, expected):
     assert game_id(name) == expected
+
+
+@pytest.mark.parametrize("name, words", [("サッカー大会", "sakkaa-"), ("私のゲーム", "geemu-"), ("月下の茶会", "game-")])
+def test_names_with_kanji_keep_their_kana_words_but_not_the_particles_and_stay_distinct(name, words):
+    made = game_id(name)
+    assert made.startswith(words) and re.fullmatch(re.escape(words) + "[0-9a-f]{6}", made), made
+
+
+@pytest.mark.parametrize("name", ["月下の茶会", "No", "yes", "null", "on", "123"])
+def test_init_writes_an_id_yaml_reads_as_the_text_it_is(tmp_path, name):
+    runner = CliRunner()
+    created = runner.invoke(main, ["init", str(tmp_path / "g"), "--name", name])
+    assert created.exit_code == 0, created.output
+    game = pnpgen.load_project(tmp_path / "g").games[0]
+    assert isinstance(game.id, str) and game.id == game_id(name)
+
+
+def test_the_init_hint_quotes_a_folder_with_spaces(tmp_path):
+    result = CliRunner().invoke(main, ["init", str(tmp_path / "my game")])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().endswith(f"Next: cd '{tmp_path / 'my game'}' && pnpgen build")
+    assert "(4 files)" in result.output
 
 
 def test_names_without_kana_or_latin_letters_still_get_distinct_valid_ids():

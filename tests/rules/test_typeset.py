@@ -530,3 +530,29 @@ def test_a_paragraph_wrapped_again_breaks_as_a_fresh_one(kit):
     whole.wrap(120, 1000)
     assert len(first.blPara.lines) == 3
     assert "".join(texts(first) + texts(rest)).replace(" ", "") == "".join(texts(whole))
+
+
+@pytest.mark.parametrize("name", [*GAMES, "sheet"])
+def test_a_rulebook_sets_its_digits_in_one_width(built, name):
+    text = "".join(line for page in pypdf.PdfReader(built[name]).pages for line in lines(page))  # not the pictures'
+    assert re.search("[0-9]", text) and not re.search("[０-９]", text)
+
+
+def test_full_width_digits_are_set_half_width_outside_code():
+    blocks = parse_markdown("# 闘牌カード（４６枚）\n\n各自に３６枚と`４枚`。\n")
+    assert blocks[0].text == "闘牌カード（46枚）" and blocks[0].markup == "闘牌カード（46枚）"
+    assert blocks[1].markup.startswith("各自に36枚と<span") and ">４枚</span>" in blocks[1].markup
+
+
+@pytest.mark.parametrize("name", [*GAMES, "a5", "booklet", "sheet"])
+def test_no_rulebook_text_is_set_below_7_pt(built, name):
+    sizes = []
+
+    def visit(text, cm, tm, font, size):
+        if text.strip() and not (font and font.get("/Subtype") == "/Type0"):  # not the pictures' card text
+            scale = (abs(tm[0] * cm[0] + tm[1] * cm[2]) * abs(tm[3] * cm[3] + tm[2] * cm[1])) ** 0.5
+            sizes.append(round(size * scale, 2))
+
+    for page in pypdf.PdfReader(built[name]).pages:
+        page.extract_text(visitor_text=visit)
+    assert sizes and min(sizes) >= 7 - 0.01, sorted(set(sizes))[:5]

@@ -1,0 +1,36 @@
+"""Turn a print-and-play PDF's pages into the order that prints double-sided: each back on its front's sheet.
+
+Printed whole on a duplex printer, page 2k-1 and page 2k share sheet k. A front without a back (a tuck box, a map
+tile, chips with no back) would push every later front onto the back of a sheet, so such pages go after the
+two-sided ones, each followed by a blank page: the pieces on them are cut out, so nothing may print behind them.
+A file whose pages are all one-sided is printed single-sided and keeps its order.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .impose import Page
+from .marks import Rect
+
+
+def order_for_duplex(pages: Sequence[Page]) -> list[Page]:
+    if not any(page.side == "back" for page in pages):
+        return list(pages)
+    sheets: list[Page] = []
+    one_sided: list[Page] = []
+    index = 0
+    while index < len(pages):
+        page = pages[index]
+        if index + 1 < len(pages) and pages[index + 1].side == "back":
+            sheets += [page, pages[index + 1]]
+            index += 2
+        else:
+            one_sided += [page, blank_behind(page)]
+            index += 1
+    return sheets + one_sided
+
+
+def blank_behind(page: Page) -> Page:
+    """The empty back of a one-sided page: the same paper, nothing printed."""
+    whole = Rect(0, 0, page.size.width, page.size.height)
+    return Page(page.size, "back", (), (), whole, whole)
