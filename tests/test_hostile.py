@@ -557,6 +557,23 @@ def import_seconds(env: dict) -> float:
     return time.monotonic() - start
 
 
+def wait_until_building(process: subprocess.Popen, cache: Path, env: dict) -> None:
+    """Until the build has the face store open: its imports are done, and Ctrl-C is the build's to handle.
+    Where the process's open files cannot be seen (no /proc), after one and a half start-ups."""
+    fds = Path(f"/proc/{process.pid}/fd")
+    if not fds.is_dir():
+        time.sleep(max(0.5, 1.5 * import_seconds(env) + 0.2))
+        return
+    store, deadline = str(cache.resolve()), time.monotonic() + 120
+    while process.poll() is None and time.monotonic() < deadline:
+        try:
+            if any(os.readlink(fd).startswith(store) for fd in fds.iterdir()):
+                return
+        except OSError:  # a file closed while it was looked at
+            pass
+        time.sleep(0.01)
+
+
 def test_ctrl_c_keeps_the_previous_pdfs_and_leaves_no_temporary_files(tmp_path: Path):
     root = make_project(tmp_path, BIG_FRONT, many_cards(9))
     out, cache = tmp_path / "out", tmp_path / "cache"
@@ -566,10 +583,9 @@ def test_ctrl_c_keeps_the_previous_pdfs_and_leaves_no_temporary_files(tmp_path: 
     before = digests(out)
     assert set(before) == {"g/deck.pdf", "g/g-print-and-play.pdf"}
     (root / "cards.yaml").write_text(many_cards(3000, start=100), encoding="utf-8")  # every face is new
-    delay = max(0.5, 1.5 * import_seconds(env) + 0.2)  # interrupt the build, not Python's start-up
     process = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(delay)
+    wait_until_building(process, cache, env)  # interrupt the build, not Python's start-up, however loaded
     still_running = process.poll() is None
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=60)
