@@ -71,14 +71,16 @@ def main() -> None:
 @click.option("--sheet-per-component", is_flag=True,
               help="In the print-and-play PDF, keep each component on sheets of its own (by default small "
                    "components share sheets).")
+@click.option("--final", is_flag=True, help="Print the rulebooks without the 「仮」 marks on the numbers the data only "
+                                            "assumes (the build says how many remain).")
 @click.option("--clean", is_flag=True, help="Delete PDFs earlier builds wrote for components or games that are gone "
                                             "(without it they are only reported).")
 def build_command(project, out_dir, paper, game, duplex, back_offset, gutterfold, no_check, only, rules_page, booklet,
-                  no_cache, reprint, since, sheet_per_component, clean) -> None:
+                  no_cache, reprint, since, sheet_per_component, final, clean) -> None:
     """Build every component of PROJECT (a folder with cards.yaml, or a YAML file) into PDFs."""
     options = Options(out_dir=out_dir, paper=paper.lower(), game=game, duplex=duplex, back_offset=back_offset,
                       gutterfold=gutterfold, check=not no_check, only=only, rules_page=rules_page, booklet=booklet,
-                      cache=not no_cache, clean=clean, share_sheets=not sheet_per_component)
+                      cache=not no_cache, clean=clean, share_sheets=not sheet_per_component, final=final)
     if reprint or since:
         return reprint_command(project, options, reprint, since)
     report = run_with_progress(lambda progress: build(project, options, progress=progress))

@@ -95,3 +95,10 @@ def test_list_shows_a_box_by_its_inside_not_its_decks_card_size():
     box = next(line for line in result.output.splitlines() if line.strip().startswith("battle-cards-box"))
     assert "1 piece (1 distinct)" in box
     assert "64 × 89 × 14.8 mm inside, for battle-cards" in box
+
+
+def test_a_final_build_says_how_many_numbers_the_data_still_assumes(tmp_path):
+    result = run("build", str(REPO), "--only", "rules", "--final", "--game", "otogi-taisen", "-o", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert ("note: otogi-taisen: --final prints the rulebook without its 「仮」 marks, but the data still assumes 3 "
+            "numbers the documents do not state (`pnpgen check` lists them)") in result.output

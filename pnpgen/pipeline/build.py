@@ -13,7 +13,6 @@ from .prerender import render_ahead
 from ..files.atomic import refuse_links_out, replace_all, staging_path, write_atomically
 from ..store.cache import Cache, default_cache_dir
 from ..digests import digest, feed_digest, file_sha256, shared_repr
-from ..errors import PnpError
 from ..faces.inputs import input_digests
 from ..faces.convert import Converter
 from ..press.impose import Item, Page, SheetSpec
@@ -22,7 +21,7 @@ from ..press.layout import (lay_out, note_bare_edges, note_pinned_paper, note_re
 from ..press.shared_sheets import laid_out, note_shared_sheets, share_sheets
 from ..press.sheet_order import order_for_duplex
 from .manifest import Manifest
-from .prepare import counter, open_fontbook, refuse_failed_checks, select_games
+from .prepare import counter, note_final, open_fontbook, refuse_empty_rules, refuse_failed_checks, select_games
 from .record import record_build
 from .uptodate import LastBuild, possible_outputs
 from .workers import Background, in_turn
@@ -55,6 +54,7 @@ class Options:
     cache_dir: Path | None = None  # default: $PNPGEN_CACHE, else ~/.cache/pnpgen
     clean: bool = False  # delete PDFs earlier builds wrote for components or games that are gone
     share_sheets: bool = True  # small components share sheets in the print-and-play PDF
+    final: bool = False  # rulebooks print the numbers the data only assumes without their 「仮」 marks
 
 
 @dataclass
@@ -102,12 +102,10 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
     """build() for a project already loaded (watch reuses the model it compares); last: its record, to renew."""
     refuse_conflicting_options(options)
     games = select_games(project, options.game)
-    if options.only == "rules" and not any(game.rulebook or game.rules_sheet for game in games):
-        named = " and ".join(game.id for game in games) or "the project"
-        raise PnpError(f"--only rules: {named} has no rulebook or rules sheet; "
-                       "expected `rulebook: rules/<name>.md` (or `rules_sheet:`) in a game, or --only components")
+    refuse_empty_rules(games, options)
     if options.check:
         refuse_failed_checks(project, games)
+    report = Report(notes=note_final(games) if options.final else [])
     out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
     refuse_links_out(project.root, out_dir, *(out_dir / game.id for game in games))
     # Without the cache the faces are kept for this build only, in memory.
@@ -116,7 +114,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
     inputs, assets = input_digests(project)
     converter = Converter(fontbook, project.root, cache)
     renderer = Renderer(project, fontbook, cache, inputs, store=converter.paint)
-    report = Report(notes=[renderer.stamp.note] if renderer.stamp.note else [])  # a stamp the repository denied
+    report.notes.extend([renderer.stamp.note] if renderer.stamp.note else [])  # a stamp the repository denied
     manifest = Manifest(out_dir)
 
     def is_stale(output: Output) -> bool:
@@ -275,11 +273,12 @@ def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -
     if game.rulebook:
         page, sheet = rulebook_pages(options.paper, options.rules_page, options.booklet)
         flip = "long" if options.duplex == "long" else "short"  # a booklet flips on the short edge unless asked
-        extra = {"page": page, "booklet": options.booklet, "sheet": sheet, **({"flip": flip} if options.booklet else {})}
+        extra = {"page": page, "booklet": options.booklet, "sheet": sheet, "final": options.final,
+                 **({"flip": flip} if options.booklet else {})}
         planned.append((game.rulebook, "rulebook.pdf", extra))
     if game.rules_sheet:
         planned.append((game.rules_sheet, "rules-sheet.pdf",
-                        {"page": rulebook_pages(options.paper, options.rules_page, False)[0]}))
+                        {"page": rulebook_pages(options.paper, options.rules_page, False)[0], "final": options.final}))
     outputs = []
     for source, name, extra in planned:
         def run(staging, source=source, name=name, extra=extra):

@@ -51,3 +51,23 @@ def counter(phase: str, total: int, progress) -> Callable[[str], None]:
         if progress:
             progress(phase, done[0], total, label)
     return tick
+
+
+def note_final(games) -> list[str]:
+    """What a final build leaves unsaid: how many numbers of each game the data still only assumes."""
+    notes = []
+    for game in games:
+        assumed = sum(len(e.assumed) for e in game.expectations) + sum(bool(f.assumed) for f in game.figures)
+        if assumed:
+            notes.append(f"{game.id}: --final prints the rulebook without its 「仮」 marks, but the data still assumes "
+                         f"{assumed} {'number' if assumed == 1 else 'numbers'} the documents do not state "
+                         "(`pnpgen check` lists them)")
+    return notes
+
+
+def refuse_empty_rules(games, options) -> None:
+    """`--only rules` where no game has a rulebook or rules sheet would write nothing and say it succeeded."""
+    if options.only == "rules" and not any(game.rulebook or game.rules_sheet for game in games):
+        named = " and ".join(game.id for game in games) or "the project"
+        raise PnpError(f"--only rules: {named} has no rulebook or rules sheet; "
+                       "expected `rulebook: rules/<name>.md` (or `rules_sheet:`) in a game, or --only components")

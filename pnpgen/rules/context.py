@@ -12,6 +12,10 @@ from ..project.expand import expand_pieces
 from ..project.model import Component, Fields, Game
 from ..templating.sandbox import compile_expression
 
+# A number the data only assumes (a count or figure the documents leave blank) travels from the rulebook's
+# expressions to the typesetter followed by this private-use mark, which is set as a small 「仮」.
+ASSUMED_MARK = "\U000fff31"
+
 
 @dataclass(frozen=True)
 class ComponentFacts:
@@ -69,13 +73,54 @@ def markdown_table(header: list[str], rows: list[list[str]], align: list[str] | 
     return Markup("\n" + "\n".join(lines) + "\n")
 
 
-def make_context(game: Game) -> dict:
-    """Names the rulebook's Jinja expressions see: game, players, components and the helpers below."""
+class Assumed(int):
+    """A number the data only assumes: printed with ASSUMED_MARK after it; arithmetic on it gives plain ints."""
+
+    def __str__(self) -> str:
+        return f"{int(self)}{ASSUMED_MARK}"
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """An assumed number a rulebook printed: what it is, its value, why it stands and where it would come from."""
+
+    what: str
+    value: int
+    why: str
+    source: str = ""
+
+
+def assumed_count(game: Game, component_id: str) -> tuple[str, str] | None:
+    """(why, where it would be stated) when the data assumes how many pieces the component has."""
+    for expectation in game.expectations:
+        if expectation.component == component_id and expectation.kind in ("total", "distribution"):
+            for figure, why in expectation.assumed:
+                if figure == "equals":
+                    return why, expectation.source.document if expectation.source else ""
+    return None
+
+
+def make_context(game: Game, marks: list[Assumption] | None = None) -> dict:
+    """Names the rulebook's Jinja expressions see: game, players, components and the helpers below. marks:
+    where the assumed numbers printed are noted (each then printed with its mark); None prints them plain."""
     components = {c.id: describe_component(c) for c in game.components}
+
+    def mark(value, what: str, why: str, source: str):
+        if marks is None or not isinstance(value, int) or isinstance(value, bool):
+            return value
+        noted = Assumption(what, value, why, source)
+        if noted not in marks:
+            marks.append(noted)
+        return Assumed(value)
 
     def count(component_id: str, where: str | None = None) -> int:
         """Pieces of a component, copies included; `where` filters by an expression over `card`."""
-        return len(select_fields(game, component_id, where))
+        found = len(select_fields(game, component_id, where))
+        assumed = assumed_count(game, component_id) if where is None else None
+        if assumed is None:
+            return found
+        name = components[component_id].name if component_id in components else component_id
+        return mark(found, f"{name}の数", *assumed)
 
     def each(component_id: str, by: str) -> int:
         """Pieces per value of the field `by`, when every value has the same number (e.g. markers per race)."""
@@ -106,6 +151,9 @@ def make_context(game: Game) -> dict:
             known = ", ".join(f.name for f in game.figures) or "none"
             raise PnpError(f"no figure '{name}' in game '{game.id}'; expected one of: {known}")
         if not isinstance(found.value, str) or found.kind:  # a number, or a rule's word (切り捨て)
+            if found.assumed:
+                return mark(found.value, f"{name}（{'・'.join(found.words) or name}）", found.assumed,
+                            found.source.document if found.source else "")
             return found.value
         missing = [i for i in found.inputs if i not in inputs]
         if missing:

@@ -19,12 +19,13 @@ from ..templating.sandbox import make_environment
 from .context import make_context
 
 
-def expand_markdown(project: Project, game: Game, source: Path, text: str) -> str:
-    """The Markdown with its {{ … }} expressions evaluated against the game's data (sandboxed, strict)."""
+def expand_markdown(project: Project, game: Game, source: Path, text: str, marks: list | None = None) -> str:
+    """The Markdown with its {{ … }} expressions evaluated against the game's data (sandboxed, strict). marks:
+    where to note the assumed numbers it prints, each then followed by ASSUMED_MARK (None: printed plain)."""
     env = make_environment(project.templates_dir)
     where = show_path(project, source)
     try:
-        return limits.render(env.from_string(text), make_context(game),
+        return limits.render(env.from_string(text), make_context(game, marks),
                              Spender(f"{where}, the rulebook of game {game.id}", Location(where), "rulebook"))
     except RunOutOfBudget:
         raise

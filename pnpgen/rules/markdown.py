@@ -16,6 +16,7 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
 from ..errors import PnpError
+from .context import ASSUMED_MARK
 from .paragraph import STAND_IN
 
 
@@ -32,6 +33,7 @@ MAX_BLOCK = 5_000  # characters in one paragraph, cell or code block
 # Digits of one width throughout a rulebook: full-width ones (「４枚」) are set as the half-width ones beside
 # them (「36枚」), as an editor would; code keeps what it says.
 HALF_WIDTH_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
+MARKED = "<super>仮</super>"  # after a number the data only assumes (ASSUMED_MARK)
 MAX_WORD = 1_000  # characters in a run that has no place to break a line (a Latin word, a number)
 UNBREAKABLE = re.compile(r"[0-9A-Za-z\uff10-\uff19\uff21-\uff3a\uff41-\uff5a.,%\uff0e\uff05_/:-]{" + str(MAX_WORD + 1) + ",}")
 
@@ -184,7 +186,7 @@ class Parser:
         for index, child in enumerate(children):
             kind = child.type
             if kind == "text":
-                parts.append(escape(child.content.translate(HALF_WIDTH_DIGITS)))
+                parts.append(escape(child.content.translate(HALF_WIDTH_DIGITS)).replace(ASSUMED_MARK, MARKED))
             elif kind == "softbreak":
                 before = flatten(children[index - 1])[-1:] if index else ""
                 after = flatten(children[index + 1])[:1] if index + 1 < len(children) else ""
@@ -209,11 +211,11 @@ class Parser:
 
 
 def flatten(node: SyntaxTreeNode) -> str:
-    """The text of an inline node without markup, its digits as they are set."""
+    """The text of an inline node without markup, its digits and marks as they are set."""
     if node.type == "text":
-        return node.content.translate(HALF_WIDTH_DIGITS)
+        return node.content.translate(HALF_WIDTH_DIGITS).replace(ASSUMED_MARK, "仮")
     if node.type == "code_inline":
-        return node.content
+        return node.content.replace(ASSUMED_MARK, "仮")
     if node.type in ("softbreak", "hardbreak"):
         return "\n"
     return "".join(flatten(child) for child in node.children)

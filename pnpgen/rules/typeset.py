@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from xml.sax.saxutils import escape
 from pathlib import Path
 
 from ..files.atomic import write_atomically
@@ -19,7 +20,8 @@ from ..faces.render import Renderer
 from ..templating.run_budget import RunOutOfBudget
 from .expand import expand_markdown, show_path  # noqa: F401  (expand_markdown: the tests reach it here)
 from .flowables import Look, Typesetter
-from .markdown import Heading, Image, Theme, parse_markdown
+from .context import Assumption
+from .markdown import HALF_WIDTH_DIGITS, MARKED, Heading, Image, ListBlock, Para, Theme, parse_markdown
 from .pages import make_contents, make_page_spec, typeset
 from .paragraph import KinsokuParagraph
 from .punctuation import half_font
@@ -33,16 +35,18 @@ BOOKLET_NOTES = {
 }
 SHEET_SIZES = (10.5, 10.0, 9.5, 9.0, 8.5, 8.0, 7.5, 7.0)  # pt: the rules sheet shrinks until it fits one page
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
+ASSUMPTIONS = "仮の数値"  # the heading of the section list_assumptions adds
 
 
 def build_rulebook(project: Project, game: Game, source: Path, out_path: Path, *, fontbook: FontBook,
                    renderer: Renderer, converter: Converter, page: str = "a4", booklet: bool = False,
-                   flip: str = "short", sheet: str = "a4") -> Path:
+                   flip: str = "short", sheet: str = "a4", final: bool = False) -> Path:
     """Typeset the rulebook: title, contents, numbered pages, outline. booklet: `page` pages (a5,
     half-letter) imposed two-up on `sheet` (a4, letter) landscape sheets in saddle-stitch order, to print
     duplex flipping on the `flip` edge, which a note on the cover and the PDF's print preset say."""
     spec = make_page_spec(HALF_PAGE[sheet] if booklet else page)
-    blocks, look, setter = prepare(project, game, source, fontbook, renderer, converter, spec.size, spec.frame_width)
+    blocks, look, setter = prepare(project, game, source, fontbook, renderer, converter, spec.size, spec.frame_width,
+                                   final)
     first = find_first_section(blocks)
     story = setter.flowables(blocks[:first], "lead")
     if any(isinstance(b, Heading) and b.level in (2, 3) for b in blocks):
@@ -56,14 +60,14 @@ def build_rulebook(project: Project, game: Game, source: Path, out_path: Path, *
 
 
 def build_rules_sheet(project: Project, game: Game, source: Path, out_path: Path, *, fontbook: FontBook,
-                      renderer: Renderer, converter: Converter, page: str = "a4") -> Path:
+                      renderer: Renderer, converter: Converter, page: str = "a4", final: bool = False) -> Path:
     """Typeset a one-page rules sheet (player aid): no contents, no page number; the type shrinks until
     the sheet fits one page, and a PnpError says so when even the smallest size does not."""
     for size in SHEET_SIZES:
         spec = make_page_spec(page, size)
         spec = replace(spec, top=spec.top * 0.7, bottom=spec.bottom * 0.6, side=spec.side * 0.75)
         blocks, look, setter = prepare(project, game, source, fontbook, renderer, converter, size, spec.frame_width,
-                                       title_scale=1.8, leading=1.6)
+                                       final, title_scale=1.8, leading=1.6)
         first = find_first_section(blocks)
         story = setter.flowables(blocks[:first], "lead") + setter.flowables(blocks[first:])
         data, pages = typeset(story, spec, look, title=find_title(blocks, game), subject=f"{game.title} — ルールシート",
@@ -81,15 +85,17 @@ def make_contents_heading(setter: Typesetter):
 
 
 def prepare(project: Project, game: Game, source: Path, fontbook: FontBook, renderer: Renderer,
-            converter: Converter, size: float, width: float, **look_options):
-    """Blocks, look and typesetter for one source at one body size."""
+            converter: Converter, size: float, width: float, final: bool = False, **look_options):
+    """Blocks, look and typesetter for one source at one body size. Unless final, every number the data only
+    assumes is marked 「仮」 where it is printed, and a last section lists each with its reason."""
     source = Path(source)
     text = read_source(project, source)
-    expanded = expand_markdown(project, game, source, text)
+    marks: list[Assumption] | None = None if final else []
+    expanded = expand_markdown(project, game, source, text, marks)
     accent = str(game.defaults.get("accent", DEFAULT_ACCENT))
     accent = accent if _HEX.match(accent) else DEFAULT_ACCENT
     try:
-        blocks = parse_markdown(expanded, Theme(accent=accent))
+        blocks = parse_markdown(expanded, Theme(accent=accent)) + list_assumptions(marks or [])
     except PnpError as err:
         raise locate(project, source, text, err, None) from None
     look = Look(fontbook.resolve(None), fontbook.resolve(None, "bold"), size, accent,
@@ -106,6 +112,18 @@ def prepare(project: Project, game: Game, source: Path, fontbook: FontBook, rend
             raise locate(project, source, text, err, image.src) from None
 
     return blocks, look, Typesetter(look, width, resolve)
+
+
+def list_assumptions(marks: list[Assumption]) -> list:
+    """The section that says what each 「仮」 stands for: the number, why it was chosen, where it would be stated."""
+    if not marks:
+        return []
+    items = tuple((Para(f"{MARKED}{escape(m.what.translate(HALF_WIDTH_DIGITS))}：{m.value} — "
+                        f"{escape(m.why.translate(HALF_WIDTH_DIGITS))}"
+                        + (f"（資料：{escape(m.source)}）" if m.source else ""), 0),) for m in marks)
+    return [Heading(2, ASSUMPTIONS, ASSUMPTIONS, 0),
+            Para(f"右肩に{MARKED}とある数は、資料に書かれていないため仮に決めたものです。", 0),
+            ListBlock(False, 1, items, 0)]
 
 
 def find_first_section(blocks: list) -> int:

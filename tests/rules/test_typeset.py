@@ -16,7 +16,8 @@ from pnpgen.faces.convert import Converter
 from pnpgen.errors import PnpError
 from pnpgen.project.expand import expand_pieces
 from pnpgen.faces.render import Renderer
-from pnpgen.rules.typeset import build_rulebook, build_rules_sheet, expand_markdown
+from pnpgen.rules.context import assumed_count
+from pnpgen.rules.typeset import build_rulebook, build_rules_sheet, expand_markdown, list_assumptions
 from pnpgen.rules.markdown import Heading, parse_markdown
 from pnpgen.rules.pages import order_booklet
 from pnpgen.faces.linebreak import NO_LINE_END, NO_LINE_START
@@ -82,9 +83,11 @@ def normal(text: str) -> str:
 
 
 def headings(project, game_id: str, levels=(2, 3)) -> list[str]:
-    source = RULES / f"{game_id}.md"
-    expanded = expand_markdown(project, project.game(game_id), source, source.read_text(encoding="utf-8"))
-    return [b.text for b in parse_markdown(expanded) if isinstance(b, Heading) and b.level in levels]
+    """As the typesetter sets them: assumed numbers marked, and the section listing them last."""
+    source, marks = RULES / f"{game_id}.md", []
+    expanded = expand_markdown(project, project.game(game_id), source, source.read_text(encoding="utf-8"), marks)
+    blocks = parse_markdown(expanded) + list_assumptions(marks)
+    return [b.text for b in blocks if isinstance(b, Heading) and b.level in levels]
 
 
 def outline(reader: pypdf.PdfReader) -> list[tuple[str, int]]:
@@ -156,7 +159,8 @@ def test_counts_in_the_text_equal_the_data(kit, built):
             pieces = len(expand_pieces(component))
             unit = "個" if component.id == "markers" else "枚"
             if component.id != "score-chips" and component.kind != "box":  # a box is packaging, not a piece
-                assert normal(f"{component.name}（{pieces}{unit}）") in text[game_id], component.id
+                mark = "仮" if assumed_count(project.game(game_id), component.id) else ""  # the data assumes it
+                assert normal(f"{component.name}（{pieces}{mark}{unit}）") in text[game_id], component.id
     battle = project.game("three-times-undress").component("battle-cards")
     numbers = Counter(p.card.fields["number"] for p in expand_pieces(battle))
     row = "闘牌カード(枚)" + "".join(str(numbers[n]) for n in sorted(numbers)) + str(sum(numbers.values()))
@@ -167,7 +171,7 @@ def test_counts_in_the_text_equal_the_data(kit, built):
     per_race = Counter(p.card.fields["race"] for p in expand_pieces(markers))
     assert normal(f"マーカー{per_race['烏天狗']}個を受け取ります") in text["otogi-taisen"]
     chips = project.game("three-times-undress").component("score-chips")
-    assert normal(f"チップ{len(expand_pieces(chips))}枚") in text["three-times-undress"]
+    assert normal(f"チップ{len(expand_pieces(chips))}仮枚") in text["three-times-undress"]  # the data assumes 30
 
 
 def quickdraw_rows(reader: pypdf.PdfReader) -> dict[int, list[str]]:
@@ -556,3 +560,21 @@ def test_no_rulebook_text_is_set_below_7_pt(built, name):
     for page in pypdf.PdfReader(built[name]).pages:
         page.extract_text(visitor_text=visit)
     assert sizes and min(sizes) >= 7 - 0.01, sorted(set(sizes))[:5]
+
+
+def test_a_number_the_data_only_assumes_is_marked_where_printed_and_listed_with_its_reason(built):
+    text = [line for page in pypdf.PdfReader(built["otogi-taisen"]).pages for line in lines(page)]
+    assert "エリアマップ（2仮枚）" in text  # the document leaves the count blank: the data assumes 2
+    assert "仮の数値" in text
+    listed = next(line for line in text if line.startswith("仮エリアマップの数：2 — "))
+    assert "エリアマップの枚数は空欄" in listed
+
+
+def test_a_final_rulebook_prints_the_assumed_numbers_plain(kit, tmp_path):
+    project, fontbook, renderer, converter = kit
+    game = project.game("otogi-taisen")
+    path = build_rulebook(project, game, RULES / "otogi-taisen.md", tmp_path / "rulebook.pdf", fontbook=fontbook,
+                          renderer=renderer, converter=converter, final=True)
+    text = [line for page in pypdf.PdfReader(path).pages for line in lines(page)]
+    assert "エリアマップ（2枚）" in text and "仮の数値" not in text
+    assert not any(line.startswith("仮エリアマップ") for line in text)
