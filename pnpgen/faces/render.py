@@ -1,6 +1,8 @@
 """Turn a piece and a template into the SVG text of one face, with text measured and fitted."""
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
 from array import array
 from pathlib import Path
@@ -21,6 +23,7 @@ from .icons import IconSet
 from .images import ImageChecker
 from .reuse import KEY, Bounded, FaceMemo, Fieldless, CardFaceKeys, TrackedFields
 from .stored import StoredForms
+from ..project.assumptions import mark_assumed
 from ..project.model import Card, Component, Fields, Game, Project
 from ..templating import limits
 from ..templating.limits import ENDLESS, NO_MEMORY
@@ -38,11 +41,13 @@ BUILTIN = Path(__file__).parent / "builtin"  # templates named pnpgen/… (a tuc
 
 class Renderer:
     def __init__(self, project: Project, fontbook: FontBook, cache: Cache | None = None, inputs: str = "",
-                 stamp: Stamp | None = None, store: Callable[[str, str, str], None] | None = None):
+                 stamp: Stamp | None = None, store: Callable[[str, str, str], None] | None = None, final: bool = False):
         """store(face key, SVG, template), when given, paints a freshly rendered face the pack does not hold
-        (is_usable) into it at once, so that its SVG need not be kept (Converter.paint)."""
+        (is_usable) into it at once, so that its SVG need not be kept (Converter.paint). final: assumed() marks
+        nothing."""
         self.project = project
-        self.stamp = project_stamp(project) if stamp is None else stamp  # {{ build.revision }}: part of every key
+        stamp = project_stamp(project) if stamp is None else stamp  # {{ build.* }}: part of every key
+        self.stamp = dataclasses.replace(stamp, final=True) if final else stamp
         self.fontbook = fontbook
         self.disk = cache
         self.pack = cache.pack(project.root) if cache else None
@@ -198,6 +203,7 @@ class Renderer:
             "SAFE": SAFE_MM,
             "side": side,
             "build": self.stamp.context(),
+            "assumed": functools.partial(mark_assumed, game, final=self.stamp.final),
         }
         where = Origin(self.describe, component, card)  # said only in a message
         spender = Spender(f"templates/{template} for component {game.id}/{component.id}", component.location)

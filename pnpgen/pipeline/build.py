@@ -113,7 +113,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
     fontbook = open_fontbook(project, options)
     inputs, assets = input_digests(project)
     converter = Converter(fontbook, project.root, cache)
-    renderer = Renderer(project, fontbook, cache, inputs, store=converter.paint)
+    renderer = Renderer(project, fontbook, cache, inputs, store=converter.paint, final=options.final)
     report.notes.extend([renderer.stamp.note] if renderer.stamp.note else [])  # a stamp the repository denied
     manifest = Manifest(out_dir)
 

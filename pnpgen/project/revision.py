@@ -29,10 +29,11 @@ class Stamp:
     changed: bool = False
     since: str = ""
     note: str = field(default="", compare=False, repr=False)  # why the stamp is not the commit: said by the build
+    final: bool = False  # a final build: what the data only assumes is printed without its mark
 
     def context(self) -> dict:
         return {"revision": self.revision + ("*" if self.changed else ""), "changed": self.changed,
-                "since": self.since}
+                "since": self.since, "final": self.final}
 
 
 def is_wanted(relative: Path, size: int = 0) -> bool:

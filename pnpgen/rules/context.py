@@ -8,6 +8,7 @@ from typing import Callable
 from markupsafe import Markup, escape
 
 from ..errors import PnpError
+from ..project.assumptions import assumed_count
 from ..project.expand import expand_pieces
 from ..project.model import Component, Fields, Game
 from ..templating.sandbox import compile_expression
@@ -88,16 +89,6 @@ class Assumption:
     value: int
     why: str
     source: str = ""
-
-
-def assumed_count(game: Game, component_id: str) -> tuple[str, str] | None:
-    """(why, where it would be stated) when the data assumes how many pieces the component has."""
-    for expectation in game.expectations:
-        if expectation.component == component_id and expectation.kind in ("total", "distribution"):
-            for figure, why in expectation.assumed:
-                if figure == "equals":
-                    return why, expectation.source.document if expectation.source else ""
-    return None
 
 
 def make_context(game: Game, marks: list[Assumption] | None = None) -> dict:

@@ -16,7 +16,7 @@ from pnpgen.faces.convert import Converter
 from pnpgen.errors import PnpError
 from pnpgen.project.expand import expand_pieces
 from pnpgen.faces.render import Renderer
-from pnpgen.rules.context import assumed_count
+from pnpgen.project.assumptions import assumed_count
 from pnpgen.rules.typeset import build_rulebook, build_rules_sheet, expand_markdown, list_assumptions
 from pnpgen.rules.markdown import Heading, parse_markdown
 from pnpgen.rules.pages import order_booklet
