@@ -16,6 +16,7 @@ from ..templating.sandbox import compile_expression
 # A number the data only assumes (a count or figure the documents leave blank) travels from the rulebook's
 # expressions to the typesetter followed by this private-use mark, which is set as a small 「仮」.
 ASSUMED_MARK = "\U000fff31"
+KNOWN_MARK = "\U000fff32"  # likewise where the data records that the document contradicts itself: a small 「注」
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ class Assumption:
     """An assumed number a rulebook printed: what it is, its value, why it stands and where it would come from."""
 
     what: str
-    value: int
+    value: int | None  # None: a contradiction of the document (`known:`), not a number chosen
     why: str
     source: str = ""
 
@@ -155,6 +156,24 @@ def make_context(game: Game, marks: list[Assumption] | None = None) -> dict:
         except Exception as err:  # the designer's expression failing is a located input error, not a crash
             raise PnpError(f"figure '{name}' ('{found.value}') failed for {inputs}: {err}") from None
 
+    def known(component_id: str, players: int | None = None) -> str:
+        """A note mark where the rulebook speaks of a setup the data records a contradiction of (`known:`); each
+        is listed with its reason at the end. Nothing in a final rulebook, or where none is known."""
+        found = [(e, why) for e in game.expectations if e.component == component_id and e.known
+                 and (players is None or players in e.players) for _, why in e.known]
+        if component_id not in components:
+            raise PnpError(f"known('{component_id}'): no component '{component_id}' in game '{game.id}'; expected one "
+                           f"of {', '.join(components)}")
+        if marks is None or not found:
+            return ""
+        for expectation, why in found:
+            counts = "・".join(f"{p}人" for p in expectation.players)
+            noted = Assumption(f"{components[component_id].name}" + (f"（{counts}）" if counts else ""), None, why,
+                               expectation.source.document if expectation.source else "")
+            if noted not in marks:
+                marks.append(noted)
+        return KNOWN_MARK
+
     def setup(name: str, players: int, component_id: str | None = None):
         """A setup figure at a player count (deal, set_aside, turns), from the game's setup expectations."""
         for expectation in game.expectations:
@@ -188,7 +207,7 @@ def make_context(game: Game, marks: list[Assumption] | None = None) -> dict:
     helpers: dict[str, Callable] = {"count": count, "each": each, "values": values, "table": table,
                                     "quickdraw_table": quickdraw_table, "quickdraw_downs": quickdraw_downs,
                                     "bullet_table": bullet_table, "bullets_used": bullets_used, "figure": figure,
-                                    "setup": setup}
+                                    "setup": setup, "known": known}
     return {
         "game": {"id": game.id, "title": game.title, "players": game.players},
         "players": game.players,

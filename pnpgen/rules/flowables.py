@@ -156,8 +156,12 @@ class Typesetter:
 
     def flowables(self, blocks: list, style: str = "body") -> list:
         out = []
-        for block in blocks:
-            out.extend(self.flowable(block, style))
+        for index, block in enumerate(blocks):
+            following = blocks[index + 1] if index + 1 < len(blocks) else None
+            if isinstance(block, Heading) and isinstance(following, Heading) and 2 <= block.level < following.level:
+                out.extend(self.heading(block, self.heading_room(following)))  # a section opening on a subsection
+            else:
+                out.extend(self.flowable(block, style))
         return out
 
     def flowable(self, block, style: str = "body") -> list:
@@ -179,7 +183,13 @@ class Typesetter:
             return [HRFlowable(width="100%", thickness=0.5, color=RULE, spaceBefore=4, spaceAfter=8)]
         raise TypeError(f"unknown block {block!r}")
 
-    def heading(self, block: Heading) -> list:
+    def heading_room(self, block: Heading) -> float:
+        """The height a heading takes with what keeps it company: spacing and two lines."""
+        style = self.styles["h2" if block.level == 2 else "h3" if block.level == 3 else "h4"]
+        return style.spaceBefore + style.leading * 2 + style.spaceAfter
+
+    def heading(self, block: Heading, extra: float = 0.0) -> list:
+        """extra: the room a heading right after it needs, kept on the same page with it."""
         if block.level == 1:
             return [self.paragraph(block.markup, self.styles["title"])]
         self.headings += 1
@@ -189,7 +199,7 @@ class Typesetter:
         style = self.styles["h2" if block.level == 2 else "h3"]
         rule = colors.HexColor(self.look.accent) if block.level == 2 else None
         # Room for the heading and three lines of what follows, or the heading moves to the next page.
-        need = style.spaceBefore + style.leading * 2 + style.spaceAfter + self.look.size * self.look.leading * 3
+        need = self.heading_room(block) + self.look.size * self.look.leading * 3 + extra
         return [CondPageBreak(need), Heading2(self.tighten(block.markup, style), style, block.level - 2, block.text,
                                               key, rule)]
 

@@ -16,7 +16,7 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
 from ..errors import PnpError
-from .context import ASSUMED_MARK
+from .context import ASSUMED_MARK, KNOWN_MARK
 from .paragraph import STAND_IN
 
 
@@ -34,6 +34,7 @@ MAX_BLOCK = 5_000  # characters in one paragraph, cell or code block
 # them (「36枚」), as an editor would; code keeps what it says.
 HALF_WIDTH_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 MARKED = "<super>仮</super>"  # after a number the data only assumes (ASSUMED_MARK)
+NOTED = "<super>注</super>"  # where the data records a contradiction of the document (KNOWN_MARK)
 MAX_WORD = 1_000  # characters in a run that has no place to break a line (a Latin word, a number)
 UNBREAKABLE = re.compile(r"[0-9A-Za-z\uff10-\uff19\uff21-\uff3a\uff41-\uff5a.,%\uff0e\uff05_/:-]{" + str(MAX_WORD + 1) + ",}")
 
@@ -186,7 +187,8 @@ class Parser:
         for index, child in enumerate(children):
             kind = child.type
             if kind == "text":
-                parts.append(escape(child.content.translate(HALF_WIDTH_DIGITS)).replace(ASSUMED_MARK, MARKED))
+                parts.append(escape(child.content.translate(HALF_WIDTH_DIGITS)).replace(ASSUMED_MARK, MARKED)
+                             .replace(KNOWN_MARK, NOTED))
             elif kind == "softbreak":
                 before = flatten(children[index - 1])[-1:] if index else ""
                 after = flatten(children[index + 1])[:1] if index + 1 < len(children) else ""
@@ -213,9 +215,9 @@ class Parser:
 def flatten(node: SyntaxTreeNode) -> str:
     """The text of an inline node without markup, its digits and marks as they are set."""
     if node.type == "text":
-        return node.content.translate(HALF_WIDTH_DIGITS).replace(ASSUMED_MARK, "仮")
+        return node.content.translate(HALF_WIDTH_DIGITS).replace(ASSUMED_MARK, "仮").replace(KNOWN_MARK, "注")
     if node.type == "code_inline":
-        return node.content.replace(ASSUMED_MARK, "仮")
+        return node.content.replace(ASSUMED_MARK, "仮").replace(KNOWN_MARK, "注")
     if node.type in ("softbreak", "hardbreak"):
         return "\n"
     return "".join(flatten(child) for child in node.children)

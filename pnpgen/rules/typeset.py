@@ -21,7 +21,7 @@ from ..templating.run_budget import RunOutOfBudget
 from .expand import expand_markdown, show_path  # noqa: F401  (expand_markdown: the tests reach it here)
 from .flowables import Look, Typesetter
 from .context import Assumption
-from .markdown import HALF_WIDTH_DIGITS, MARKED, Heading, Image, ListBlock, Para, Theme, parse_markdown
+from .markdown import HALF_WIDTH_DIGITS, MARKED, NOTED, Heading, Image, ListBlock, Para, Theme, parse_markdown
 from .pages import make_contents, make_page_spec, typeset
 from .paragraph import KinsokuParagraph
 from .punctuation import half_font
@@ -35,7 +35,7 @@ BOOKLET_NOTES = {
 }
 SHEET_SIZES = (10.5, 10.0, 9.5, 9.0, 8.5, 8.0, 7.5, 7.0)  # pt: the rules sheet shrinks until it fits one page
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
-ASSUMPTIONS = "仮の数値"  # the heading of the section list_assumptions adds
+ASSUMPTIONS, CONTRADICTIONS = "仮の数値", "資料との食い違い"  # the sections list_assumptions adds
 
 
 def build_rulebook(project: Project, game: Game, source: Path, out_path: Path, *, fontbook: FontBook,
@@ -115,15 +115,19 @@ def prepare(project: Project, game: Game, source: Path, fontbook: FontBook, rend
 
 
 def list_assumptions(marks: list[Assumption]) -> list:
-    """The section that says what each 「仮」 stands for: the number, why it was chosen, where it would be stated."""
-    if not marks:
-        return []
-    items = tuple((Para(f"{MARKED}{escape(m.what.translate(HALF_WIDTH_DIGITS))}：{m.value} — "
-                        f"{escape(m.why.translate(HALF_WIDTH_DIGITS))}"
-                        + (f"（資料：{escape(m.source)}）" if m.source else ""), 0),) for m in marks)
-    return [Heading(2, ASSUMPTIONS, ASSUMPTIONS, 0),
-            Para(f"右肩に{MARKED}とある数は、資料に書かれていないため仮に決めたものです。", 0),
-            ListBlock(False, 1, items, 0)]
+    """The sections that say what each 「仮」 and 「注」 stands for: the number chosen or the contradiction, why,
+    and the document it comes from."""
+    sections = []
+    for kind, heading, lead in ((True, ASSUMPTIONS, f"右肩に{MARKED}とある数は、資料に書かれていないため仮に決めたものです。"),
+                                (False, CONTRADICTIONS, f"右肩に{NOTED}とある箇所は、資料の記述どうしが食い違っています。")):
+        chosen = [m for m in marks if (m.value is not None) == kind]
+        if not chosen:
+            continue
+        items = tuple((Para(f"{MARKED if kind else NOTED}{escape(m.what.translate(HALF_WIDTH_DIGITS))}"
+                            + (f"：{m.value}" if kind else "") + f" — {escape(m.why.translate(HALF_WIDTH_DIGITS))}"
+                            + (f"（資料：{escape(m.source)}）" if m.source else ""), 0),) for m in chosen)
+        sections += [Heading(2, heading, heading, 0), Para(lead, 0), ListBlock(False, 1, items, 0)]
+    return sections
 
 
 def find_first_section(blocks: list) -> int:

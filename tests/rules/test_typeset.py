@@ -499,8 +499,11 @@ def test_rulebook_lines_break_at_phrase_boundaries_like_card_text(kit):
     from pnpgen.faces.linebreak import break_lines
     from pnpgen.rules.paragraph import KinsokuParagraph
 
+    from pnpgen.faces.font import reportlab_name
+
     _, fontbook, _, _ = kit
-    style = ParagraphStyle("t", fontName=fontbook.resolve(None), fontSize=10, leading=14, wordWrap="CJK")
+    style = ParagraphStyle("t", fontName=reportlab_name(fontbook.resolve(None)), fontSize=10, leading=14,
+                           wordWrap="CJK")
     text = "ロンした時、このカードを公開してもよい。その場合、点数は２倍になる。"
     paragraph = KinsokuParagraph(text, style)
     paragraph.wrap(100, 1000)
@@ -515,9 +518,12 @@ def test_a_paragraph_wrapped_again_breaks_as_a_fresh_one(kit):
     another width and back gives the lines a fresh paragraph gives, and splitting still works."""
     from reportlab.lib.styles import ParagraphStyle
 
+    from pnpgen.faces.font import pair_family
     from pnpgen.rules.paragraph import KinsokuParagraph
 
-    style = ParagraphStyle("t", fontName=kit[1].resolve(None), fontSize=10, leading=14, wordWrap="CJK")
+    regular = kit[1].resolve(None)
+    pair_family(regular, kit[1].resolve(None, "bold"))  # as the typesetter does: reportlab sets <b> in bold
+    style = ParagraphStyle("t", fontName=regular, fontSize=10, leading=14, wordWrap="CJK")
     text = "山札からカードを<b>２枚</b>引く。その後「手札」を１枚捨てる。" * 6
 
     def texts(paragraph):
@@ -578,3 +584,16 @@ def test_a_final_rulebook_prints_the_assumed_numbers_plain(kit, tmp_path):
     text = [line for page in pypdf.PdfReader(path).pages for line in lines(page)]
     assert "エリアマップ（2枚）" in text and "仮の数値" not in text
     assert not any(line.startswith("仮エリアマップ") for line in text)
+
+
+def test_a_contradiction_the_data_records_is_noted_where_the_rulebook_speaks_of_it(built, kit, tmp_path):
+    text = [line for page in pypdf.PdfReader(built["three-times-undress"]).pages for line in lines(page)]
+    assert any(line.endswith("3人プレイでは4枚ずつです注。") for line in text)  # known() after the 3-player deal
+    assert "資料との食い違い" in text
+    noted = [line for line in text if line.startswith("注闘牌カード（3人） — 草案2の矛盾。")]
+    assert len(noted) == 2  # the deck that runs out, and the formula that deals three
+    project, fontbook, renderer, converter = kit
+    path = build_rulebook(project, project.game("three-times-undress"), RULES / "three-times-undress.md",
+                          tmp_path / "final.pdf", fontbook=fontbook, renderer=renderer, converter=converter, final=True)
+    final = [line for page in pypdf.PdfReader(path).pages for line in lines(page)]
+    assert "資料との食い違い" not in final and not any("ずつです注" in line for line in final)
