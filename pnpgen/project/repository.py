@@ -12,10 +12,12 @@ from __future__ import annotations
 import io
 import os
 import stat
+import struct
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from dulwich.config import ConfigFile
+from dulwich.index import Index
 from dulwich.object_format import get_object_format
 from dulwich.object_store import DiskObjectStore
 from dulwich.refs import DiskRefsContainer
@@ -24,6 +26,7 @@ from ..errors import Location, PnpError
 
 SMALL_FILE = 1 << 16  # a .git file, a gitdir, commondir or alternates file, a config: a few lines each
 MAX_OBJECT = 256 << 20  # one object inflated in memory: far above any file of a project folder
+MAX_INDEX = 64 << 20  # the index of a working tree: far above one of a project's (100 bytes a file)
 SPECIAL = "is a link or a special file inside the repository; expected the ordinary files git writes"
 READ_NAMES = ("HEAD", "commondir", "gitdir", "config", "packed-refs", "refs", "objects")  # what reading opens
 
@@ -36,6 +39,29 @@ class Repository:
     prefix: PurePosixPath  # the project folder within top ("." when it is top)
     store: DiskObjectStore
     refs: DiskRefsContainer
+    index: Path | None = None  # the working tree's index (git's stat cache), when there is one
+
+
+def read_index(repo: Repository) -> dict[str, tuple[int, int, str]]:
+    """path in the project folder -> (size, mtime_ns, object id) of each file the index recorded before it was
+    last written (an entry as new as the index itself may hide an edit, as git knows: left out). Only looked at:
+    a damaged or oversized index is no index, and every file is hashed instead."""
+    try:
+        info = repo.index.lstat() if repo.index is not None else None  # a link is no index
+        if info is None or not stat.S_ISREG(info.st_mode) or info.st_size > MAX_INDEX:
+            return {}
+        entries = Index(str(repo.index), read=True)
+    except (OSError, ValueError, AssertionError, struct.error, KeyError, IndexError):
+        return {}
+    prefix = "" if str(repo.prefix) == "." else f"{repo.prefix}/"
+    found = {}
+    for name in entries:
+        entry = entries[name]
+        path = os.fsdecode(name)
+        when = entry.mtime[0] * 1_000_000_000 + entry.mtime[1]
+        if path.startswith(prefix) and when < info.st_mtime_ns and isinstance(entry.sha, bytes):
+            found[path[len(prefix):]] = (entry.size, when, entry.sha.decode("ascii"))
+    return found
 
 
 def find_repository(root: Path) -> Repository | None:
@@ -106,7 +132,7 @@ def open_repository(root: Path, top: Path, marker: Path, control: Path) -> Repos
     store = DiskObjectStore(str(objects), object_format=object_format, loose_object_size_limit=MAX_OBJECT)
     refs = DiskRefsContainer(str(common), str(control))
     prefix = PurePosixPath(root.relative_to(top).as_posix())
-    return Repository(top, prefix, store, refs)
+    return Repository(top, prefix, store, refs, control / "index")
 
 
 def names_back(root: Path, top: Path, marker: Path, control: Path) -> bool:

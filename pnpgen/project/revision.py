@@ -11,7 +11,7 @@ from typing import Iterable
 from ..errors import PnpError
 from ..files.reading import read_quietly
 from .commits import list_files, peel, resolve_base
-from .repository import find_repository
+from .repository import find_repository, read_index
 
 IGNORED = frozenset({"output", ".pnpgen-cache", ".git", "__pycache__", ".pnpgen-build"})
 BUILD_FOLDERS = frozenset({"templates", "images", "fonts", "rules", "documents"})  # read in full
@@ -89,7 +89,7 @@ def read_revision(root: Path, files: Iterable[Path] = ()) -> tuple[str, str]:
         committed = list_files(repo, peel(repo, head, STAMP), STAMP, lambda path: is_wanted(Path(path)))
     except PnpError as error:
         return short + "+", f"{error}; {STAMP} is {short}+, as the files could not be compared with it"
-    return short + ("+" if differs(root, sources, committed or []) else ""), ""
+    return short + ("+" if differs(root, sources, committed or [], read_index(repo)) else ""), ""
 
 
 def day_saved(sources: list[Path]) -> str:
@@ -107,14 +107,24 @@ def blob_id(data: bytes, like: str) -> str:
     return hasher.hexdigest()
 
 
-def differs(root: Path, sources: list[Path], committed: list[tuple[str, PurePosixPath]]) -> bool:
+def differs(root: Path, sources: list[Path], committed: list[tuple[str, PurePosixPath]],
+            indexed: dict[str, tuple[int, int, str]] | None = None) -> bool:
     """Whether the source files differ from the commit's: each file's object id compared with the one committed,
-    in Python, because `git status` would run whatever clean filters an untrusted repository configures."""
+    in Python, because `git status` would run whatever clean filters an untrusted repository configures. A file
+    whose size and time are those the index recorded has the id recorded there, as git reads it (not hashed)."""
     ids = {path.as_posix(): sha for sha, path in committed}
     names = {path.relative_to(root).as_posix(): path for path in sources}
     if any(name not in names and is_source_name(name) for name in ids):
         return True
-    return any(name not in ids or blob_id(path.read_bytes(), ids[name]) != ids[name] for name, path in names.items())
+    indexed = indexed or {}
+
+    def object_id(name: str, path: Path) -> str:
+        info = path.stat()
+        size, when, sha = indexed.get(name, (-1, -1, ""))
+        if (size, when) == (info.st_size, info.st_mtime_ns):
+            return sha
+        return blob_id(path.read_bytes(), ids[name])
+    return any(name not in ids or object_id(name, path) != ids[name] for name, path in names.items())
 
 
 def is_source_name(name: str) -> bool:

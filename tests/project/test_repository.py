@@ -137,3 +137,26 @@ def test_build_and_diff_never_start_git(tmp_path, monkeypatch):
     assert compared.exit_code == 0, compared.output
     assert f'"revision": "HEAD ({commit[:7]})"' in compared.output
     assert not marker.exists()
+
+
+def test_the_stamp_takes_an_unchanged_files_id_from_the_index_and_hashes_an_edited_one(tmp_path, monkeypatch):
+    """git's own stat cache: a file whose size and time the index recorded is not read again; any other is."""
+    from pnpgen.project import revision
+
+    project = tmp_path / "game"
+    project.mkdir()
+    (project / "cards.yaml").write_text("games: []\n", encoding="utf-8")
+    (project / "templates").mkdir()
+    (project / "templates" / "front.svg.j2").write_text("<svg/>\n", encoding="utf-8")
+    repo = porcelain.init(str(project))
+    porcelain.add(repo, [str(project / "cards.yaml"), str(project / "templates" / "front.svg.j2")])
+    porcelain.commit(repo, message=b"first", author=b"a <a@b>", committer=b"a <a@b>")
+    index = project / ".git" / "index"
+    later = max(p.stat().st_mtime_ns for p in project.rglob("*") if p.is_file() and ".git" not in p.parts)
+    os.utime(index, ns=(later + 10**9, later + 10**9))  # the index written after the files, as git leaves it
+    hashed = []
+    real = revision.blob_id
+    monkeypatch.setattr(revision, "blob_id", lambda data, like: hashed.append(data) or real(data, like))
+    assert not revision.project_revision(project).endswith("+") and hashed == []
+    (project / "cards.yaml").write_text("games: [] # edited\n", encoding="utf-8")
+    assert revision.project_revision(project).endswith("+") and hashed == [b"games: [] # edited\n"]
