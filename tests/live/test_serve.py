@@ -88,7 +88,7 @@ def state_of(url: str) -> dict:
     return json.loads(body)
 
 
-def wait_for_state(url: str, predicate, timeout: float = 20) -> dict:
+def wait_for_state(url: str, predicate, timeout: float = 120) -> dict:  # a guard against a hang, not a pace
     deadline = time.monotonic() + timeout
     while True:
         state = state_of(url)
@@ -388,7 +388,7 @@ def test_page_shows_gallery_and_follows_edits_live(tmp_path):
         page.evaluate("window.marker = 'same page'")
         before = page.evaluate("document.querySelector('button.card[data-card=\"tiny/deck/2\"] img').src")
         edit(project / "cards.yaml", "name: 盾", "name: 大盾")
-        page.wait(f"{TEXT}.includes('大盾')", timeout=10)
+        page.wait(f"{TEXT}.includes('大盾')", timeout=60)
         assert page.evaluate("window.marker") == "same page"
         page.wait("document.querySelector('button.card[data-card=\"tiny/deck/2\"] img').complete")
         after = page.evaluate("document.querySelector('button.card[data-card=\"tiny/deck/2\"] img').src")
@@ -397,11 +397,11 @@ def test_page_shows_gallery_and_follows_edits_live(tmp_path):
 
         # a broken edit shows the located error above the last good gallery
         edit(project / "cards.yaml", "name: 大盾", "name: [大盾")
-        page.wait(f"{TEXT}.includes('The build failed')", timeout=10)
+        page.wait(f"{TEXT}.includes('The build failed')", timeout=60)
         assert "cards.yaml:15:" in page.evaluate("document.getElementById('error').innerText")
         assert page.evaluate("document.querySelectorAll('button.card').length") == 4
         edit(project / "cards.yaml", "name: [大盾", "name: 小盾")
-        page.wait(f"{TEXT}.includes('小盾') && document.getElementById('error').hidden", timeout=10)
+        page.wait(f"{TEXT}.includes('小盾') && document.getElementById('error').hidden", timeout=60)
         assert page.evaluate("window.marker") == "same page"
         assert not any(e.get("method") == "Page.javascriptDialogOpening" for e in page.events)
     assert time.monotonic() - started < 45
@@ -417,5 +417,5 @@ def test_page_falls_back_to_polling_without_server_sent_events(tmp_path):
         page.wait("document.querySelectorAll('button.card').length === 4 && document.body.dataset.mode === 'polling'")
         page.evaluate("window.marker = 'same page'")
         edit(project / "cards.yaml", "name: 弓", "name: 長弓")
-        page.wait(f"{TEXT}.includes('長弓')", timeout=10)
+        page.wait(f"{TEXT}.includes('長弓')", timeout=60)
         assert page.evaluate("window.marker") == "same page"

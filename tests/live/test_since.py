@@ -56,4 +56,4 @@ def test_serve_since_marks_changed_cards_and_serves_the_comparison(tmp_path):
         assert status == 200 and "default-src 'none'" in headers["Content-Security-Policy"]
         assert "盾 → 大盾" in body.decode("utf-8")
         edit(project / "cards.yaml", "name: 大盾,", "name: 盾,")  # undone: only the added card is left
-        page.wait("document.querySelectorAll('button.card.since').length === 1", timeout=15)
+        page.wait("document.querySelectorAll('button.card.since').length === 1", timeout=60)

@@ -11,7 +11,7 @@ from pnpgen.live.watch import describe_changes, snapshot, watch
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 
-def wait_for(lines: list, text: str, start: int = 0, timeout: float = 20) -> bool:
+def wait_for(lines: list, text: str, start: int = 0, timeout: float = 120) -> bool:  # a guard against a hang
     """Whether a line from index start on contains text, within the timeout."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
