@@ -160,3 +160,18 @@ def test_the_stamp_takes_an_unchanged_files_id_from_the_index_and_hashes_an_edit
     assert not revision.project_revision(project).endswith("+") and hashed == []
     (project / "cards.yaml").write_text("games: [] # edited\n", encoding="utf-8")
     assert revision.project_revision(project).endswith("+") and hashed == [b"games: [] # edited\n"]
+
+
+@pytest.mark.parametrize("damage", [b"DIRC\x00\x00\x00\x02\xff\xff", b"not an index", b""])
+def test_a_damaged_index_is_no_index_and_the_files_are_hashed(tmp_path, damage):
+    project = tmp_path / "game"
+    project.mkdir()
+    (project / "cards.yaml").write_text("games: []\n", encoding="utf-8")
+    repo = porcelain.init(str(project))
+    porcelain.add(repo, [str(project / "cards.yaml")])
+    porcelain.commit(repo, message=b"first", author=b"a <a@b>", committer=b"a <a@b>")
+    (project / ".git" / "index").write_bytes(damage)
+    revision, note = read_revision(project)
+    assert len(revision) == 7 and note == ""  # the commit, the files hashed and found the same
+    (project / "cards.yaml").write_text("games: [] # edited\n", encoding="utf-8")
+    assert read_revision(project)[0] == revision + "+"
