@@ -18,10 +18,8 @@ class StoredForms:
 
     def __init__(self, pack: FacePack | None, fontbook: FontBook, images: ImageChecker):
         self.pack, self.fontbook, self.images = pack, fontbook, images
-        self.fonts: dict[tuple, str] = {}  # SVG selector -> reportlab font name
-        self.files: dict[tuple, tuple[str, int]] = {}  # SVG selector -> its font file's digest and glyph count
-        self.shapes: dict[Shape, list[int] | None] = {}  # see fonts_of
-        self.names: dict[Shape, tuple[str, ...]] = {}
+        self.fonts: dict[tuple, str] = {}  # SVG selector -> the registered font's name
+        self.shapes: dict[Shape, tuple[tuple[str, ...], list[int]] | None] = {}  # see fonts_of
 
     def holds(self, key: str) -> bool:
         """Whether the face can be drawn from its record (decided once a process: pack.checked). Asks nothing of
@@ -44,9 +42,7 @@ class StoredForms:
                 form = None
         form = form or self.check(key, data, checked)
         if form is not None:
-            if form.shape not in self.names:
-                self.names[form.shape] = tuple(self.font_of(tuple(selector)) for selector in form.shape.fonts)
-            form.resolved_fonts = self.names[form.shape]
+            form.resolved_fonts = self.fonts_of(form.shape)[0]
         return form
 
     def check(self, key: str, data: bytes | None, checked: bool) -> FaceForm | None:
@@ -58,9 +54,9 @@ class StoredForms:
             form = FaceForm.from_bytes(data, check=not checked)
         except ValueError:
             form = None
-        counts = self.fonts_of(form.shape) if form is not None else None
+        fonts = self.fonts_of(form.shape) if form is not None else None
         try:
-            if counts is None or not (checked or glyphs_fit(form.glyphs, counts)):
+            if fonts is None or not (checked or glyphs_fit(form.glyphs, fonts[1])):
                 raise ValueError("not drawable with this build's fonts")
             form.resolved_images = [self.images.resolve(href) for href in form.images] if form.images else []
         except (ValueError, PnpError):  # a fresh face's painting gives the usual message about an image
@@ -69,22 +65,16 @@ class StoredForms:
         self.pack.checked.add(key)
         return form
 
-    def fonts_of(self, shape: Shape) -> list[int] | None:
-        """How many glyphs each font a record's shape names has; None when a digest differs (the record was
-        made with other font files). Once per shape: a template's faces share theirs."""
+    def fonts_of(self, shape: Shape) -> tuple[tuple[str, ...], list[int]] | None:
+        """The names of the fonts a record's shape names, and how many glyphs each has; None when a digest
+        differs (the record was made with other font files). Once per shape: a template's faces share theirs.
+        The font model reads each file once and gives reportlab nothing until a canvas asks."""
         if shape not in self.shapes:
-            found = [self.file_of(tuple(selector)) for selector in shape.fonts]
-            same = [digest for digest, _ in found] == list(shape.digests)
-            self.shapes[shape] = [count for _, count in found] if same else None
+            names = tuple(self.font_of(tuple(selector)) for selector in shape.fonts)
+            fonts = [font_named(name) for name in names]
+            same = [font.digest for font in fonts] == list(shape.digests)
+            self.shapes[shape] = (names, [font.file.num_glyphs for font in fonts]) if same else None
         return self.shapes[shape]
-
-    def file_of(self, selector: tuple) -> tuple[str, int]:
-        """The digest of the font file an SVG selector draws with, and its count of glyphs (the font model reads
-        a file once, and gives reportlab nothing until a canvas asks)."""
-        if selector not in self.files:
-            font = font_named(self.font_of(selector))
-            self.files[selector] = (font.digest, font.file.num_glyphs)
-        return self.files[selector]
 
     def font_of(self, selector: tuple) -> str:
         """The reportlab font for an SVG family, weight and style; an unknown family takes the default."""

@@ -4,9 +4,17 @@ from __future__ import annotations
 from typing import Sequence
 
 from .marks import EPS, Rect, intersect
-from ..units import mm
+from ..units import mm, to_mm
 
 MIN_BLEED = mm(1)  # the bleed gives way to crop marks down to this, no further
+
+
+def describe_reduced_bleed(left: float, asked: float, marks: bool = False) -> str:
+    """What a note says of a bleed the margin (and, with marks, the crop marks' white) cut below what was asked."""
+    why = "the 6 mm margin home printers cannot print clear"
+    if marks:
+        why += ", with 3 mm of white for the crop marks where they fit"
+    return f"the outer bleed is {to_mm(max(left, 0.0)):.1f} mm on some edges (asked {to_mm(asked):g} mm) to keep {why}"
 
 
 def clip_trims(trims: Sequence[Rect], limit: Rect, bleed: float, reserve: float = 0.0) -> list[Rect]:

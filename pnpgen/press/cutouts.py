@@ -10,7 +10,7 @@ from ..faces.render import Renderer
 from ..project.expand import expand_pieces
 from ..project.model import Component, Game, Size
 from ..project.validate_pieces import BOX_FRONT
-from ..project.box_size import size_box
+from ..project.box_size import size_box, size_deck_box
 from .dieline import Dieline, draw_piece, draw_standee, draw_tuck_box
 from .impose import Page, SheetSpec
 from .pack import Cutout, fits, pack
@@ -24,12 +24,10 @@ def is_cutout(component: Component) -> bool:
     return component.kind in ("box", "standee") or component.outline is not None
 
 
-def size_deck_box(game: Game, component: Component) -> tuple[Component, Dieline]:
+def draw_deck_box(game: Game, component: Component) -> tuple[Component, Dieline]:
     """The deck a box holds and the box's dieline, sized from the deck's card size and count."""
-    box = component.box
-    deck = game.component(box.deck)
-    count = sum(card.copies for card in deck.cards)
-    return deck, draw_tuck_box(size_box(deck.size, count, box.thickness, box.clearance, box.sleeves))
+    deck, inside = size_deck_box(game, component)
+    return deck, draw_tuck_box(inside)
 
 
 def lay_out_cutouts(game: Game, component: Component, spec: SheetSpec, renderer: Renderer, report,
@@ -76,7 +74,7 @@ def lay_out_cutouts(game: Game, component: Component, spec: SheetSpec, renderer:
 
 def cut_box(game: Game, component: Component, spec: SheetSpec, render, paper: str) -> Cutout:
     """Render each printed panel of the box with its template: the card fields say which panel it is."""
-    deck, dieline = size_deck_box(game, component)
+    deck, dieline = draw_deck_box(game, component)
     refuse_big_box(component, deck, dieline, spec, paper)
     templates = {"back": deck.back or BOX_FRONT, **BOX_TEMPLATES, **dict(component.box.panels),
                  "front": component.front}

@@ -9,6 +9,7 @@ from ..errors import PnpError
 from ..faces.face import keep_unconverted
 from ..faces.render import Renderer
 from ..project.model import Component, Game, Size
+from .bleed import describe_reduced_bleed
 from .cutouts import is_cutout, lay_out_cutouts
 from .impose import Page, SheetSpec, impose, plan_grid
 from .pieces import Pieces
@@ -100,11 +101,8 @@ def note_reduced_bleed(game: Game, component: Component, options) -> list[str]:
     if component.bleed <= 0 or smallest >= component.bleed - 0.01:
         return []
     paper = component_paper(component, options).upper()
-    why = "the 6 mm margin home printers cannot print clear"
-    if component.layout.crop_marks and component.shape == "rect":
-        why += ", with 3 mm of white for the crop marks where they fit"
-    return [f"{game.id}/{component.id}: on {paper} the outer bleed is {units.to_mm(smallest):.1f} mm on some edges "
-            f"(asked {units.to_mm(component.bleed):g} mm) to keep {why}"]
+    marks = component.layout.crop_marks and component.shape == "rect"
+    return [f"{game.id}/{component.id}: on {paper} {describe_reduced_bleed(smallest, component.bleed, marks)}"]
 
 
 def note_bare_edges(game: Game, component: Component, pages: list[Page], options) -> list[str]:

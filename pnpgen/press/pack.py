@@ -6,8 +6,8 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from .. import units
 from ..project.model import Size
+from .bleed import describe_reduced_bleed
 from .dieline import Dieline
 from .impose import Page, Placement, SheetSpec, _landscape, _mirror_axes, plan_grid
 from .marks import Mark, Rect, bound
@@ -132,10 +132,7 @@ def note_margin_bleed(trims: list[Rect], printable: tuple, spec: SheetSpec) -> t
     """What the margin left of the outer bleed where it cut into it, as every kind of piece says it."""
     left = min((room for t in trims for room in (t.x0 - printable[0], t.y0 - printable[1], printable[2] - t.x1,
                                                  printable[3] - t.y1) if room < spec.bleed - 1e-6), default=None)
-    if left is None:
-        return ()
-    return (f"the outer bleed is {units.to_mm(max(left, 0.0)):.1f} mm on some edges (asked "
-            f"{units.to_mm(spec.bleed):g} mm) to keep the 6 mm margin home printers cannot print clear",)
+    return () if left is None else (describe_reduced_bleed(left, spec.bleed),)
 
 
 def _grow(dieline: Dieline, bleed: float, grown: dict) -> tuple:

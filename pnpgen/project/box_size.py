@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..units import mm
-from .model import Size
+from .model import Component, Game, Size
 
 MIN_DEPTH = mm(5)  # thinner than this a box cannot be folded by hand
 SLEEVE_MARGIN = mm(3)  # a sleeve is this much wider and higher than its card (63 × 88 → 66 × 91)
@@ -31,3 +31,10 @@ def size_box(card: Size, cards: int, thickness: float, clearance: float, sleeves
     extra = SLEEVE_MARGIN if sleeves else 0.0
     depth = max(MIN_DEPTH, cards * card_depth(thickness, sleeves) + clearance)
     return BoxSize(card.width + extra + clearance, card.height + extra + clearance, depth, cards)
+
+
+def size_deck_box(game: Game, box: Component) -> tuple[Component, BoxSize]:
+    """The deck a tuck box component holds, and the box's inside, sized for every card of it (copies too)."""
+    deck = game.component(box.box.deck)
+    return deck, size_box(deck.size, sum(card.copies for card in deck.cards), box.box.thickness, box.box.clearance,
+                          box.box.sleeves)

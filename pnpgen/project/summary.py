@@ -5,7 +5,7 @@ from collections.abc import Iterator
 
 from .. import units
 from .expand import expand_pieces
-from .box_size import size_box
+from .box_size import size_deck_box
 from .model import Component, Game, Project
 
 
@@ -23,9 +23,7 @@ def summary_lines(project: Project) -> Iterator[str]:
 def describe_size(game: Game, component: Component) -> str:
     """A piece's trim size; a tuck box's inside (width × height × depth), which its deck decides."""
     if component.kind == "box" and component.box is not None:
-        deck = game.component(component.box.deck)
-        box = size_box(deck.size, sum(card.copies for card in deck.cards), component.box.thickness,
-                       component.box.clearance, component.box.sleeves)
+        deck, box = size_deck_box(game, component)
         inside = " × ".join(f"{units.to_mm(v):.1f}".rstrip("0").rstrip(".") for v in (box.width, box.height, box.depth))
         return f"{inside} mm inside, for {deck.id}"
     return f"{units.to_mm(component.size.width):g} × {units.to_mm(component.size.height):g} mm"

@@ -97,12 +97,14 @@ def make_context(game: Game, marks: list[Assumption] | None = None) -> dict:
     where the assumed numbers printed are noted (each then printed with its mark); None prints them plain."""
     components = {c.id: describe_component(c) for c in game.components}
 
+    def note(assumption: Assumption) -> None:
+        if assumption not in marks:
+            marks.append(assumption)
+
     def mark(value, what: str, why: str, source: str):
         if marks is None or not isinstance(value, int) or isinstance(value, bool):
             return value
-        noted = Assumption(what, value, why, source)
-        if noted not in marks:
-            marks.append(noted)
+        note(Assumption(what, value, why, source))
         return Assumed(value)
 
     def count(component_id: str, where: str | None = None) -> int:
@@ -168,10 +170,8 @@ def make_context(game: Game, marks: list[Assumption] | None = None) -> dict:
             return ""
         for expectation, why in found:
             counts = "・".join(f"{p}人" for p in expectation.players)
-            noted = Assumption(f"{components[component_id].name}" + (f"（{counts}）" if counts else ""), None, why,
-                               expectation.source.document if expectation.source else "")
-            if noted not in marks:
-                marks.append(noted)
+            note(Assumption(f"{components[component_id].name}" + (f"（{counts}）" if counts else ""), None, why,
+                            expectation.source.document if expectation.source else ""))
         return KNOWN_MARK
 
     def setup(name: str, players: int, component_id: str | None = None):

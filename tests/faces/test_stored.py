@@ -72,6 +72,7 @@ def test_checking_a_record_reads_the_font_files_painting_uses_and_gives_reportla
 
     from pnpgen.faces import fonts
     from pnpgen.faces.font import font_named
+    from pnpgen.faces.form import shape_of
     from pnpgen.faces.images import ImageChecker
     from pnpgen.faces.stored import StoredForms
 
@@ -80,8 +81,11 @@ def test_checking_a_record_reads_the_font_files_painting_uses_and_gives_reportla
     selectors = [("", "normal", "normal"), ("Noto Sans JP", "bold", "normal"), ("Unknown", "700", "italic")]
     with monkeypatch.context() as patched:
         patched.setattr(pdfmetrics, "registerFont", lambda *args: pytest.fail("reportlab was given a font"))
-        found = [stored.file_of(selector) for selector in selectors]
+        shapes = [shape_of(0, 0, [selector], [font_named(stored.font_of(selector)).digest], [], [])
+                  for selector in selectors]
+        found = [(shape.digests[0], stored.fonts_of(shape)[1][0]) for shape in shapes]
     for selector, (digest, count) in zip(selectors, found):
         font = font_named(stored.font_of(selector))
         assert (digest, count) == (font.digest, font.file.num_glyphs)
     assert found[0] != found[1] == found[2]  # an unknown family is the default's, in the weight asked
+    assert stored.fonts_of(shape_of(0, 0, [selectors[0]], ["0" * 32], [], [])) is None  # made with another file
