@@ -10,6 +10,7 @@ from ..checks.checker import check_project
 from ..checks.findings import failures
 from ..errors import PnpError, Problem
 from ..faces.fonts import FontBook, font_dirs
+from ..project.assumptions import count_assumptions
 from ..project.model import Game, Project
 
 
@@ -57,7 +58,7 @@ def note_final(games) -> list[str]:
     """What a final build leaves unsaid: how many numbers of each game the data still only assumes."""
     notes = []
     for game in games:
-        assumed = sum(len(e.assumed) for e in game.expectations) + sum(bool(f.assumed) for f in game.figures)
+        assumed = count_assumptions(game)
         if assumed:
             notes.append(f"{game.id}: --final prints the rulebook without its 「仮」 marks, but the data still assumes "
                          f"{assumed} {'number' if assumed == 1 else 'numbers'} the documents do not state "

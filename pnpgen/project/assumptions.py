@@ -28,3 +28,8 @@ def mark_assumed(game: Game, name: str, final: bool) -> str:
         return ""
     assumed = figure.assumed if figure is not None else assumed_count(game, name)
     return MARK if assumed else ""
+
+
+def count_assumptions(game: Game) -> int:
+    """How many counts and figures of the game's data are only assumed."""
+    return sum(len(e.assumed) for e in game.expectations) + sum(bool(f.assumed) for f in game.figures)
