@@ -19,15 +19,9 @@ from .project.summary import counted
 PAPERS = click.Choice(list(units.PAPER_SIZES_MM), case_sensitive=False)  # what `layout: paper` takes
 
 
-def fail(err: PnpError) -> None:
-    for problem in err.problems:
-        click.echo(f"error: {problem}" if problem.location is None else str(problem), err=True)
-    sys.exit(1)
-
-
-def say(line: str, err: bool = False) -> None:
+def say(line: str) -> None:
     """One line of output: anything from the project in it (names, titles, quotes) cannot drive the terminal."""
-    click.echo(shown(line), err=err)
+    click.echo(shown(line))
 
 
 def parse_offset(_ctx, _param, value: str) -> tuple[float, float]:
@@ -40,7 +34,19 @@ def parse_offset(_ctx, _param, value: str) -> tuple[float, float]:
     return units.mm(x), units.mm(y)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class Commands(click.Group):
+    """The commands; whichever raises a PnpError ends with its messages and exit code 1."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except PnpError as err:
+            for problem in err.problems:
+                click.echo(f"error: {problem}" if problem.location is None else str(problem), err=True)
+            sys.exit(1)
+
+
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pnpgen")
 def main() -> None:
     """Print-and-play components from YAML data and SVG templates."""
@@ -100,21 +106,19 @@ def reprint_command(project: Path, options: Options, reprint: bool, since: str |
     from .diff.reprint import reprint as write_reprint
 
     if not reprint:
-        fail(PnpError(f"--since {since}: goes with --reprint; expected `pnpgen build --reprint --since {since}`"))
+        raise PnpError(f"--since {since}: goes with --reprint; expected `pnpgen build --reprint --since {since}`")
     report = run_with_progress(lambda _progress: write_reprint(project, options, since))
     for line in report.lines:
         click.echo(line)
 
 
 def run_with_progress(job):
-    """job(progress) with a progress line on terminals; its notes printed; a PnpError ends with exit 1."""
+    """job(progress) with a progress line on terminals, then its notes printed."""
     bar = ProgressLine()
     try:
         report = job(bar.show)
-    except PnpError as err:
+    finally:
         bar.clear()
-        fail(err)
-    bar.clear()
     for note in report.notes:
         say(f"note: {note}")
     return report
@@ -136,10 +140,7 @@ def check_command(project, game, as_json, strict) -> None:
     """Hold the data to the figures its design documents state."""
     from .pipeline.check import check
 
-    try:
-        findings = check(project, game, strict)
-    except PnpError as err:
-        fail(err)
+    findings = check(project, game, strict)
     if as_json:
         summary = {s: sum(f.status == s for f in findings) for s in ("pass", "fail", "warn")}
         text = json.dumps({"version": 1, "summary": summary, "findings": [f.as_dict() for f in findings]},
@@ -169,8 +170,6 @@ def watch_command(project, out_dir, paper, game, no_check, interval) -> None:
     options = Options(out_dir=out_dir, paper=paper.lower(), game=game, check=not no_check)
     try:
         watch(project, options, say, interval=interval)
-    except PnpError as err:
-        fail(err)
     except KeyboardInterrupt:
         click.echo("stopped")
 
@@ -186,10 +185,7 @@ def init_command(folder, name, sheet) -> None:
     an existing spreadsheet)."""
     from .project.init import init_from_sheet, init_project
 
-    try:
-        written = init_from_sheet(folder, sheet, name) if sheet else init_project(folder, name)
-    except PnpError as err:
-        fail(err)
+    written = init_from_sheet(folder, sheet, name) if sheet else init_project(folder, name)
     say(f"created {folder} ({counted(len(written), 'file')}). Next: cd {shlex.quote(str(folder))} && pnpgen build")
 
 
@@ -200,11 +196,7 @@ def list_command(project) -> None:
     from .project.summary import summary_lines
     from .project.validate import load_project
 
-    try:
-        loaded = load_project(project)
-    except PnpError as err:
-        fail(err)
-    for line in summary_lines(loaded):
+    for line in summary_lines(load_project(project)):
         say(line)
 
 
@@ -247,10 +239,7 @@ def diff_command(project, since, game, out_dir, as_json) -> None:
     """Show which cards, faces and rulebook sections changed since REF; write changes.html and changes.pdf."""
     from .diff.run import DiffOptions, diff
 
-    try:
-        report = diff(project, DiffOptions(out_dir=out_dir, since=since, game=game))
-    except PnpError as err:
-        fail(err)
+    report = diff(project, DiffOptions(out_dir=out_dir, since=since, game=game))
     if as_json:
         click.echo(json.dumps(report.json, ensure_ascii=False, indent=2))
         return
@@ -283,7 +272,5 @@ def serve_command(project, port, host, game, open_browser, since) -> None:
 
     try:
         serve(project, host=host, port=port, options=Options(game=game), ready=ready, since=since)
-    except PnpError as err:
-        fail(err)
     except KeyboardInterrupt:
         click.echo("stopped")
