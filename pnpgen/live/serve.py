@@ -12,14 +12,14 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import urlsplit
 
+from ..diff.html import POLICY  # changes.html is served as the file `pnpgen diff` writes: no script, images inline
 from ..pipeline.build import Options
 from ..errors import PnpError
 from ..faces.fonts import BUNDLED_FONTS
 from .gallery import Gallery
 from .state import Live
 from .page import CONTENT_SECURITY_POLICY, PAGE
-from .since import PAGE_POLICY
-from .watch import changed_files, look
+from .watch import changed_files, look, wait_for_change
 
 FACE_PATH = re.compile(r"/face/([0-9a-f]{64})\.png")
 MAX_CONNECTIONS = 32  # a browser opens about 6 per page; the live-event stream holds one
@@ -58,15 +58,7 @@ def watch_project(path: Path, root: Path, gallery: Gallery, live: "Live", stop: 
     """Rebuild the gallery now and after every change (waiting until the files stay still)."""
     project = gallery.rebuild(path, live, [])
     state = look(root, project)
-    while not stop.wait(interval):
-        current = look(root, project)
-        if current == state:
-            continue
-        while not stop.wait(interval):
-            settled = look(root, project)
-            if settled == current:
-                break
-            current = settled
+    while (current := wait_for_change(state, lambda: look(root, project), stop, interval)) is not None:
         files, state = changed_files(state, current), current
         project = gallery.rebuild(path, live, files) or project
 
@@ -157,7 +149,7 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/api/state":
             return self.send(200, live.body, "application/json; charset=utf-8")
         if path == "/changes.html" and live.changes_page:
-            return self.send(200, live.changes_page, "text/html; charset=utf-8", {"Content-Security-Policy": PAGE_POLICY})
+            return self.send(200, live.changes_page, "text/html; charset=utf-8", {"Content-Security-Policy": POLICY})
         if path == "/events":
             return self.stream_events(live)
         match = FACE_PATH.fullmatch(path)
@@ -181,23 +173,20 @@ class Handler(BaseHTTPRequestHandler):
         return True
 
     def send(self, status: int, body: bytes, content_type: str, headers: dict | None = None) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("X-Content-Type-Options", "nosniff")
-        for name, value in {"Cache-Control": "no-store", **(headers or {})}.items():
-            self.send_header(name, value)
-        self.end_headers()
+        self.start(status, content_type, {"Content-Length": str(len(body)), **(headers or {})})
         if self.command != "HEAD":
             self.wfile.write(body)
 
-    def stream_events(self, live: Live) -> None:
-        """Server-Sent Events: the state's version now and after every rebuild, a comment every 15 s."""
-        self.send_response(200)
-        for name, value in (("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-store"),
-                            ("X-Content-Type-Options", "nosniff")):
+    def start(self, status: int, content_type: str, headers: dict) -> None:
+        self.send_response(status)
+        for name, value in {"Content-Type": content_type, "X-Content-Type-Options": "nosniff",
+                            "Cache-Control": "no-store", **headers}.items():
             self.send_header(name, value)
         self.end_headers()
+
+    def stream_events(self, live: Live) -> None:
+        """Server-Sent Events: the state's version now and after every rebuild, a comment every 15 s."""
+        self.start(200, "text/event-stream; charset=utf-8", {})
         sent = None
         try:
             self.wfile.write(b"retry: 1000\n\n")

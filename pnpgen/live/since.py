@@ -3,12 +3,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..diff.html import POLICY, render_html
+from ..diff.html import render_html
 from ..diff.session import compare_project
 from ..errors import PnpError
 from ..project.model import Project
-
-PAGE_POLICY = POLICY  # changes.html is served as the file `pnpgen diff` writes: no script, images inline
 
 
 def compare_since(project: Project, since: str, game: str | None, cache: bool, cache_dir: Path | None) -> tuple[dict, bytes]:

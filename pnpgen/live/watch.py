@@ -52,6 +52,22 @@ def look(root: Path, project: Project | None, ignored: Path | None = None) -> di
     return state
 
 
+def wait_for_change(state: dict, look_now: Callable[[], dict], stop: threading.Event, interval: float) -> dict | None:
+    """What look_now() sees once it differs from state and then stays still (an editor has finished writing);
+    None once stop is set."""
+    while not stop.wait(interval):
+        current = look_now()
+        if current == state:
+            continue
+        while not stop.wait(interval):
+            settled = look_now()
+            if settled == current:
+                break
+            current = settled
+        return current
+    return None
+
+
 def changed_files(before: dict, after: dict) -> list[str]:
     return sorted(name for name in set(before) | set(after) if before.get(name) != after.get(name))
 
@@ -120,15 +136,7 @@ def watch(path: str | Path, options: Options, echo: Callable[[str], None], *, in
     before = snapshot(root, out)  # taken before the build, so that a save during it is seen
     model = rebuild(path, options, None, echo)
     state = {**look(root, model, out), **before}
-    while not stop.wait(interval):
-        current = look(root, model, out)
-        if current == state:
-            continue
-        while not stop.wait(interval):  # let an editor finish writing: wait until the files stay still
-            settled = look(root, model, out)
-            if settled == current:
-                break
-            current = settled
+    while (current := wait_for_change(state, lambda: look(root, model, out), stop, interval)) is not None:
         echo("changed: " + ", ".join(changed_files(state, current)))
         state = current
         model = rebuild(path, options, model, echo) or model
