@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 import traceback
+from dataclasses import astuple
 from typing import Callable
 
 from ..errors import Location, PnpError, Problem
@@ -48,9 +49,9 @@ class Background:
     def wait(self) -> bytes | None:
         if self.pid is None:
             return self.job()
-        outcome = read_all(self.receive)
-        status = self.reap(0)
-        return decode_outcome(outcome, status)
+        with open(self.receive, "rb", closefd=False) as pipe:  # reap() closes it
+            outcome = pipe.read()
+        return decode_outcome(outcome, self.reap(0))
 
     def reap(self, flags: int) -> int | None:
         """The child's exit code once it has ended (its pipe closed); None while it runs (flags=WNOHANG)."""
@@ -94,9 +95,8 @@ def run_and_report(job: Callable[[], bytes | None], send: int) -> None:
             outcome = b"I"
         except BaseException:  # reported to the parent, which raises it there
             outcome = b"C" + traceback.format_exc().encode("utf-8", "replace")
-        view = memoryview(outcome)
-        while view:
-            view = view[os.write(send, view):]
+        with open(send, "wb") as pipe:
+            pipe.write(outcome)
     except BaseException:
         code = 1
     finally:
@@ -104,15 +104,6 @@ def run_and_report(job: Callable[[], bytes | None], send: int) -> None:
             with contextlib.suppress(Exception):
                 stream.flush()
         os._exit(code)
-
-
-def read_all(handle: int) -> bytes:
-    parts = []
-    while True:
-        part = os.read(handle, 1 << 16)
-        if not part:
-            return b"".join(parts)
-        parts.append(part)
 
 
 def decode_outcome(outcome: bytes, code: int | None) -> bytes | None:
@@ -131,8 +122,7 @@ def decode_outcome(outcome: bytes, code: int | None) -> bytes | None:
 
 
 def encode_problems(problems: list[Problem]) -> bytes:
-    return json.dumps([[None if p.location is None else [p.location.file, p.location.line, p.location.col,
-                                                         p.location.sheet], p.message] for p in problems]).encode()
+    return json.dumps([[p.location and astuple(p.location), p.message] for p in problems]).encode()
 
 
 def decode_problems(data: bytes) -> list[Problem]:

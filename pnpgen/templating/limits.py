@@ -1,14 +1,11 @@
 """Turn a sandboxed Jinja environment into one whose templates do bounded work: steps, sizes and time.
 
-A shared project's template (or rulebook) must not run for ever or take all memory: every loop
-iteration and every call counts as a step, every value a template makes (strings, lists, numbers)
-and every rendered text is measured, and a render that goes past a limit stops with a PnpError.
-The limits are far above what a designer's template does (the bundled project's largest render takes
-14,000 steps); they are documented in the README ("Building projects you did not write").
+A shared project's template (or rulebook) must not run for ever or take all memory: every loop iteration and
+call is a step, every value a template makes and every text it writes is measured, and a render past a limit
+stops with a PnpError. The limits, far above what a designer's template does, are in the README.
 """
 from __future__ import annotations
 
-import contextlib
 import contextvars
 import functools
 import itertools
@@ -27,7 +24,7 @@ MAX_STEPS = 2_000_000  # loop iterations and calls in one render of a face or a 
 MACRO_STEPS = 20  # a macro call or an include costs about as much as twenty loop iterations
 MAX_SECONDS = 20.0  # wall-clock time of one render, whatever it spends it on
 MAX_LENGTH = 1_000_000  # characters of a string, items of a list a template makes
-MAX_OUTPUT = 2_000_000  # characters one render writes (the bundled project: at most 73,000)
+MAX_OUTPUT = 2_000_000  # characters one render writes
 CHUNK = 64  # pieces of output measured at once (each at most MAX_LENGTH)
 MAX_INT_BITS = 20_000  # about 6,000 decimal digits
 MAX_COUNT = 1_000_000  # a number given to a call (a width, a repeat count) above this is refused
@@ -75,30 +72,22 @@ def charge(count: int = 1) -> None:
         budget.step(count)
 
 
-@contextlib.contextmanager
-def budget():
-    """Every template evaluated inside gets one fresh Budget (renders do not nest, but includes share it)."""
-    token = _BUDGET.set(Budget())
-    try:
-        yield
-    finally:
-        _BUDGET.reset(token)
-
-
 def render(template, context: dict, spender: run_budget.Spender | None = None) -> str:
     """template.render(context) within a Budget: steps, time and the size of what it writes are bounded; what it
     spent is charged to spender in the run going on (run_budget)."""
     run = run_budget.current()
     started = run.clock() if run is not None else 0.0
-    with budget():
-        spent = _BUDGET.get()
-        parts = []
+    spent, parts = Budget(), []
+    token = _BUDGET.set(spent)  # one Budget for the render and the templates it includes
+    try:
         pieces = template.generate(context)
         # Measured a few pieces at a time: a template writes thousands of small pieces, and a Python step per
         # piece would cost more than the rendering; loops are counted where they run, so time stays bounded.
         while chunk := list(itertools.islice(pieces, CHUNK)):
             spent.write_all(chunk)
             parts.extend(chunk)
+    finally:
+        _BUDGET.reset(token)
     if run is not None:
         spender = spender or run_budget.Spender(f"templates/{template.name}" if template.name else "a template")
         run.charge(spender, spent.steps, spent.output, run.clock() - started)
@@ -115,10 +104,12 @@ def check_value(value):
     return value
 
 
-def check_count(value) -> None:
+def check_count(value):
+    """A number given to a call, if it is of a size a call should get."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_COUNT:
         raise PnpError(f"a call is given {shown_number(value)}; expected numbers up to {MAX_COUNT:,} "
                        "(a width or a repeat count that large would take all memory)")
+    return value
 
 
 def shown_number(value: int) -> str:
@@ -164,7 +155,7 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         super().__init__(**options)
         self.filters["pnpgen_steps"] = count_steps
         self.filters["pnpgen_sized"] = check_value
-        self.filters["pnpgen_count"] = checked_count
+        self.filters["pnpgen_count"] = check_count
         self.globals["lipsum"] = bounded_lipsum(self.globals["lipsum"])
         for name, estimate in result_sizes.FILTERS.items():
             self.filters[name] = bounded_filter(self.filters[name], estimate)
@@ -248,11 +239,6 @@ def counted(node: nodes.Expr) -> nodes.Expr:
         check_count(node.value)
         return node
     return nodes.Filter(node, "pnpgen_count", [], [], None, None, lineno=node.lineno)
-
-
-def checked_count(value):
-    check_count(value)
-    return value
 
 
 def count_steps(iterable):

@@ -1,14 +1,11 @@
 """Turn the template renders and PDF writes of one run (a build, a check, an export, a preview's rebuild) into a
 bounded whole: steps, time and output in all, refused with the component and template that spent the most.
 
-Each render has limits of its own (limits.py), but a hostile project can stay under them ten thousand times over
-and run for hours. The run's limits follow a rule, not a measurement: 100,000 distinct faces (the pieces one
-component may have), each taking several times the steps of the bundled games' heaviest face and writing as much
-as their largest; and an hour, many times what the bench's 30,000-card deck (bench/big_deck.py) takes to build. They are checked
-as each face is rendered and as each PDF is written, never by signals: a run over a limit stops at the next face
-or write. Faces from the cache, and cards sharing a face already rendered, cost nothing. A helper process spends
-from the budget as it stood when it was forked and hands back what it spent itself, so that both halves of a
-build count.
+Each render has limits of its own (limits.py), but a hostile project can stay under them many times over and run
+for hours. The run's limits follow a rule, not a measurement: 100,000 distinct faces (the pieces one component may
+have), each several times as heavy as a designer's heaviest, and an hour. They are checked as each face is rendered
+and each PDF written, never by signals. Faces from the cache cost nothing. A helper process spends from the budget
+as it stood when it was forked and hands back what it spent itself, so that both halves of a build count.
 """
 from __future__ import annotations
 
@@ -17,7 +14,7 @@ import contextvars
 import json
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from typing import BinaryIO, Callable
 
 from ..errors import Location, PnpError
@@ -65,13 +62,9 @@ class RunBudget:
     def charge(self, spender: Spender, steps: int = 0, output: int = 0, seconds: float = 0.0, count: int = 1) -> None:
         """Add one render's (or write's) spending, then refuse to go on past a limit."""
         for tally in (self.spent, self.share) if self.share is not None else (self.spent,):
-            entry = tally.get(spender)
-            if entry is None:
-                entry = tally[spender] = [0, 0, 0.0, 0]
-            entry[0] += steps
-            entry[1] += output
-            entry[2] += seconds
-            entry[3] += count
+            entry = tally.setdefault(spender, [0, 0, 0.0, 0])
+            for column, amount in enumerate((steps, output, seconds, count)):
+                entry[column] += amount
         self.steps += steps
         self.output += output
         self.refuse_overspending()
@@ -107,9 +100,8 @@ class RunBudget:
 
     def hand_over(self) -> bytes:
         """What this helper process spent, as JSON for the process that forked it."""
-        return json.dumps([[s.label, None if s.location is None else [s.location.file, s.location.line,
-                            s.location.col, s.location.sheet], s.unit, *entry] for s, entry in (self.share or {}).items()],
-                          ensure_ascii=True).encode("ascii")
+        return json.dumps([[s.label, s.location and astuple(s.location), s.unit, *entry]
+                           for s, entry in (self.share or {}).items()], ensure_ascii=True).encode("ascii")
 
     def take(self, handed: bytes | None) -> None:
         """Add what a helper process spent (hand_over()), then refuse to go on past a limit."""
