@@ -181,7 +181,8 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
         manifest.record(output.target, output.digest, sizes[output.target])
         report.written.append(output.target)
     renewed = last is not None and last.remember(project, manifest, components + rules, report, renderer.stamp.revision)
-    removed = handle_leftovers(project, options, manifest, report)
+    notes, removed = manifest.tidy(possible_outputs(project), options.game, options.clean)
+    report.notes.extend(notes)
     if stale or removed or renewed:
         manifest.save()
     record_build(project, out_dir, renderer.stamp.revision)  # what `diff --since last-build` compares with
@@ -203,17 +204,6 @@ def share_writing(outputs: list[Output]) -> tuple[list[Output], list[Output]]:
         shares[side].append(output)
         loads[side] += sizes[id(output)]
     return shares
-
-
-def handle_leftovers(project: Project, options: Options, manifest: Manifest, report: Report) -> bool:
-    """Report (or, with options.clean, delete) PDFs earlier builds wrote for components or games that are
-    gone; only files the build manifest recorded are ever touched. Return whether any was deleted."""
-    notes, removed = manifest.tidy(possible_outputs(project), None if options.game is None else {options.game},
-                                   options.clean)
-    report.notes.extend(notes)
-    return removed
-
-
 
 
 def plan_components(project: Project, game: Game, options: Options, out_dir: Path, renderer: Renderer, report: Report,

@@ -53,32 +53,21 @@ class Manifest:
         # Not synced to disk: a manifest lost in a crash reads as none, and the next build writes every PDF
         write_atomically(self.out_dir / NAME, data, "build manifest", durable=False)
 
-    def leftovers(self, possible: set[str], games: set[str] | None) -> list[str]:
-        """Files an earlier build wrote here that this project no longer makes (a removed component or game):
-        keys not in possible whose file still exists, under the game folders in games (None: every folder)."""
-        found = []
-        for key in sorted(self.entries):
-            if key in possible or (games is not None and key.split("/", 1)[0] not in games):
+    def tidy(self, possible: set[str], game: str | None, clean: bool) -> tuple[list[str], bool]:
+        """Notes on the files an earlier build wrote here that this project no longer makes (a removed component or
+        game): keys not in possible whose file still exists, in game's folder (None: every folder). With clean they
+        are deleted. Return the notes and whether any file was deleted."""
+        notes = []
+        for key in sorted(set(self.entries) - possible):
+            if game is not None and key.split("/", 1)[0] != game or not is_plain_file(self.out_dir / key):
                 continue
-            try:
-                if stat.S_ISREG((self.out_dir / key).lstat().st_mode):  # never a link to elsewhere
-                    found.append(key)
-            except OSError:
-                pass
-        return found
-
-    def tidy(self, possible: set[str], games: set[str] | None, clean: bool) -> tuple[list[str], bool]:
-        """Notes on the files earlier builds wrote that this project no longer makes (see leftovers); with
-        clean they are deleted. Return the notes and whether any file was deleted."""
-        found, notes = self.leftovers(possible, games), []
-        for key in found:
             if clean:
                 self.remove(key)
                 notes.append(f"removed {key}: left from an earlier build, no longer made by this project")
             else:
                 notes.append(f"{key} is left from an earlier build: this project no longer makes it (its "
                              "component or game is gone); `pnpgen build --clean` removes it")
-        return notes, bool(found) and clean
+        return notes, clean and bool(notes)
 
     def remove(self, key: str) -> None:
         """Delete a file this manifest recorded, and its folder once empty."""
@@ -87,3 +76,11 @@ class Manifest:
         self.entries.pop(key, None)
         if target.parent != self.out_dir and not any(target.parent.iterdir()):
             target.parent.rmdir()
+
+
+def is_plain_file(path: Path) -> bool:
+    """A file, never a link to elsewhere."""
+    try:
+        return stat.S_ISREG(path.lstat().st_mode)
+    except OSError:
+        return False

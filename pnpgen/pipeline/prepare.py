@@ -44,13 +44,16 @@ def no_check_hint():
                          "(`pnpgen build --no-check` builds anyway)")
 
 
-def counter(phase: str, total: int, progress) -> Callable[[str], None]:
+def counter(phase: str, total: int, progress, share: int | None = None, every: int = 1) -> Callable[[str], None]:
+    """tick(label), called as this process does each of its share (default: all) of total: progress hears of
+    every `every`th and the last, scaled to the total (a helper process does the rest as fast)."""
+    share = share or total
     done = [0]
 
     def tick(label: str) -> None:
         done[0] += 1
-        if progress:
-            progress(phase, done[0], total, label)
+        if progress and (done[0] % every == 0 or done[0] == share):
+            progress(phase, min(total, round(done[0] * total / share)), total, label)
     return tick
 
 

@@ -7,6 +7,7 @@ import signal
 
 from ..faces.convert import Converter
 from ..faces.render import Renderer
+from .prepare import counter
 from .workers import Background, can_fork
 from ..project.model import Game
 from ..templating import run_budget
@@ -28,11 +29,11 @@ def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Convert
         return  # the rest are rendered as they are laid out
     faces = sum(len(indexes) * count_sides(component) for _, component, indexes in groups)
     mine, theirs = take_turns([(game, component, indexes[1:]) for game, component, indexes in groups])
-    tick = count_faces(progress, faces, sum(len(indexes) * count_sides(component) for _, component, indexes in mine))
+    tick = counter("rendering", faces, progress, sum(len(indexes) * count_sides(c) for _, c, indexes in mine), 16)
     del groups  # dealt out as copies: the whole list is not kept while both halves render
     handoff = renderer.pack.handoff()
     if handoff is None:  # nowhere to hand records back through: this process renders them all
-        render_cards(renderer, mine + theirs, tick=count_faces(progress, faces, faces))
+        render_cards(renderer, mine + theirs, tick=counter("rendering", faces, progress, every=16))
         return
     try:
         helper = Background(functools.partial(render_cards, renderer, theirs, renderer.renders, os.getpid(), handoff))
@@ -78,18 +79,6 @@ def distinct_cards(component):
 
 def count_sides(component) -> int:
     return bool(component.front) + bool(component.back)
-
-
-def count_faces(progress, total: int, share: int):
-    """tick(label), called as this process renders each of its share of the build's total faces: progress
-    hears of them now and then, scaled to the total (the helper renders the rest as fast)."""
-    done = [0]
-
-    def tick(label: str) -> None:
-        done[0] += 1
-        if progress and (done[0] % 16 == 0 or done[0] == share):
-            progress("rendering", min(total, round(done[0] * total / share)), total, label)
-    return tick
 
 
 def render_cards(renderer: Renderer, cards: list, start: int | None = None, parent: int = 0,

@@ -63,8 +63,7 @@ class LastBuild:
         record = self.record
         report.unchanged = [self.out_dir / key for key in record["outputs"]]
         report.pieces, report.notes = record["pieces"], list(record["notes"])
-        games = None if self.options.game is None else {self.options.game}
-        notes, removed = self.manifest.tidy(set(record["possible"]), games, self.options.clean)
+        notes, removed = self.manifest.tidy(set(record["possible"]), self.options.game, self.options.clean)
         report.notes.extend(notes)
         if removed:
             self.manifest.save()
