@@ -92,14 +92,9 @@ def build_command(project, out_dir, paper, game, duplex, back_offset, gutterfold
     report = run_with_progress(lambda progress: build(project, options, progress=progress))
     written = report.written + report.unchanged
     unchanged = f", {len(report.unchanged)} unchanged" if report.unchanged else ""
+    cached = ", the rest from the cache" if report.reused else ""
     say(f"wrote {counted(len(report.written), 'PDF')}{unchanged} ({counted(report.pieces, 'piece')}; "
-        f"{describe_faces(report)}) into {common_folder(written)}")
-
-
-def describe_faces(report) -> str:
-    """How the build came by its faces: rendered and converted now, the rest (if any) from the cache."""
-    said = f"{counted(report.renders, 'face')} rendered, {report.faces} converted"
-    return said + (", the rest from the cache" if report.reused else "")
+        f"{counted(report.renders, 'face')} rendered, {report.faces} converted{cached}) into {common_folder(written)}")
 
 
 def reprint_command(project: Path, options: Options, reprint: bool, since: str | None) -> None:

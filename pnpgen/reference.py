@@ -32,8 +32,7 @@ def render_cli_reference() -> str:
     root = click.Context(main, info_name="pnpgen", **settings)
     for name in sorted(main.commands):
         command = main.commands[name]
-        help_text = command.get_help(click.Context(command, info_name=name, parent=root, terminal_width=100,
-                                                   max_content_width=100))
+        help_text = command.get_help(click.Context(command, info_name=name, parent=root, **settings))
         parts.append(f"\n#### `pnpgen {name}`\n\n```\n{help_text}\n```")
     parts.append("\n" + CLI_END)
     return "\n".join(parts)

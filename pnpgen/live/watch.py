@@ -19,8 +19,7 @@ def snapshot(root: Path, ignored: Path | None = None) -> dict[str, tuple[int, in
     """relative path -> (mtime_ns, size) of every file a build can read; ignored is the output folder."""
     root = Path(root)
     ignored = ignored.resolve() if ignored is not None else None
-    files = [p for p in root.glob("*.y*ml")]
-    files += [p for p in root.glob("games/**/*.y*ml")]
+    files = [*root.glob("*.y*ml"), *root.glob("games/**/*.y*ml")]
     for folder in WATCHED:
         if (root / folder).is_dir():
             files += [p for p in (root / folder).rglob("*") if p.is_file()]

@@ -72,9 +72,7 @@ def each_card(groups: list[tuple]):
 
 def distinct_cards(component):
     """(index in component.cards, card) of each card the component prints, as they come."""
-    for index, card in enumerate(component.cards):
-        if card.copies > 0:
-            yield index, card
+    return ((index, card) for index, card in enumerate(component.cards) if card.copies > 0)
 
 
 def count_sides(component) -> int:

@@ -21,10 +21,6 @@ FOLDER = ".pnpgen-build"
 VERSION = 1
 
 
-def hash_file(path: Path) -> str:
-    return file_sha256(path).hex()
-
-
 def read_index(out_dir: Path) -> dict:
     try:
         index = json.loads((Path(out_dir) / FOLDER / "index.json").read_text(encoding="utf-8"))
@@ -53,7 +49,7 @@ def record_sources(root: Path, data: Iterable[Path], out_dir: Path, revision: st
                 and (folder / "objects" / str(known.get("sha256"))).is_file():
             files[name] = known
             continue
-        sha = hash_file(path)
+        sha = file_sha256(path).hex()
         target = folder / "objects" / sha
         if not target.is_file():
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -95,7 +91,7 @@ def restore_record(out_dir: Path, target: Path) -> str:
             shutil.copyfile(source, destination, follow_symlinks=False)
         except OSError:
             raise PnpError(f"--since last-build: the record lacks '{name}'; build again to renew it") from None
-        if source.is_symlink() or hash_file(destination) != sha:
+        if source.is_symlink() or file_sha256(destination).hex() != sha:
             raise PnpError(f"--since last-build: the recorded '{name}' was altered after the build; "
                            "build again to renew the record")
     revision = index.get("revision")
