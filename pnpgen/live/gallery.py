@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import hashlib
-import io
 import threading
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from .since import compare_since
 from .state import Live
 from .watch import describe_changes
 from ..press.write_pdf import pdf_bytes
+from ..press.write_png import plan_raster, rasterise
 
 THUMB_PX = 320  # the longer side of a thumbnail's trim, in pixels
 PIPELINE = threading.Lock()  # reportlab's settings and pdfium are process-wide: one rebuild at a time
@@ -105,11 +105,10 @@ def thumb_key(face_key: str, inputs: str) -> str:
 
 
 def thumbnails(component: Component, faces: dict, converter: Converter, initial_font: str) -> dict[str, bytes]:
-    """PNG thumbnails of the trim of each face: one single-face page per face, rasterised with pdfium."""
-    import pypdfium2 as pdfium
-
+    """PNG thumbnails of the trim of each face: one single-face page per face, rasterised in this process (the
+    server's threads rule out forking, and a rebuild has few new faces)."""
     drawings, pages = {}, []
-    for key, face in faces.items():
+    for face in faces.values():
         try:
             drawings[face.key] = converter.face_form(face.key, face.svg, face.template)
         except PnpError as err:
@@ -117,22 +116,9 @@ def thumbnails(component: Component, faces: dict, converter: Converter, initial_
         pages.append(face_page(component, face.key, "front"))
     data = pdf_bytes(pages, drawings, title=component.name, initial_font=initial_font, bleed=component.bleed)
     w, h, b = component.size.width, component.size.height, component.bleed
-    scale = THUMB_PX / max(w, h)
-    document = pdfium.PdfDocument(data)
-    thumbs = {}
-    try:
-        for number, key in enumerate(faces):
-            page = document[number]
-            try:
-                image = page.render(scale=scale, crop=(b, b, b, b)).to_pil()
-            finally:
-                page.close()
-            buffer = io.BytesIO()
-            image.save(buffer, "PNG", compress_level=3)
-            thumbs[key] = buffer.getvalue()
-    finally:
-        document.close()
-    return thumbs
+    dpi = THUMB_PX * 72 / max(w, h)  # points are 1/72 in
+    rasters = [plan_raster(0, number, w, h, b, dpi, with_bleed=False) for number in range(len(faces))]
+    return dict(zip(faces, rasterise([data], rasters, workers=1, level=3)))
 
 
 def component_state(component: Component, cards: list[dict]) -> dict:
