@@ -19,6 +19,7 @@ from jinja2.visitor import NodeTransformer
 
 from ..errors import PnpError
 from . import result_sizes, run_budget
+from .seeded_random import write_lorem
 
 MAX_STEPS = 2_000_000  # loop iterations and calls in one render of a face or a rulebook
 MACRO_STEPS = 20  # a macro call or an include costs about as much as twenty loop iterations
@@ -156,7 +157,7 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         self.filters["pnpgen_steps"] = count_steps
         self.filters["pnpgen_sized"] = check_value
         self.filters["pnpgen_count"] = check_count
-        self.globals["lipsum"] = bounded_lipsum(self.globals["lipsum"])
+        self.globals["lipsum"] = bounded_lipsum(write_lorem)  # repeatable, as random picks are
         for name, estimate in result_sizes.FILTERS.items():
             self.filters[name] = bounded_filter(self.filters[name], estimate)
 

@@ -11,8 +11,8 @@ from jinja2.loaders import split_template_path
 from jinja2.parser import Parser
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
-from .limits import BoundedEnvironment, bounded_lipsum
-from .seeded_random import pick_repeatably, write_lorem
+from .limits import BoundedEnvironment
+from .seeded_random import pick_repeatably
 from ..files.reading import MAX_FILE_BYTES
 
 _ZEN = str.maketrans("0123456789-+", "０１２３４５６７８９－＋")
@@ -57,7 +57,6 @@ def make_environment(templates_dir: Path | None = None) -> ImmutableSandboxedEnv
     )
     env.filters["zen"] = to_full_width
     env.filters["random"] = pick_repeatably  # same project, same PDFs: chance is seeded by the card
-    env.globals["lipsum"] = bounded_lipsum(write_lorem)
     return env
 
 
