@@ -8,6 +8,7 @@ from typing import Callable
 
 from ..pipeline.build import Options, build_project
 from ..errors import Location, PnpError
+from ..faces.describe import shorten
 from ..project.model import Card, Project
 from ..project.validate import find_source, load_project
 
@@ -98,7 +99,7 @@ def compare_cards(where: str, before: tuple[Card, ...], after: tuple[Card, ...])
 
 
 def field_changes(old: Card, new: Card) -> str:
-    parts = [f"{k}: {short(old.fields.get(k))} → {short(new.fields.get(k))}{cell(new, k)}"
+    parts = [f"{k}: {shorten(old.fields.get(k), 24)} → {shorten(new.fields.get(k), 24)}{cell(new, k)}"
              for k in dict.fromkeys([*old.fields, *new.fields]) if old.fields.get(k) != new.fields.get(k)]
     if old.copies != new.copies:
         parts.append(f"copies: {old.copies} → {new.copies}{cell(new, 'copies')}")
@@ -112,12 +113,7 @@ def cell(card: Card, name: str) -> str:
 
 
 def summary(card: Card) -> str:
-    return ", ".join(f"{k}={short(v)}" for k, v in list(card.fields.items())[:3]) + f" ×{card.copies}"
-
-
-def short(value, limit: int = 24) -> str:
-    text = str(value).replace("\n", " ")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return ", ".join(f"{k}={shorten(v, 24)}" for k, v in list(card.fields.items())[:3]) + f" ×{card.copies}"
 
 
 def watch(path: str | Path, options: Options, echo: Callable[[str], None], *, interval: float = 0.5,
