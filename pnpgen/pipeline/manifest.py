@@ -36,12 +36,11 @@ class Manifest:
 
     def is_current(self, target: Path, digest: str) -> bool:
         """The file exists, untouched since a build with the same inputs wrote it."""
-        entry = self.entries.get(self.key(target))
         try:
             size = Path(target).stat().st_size
         except OSError:
             return False
-        return bool(entry) and entry.get("digest") == digest and entry.get("size") == size
+        return self.entries.get(self.key(target)) == {"digest": digest, "size": size}
 
     def record(self, target: Path, digest: str, size: int) -> None:
         """size: of the file as written (another build may be replacing it at this very moment)."""

@@ -36,12 +36,8 @@ def open_fontbook(project: Project, options=None) -> FontBook:
 def refuse_failed_checks(project: Project, games) -> None:
     failed = failures(check_project(project, games))
     if failed:
-        raise PnpError([f.as_problem() for f in failed] + [no_check_hint()])
-
-
-def no_check_hint():
-    return Problem(None, "the build stopped because checks failed; fix the data or run `pnpgen check` for details "
-                         "(`pnpgen build --no-check` builds anyway)")
+        raise PnpError([f.as_problem() for f in failed] + [Problem(None, "the build stopped because checks failed; fix "
+                       "the data or run `pnpgen check` for details (`pnpgen build --no-check` builds anyway)")])
 
 
 def counter(phase: str, total: int, progress, share: int | None = None, every: int = 1) -> Callable[[str], None]:
