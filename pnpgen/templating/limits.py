@@ -73,7 +73,7 @@ def charge(count: int = 1) -> None:
         budget.step(count)
 
 
-def render(template, context: dict, spender: run_budget.Spender | None = None) -> str:
+def render(template, context: dict, spender: run_budget.Spender) -> str:
     """template.render(context) within a Budget: steps, time and the size of what it writes are bounded; what it
     spent is charged to spender in the run going on (run_budget)."""
     run = run_budget.current()
@@ -90,7 +90,6 @@ def render(template, context: dict, spender: run_budget.Spender | None = None) -
     finally:
         _BUDGET.reset(token)
     if run is not None:
-        spender = spender or run_budget.Spender(f"templates/{template.name}" if template.name else "a template")
         run.charge(spender, spent.steps, spent.output, run.clock() - started)
     return "".join(parts)
 
