@@ -125,15 +125,18 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
     stale_rules = [o for o in rules if is_stale(o)]
     staged: list[tuple[Path, Path]] = []
     jobs: list[Background] = []
+
     # Every output is made in full beside its target first, then all replace their targets together:
     # a build that fails (or is interrupted) leaves the previous outputs as they were.
+    def stage(output: Output) -> Path:
+        staged.append((staging_path(output.target), output.target))
+        return staged[-1][0]
+
     try:
-        typesets = []
-        for output in stale_rules:  # typeset on the other core while this one does the components
-            staging = staging_path(output.target)
-            staging.parent.mkdir(parents=True, exist_ok=True)
-            typesets.append(functools.partial(output.typeset, staging))
-            staged.append((staging, output.target))
+        for output in stale_rules:  # a typesetter writes its file itself, into the folder made here
+            output.target.parent.mkdir(parents=True, exist_ok=True)
+        # typeset on the other core while this one does the components
+        typesets = [functools.partial(output.typeset, stage(output)) for output in stale_rules]
         # All in one process, which reads the fonts and makes the half-width ones once; started first, for
         # it is the longest single job of a build with rulebooks (typesetting, and its pictures' faces).
         jobs.extend([Background(apart(in_turn(typesets)))] if typesets else [])
@@ -152,14 +155,10 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
                 bleed=output.bleed, subject=project.name, duplex=options.duplex or "long"), output.source), "PDF")
         mine, theirs = share_writing(stale_components)
         if theirs:  # written on the other core meanwhile: each PDF is made whole by one process
-            handed = [(staging_path(output.target), output.target) for output in theirs]
-            staged.extend(handed)
-            jobs.append(Background(apart(in_turn([functools.partial(write, output, staging)
-                                                  for output, (staging, _) in zip(theirs, handed)]))))
+            jobs.append(Background(apart(in_turn([functools.partial(write, output, stage(output))
+                                                  for output in theirs]))))
         for done, output in enumerate(mine, 1):
-            staging = staging_path(output.target)
-            write(output, staging)
-            staged.append((staging, output.target))
+            write(output, stage(output))
             if progress:
                 progress("writing", done, len(mine), manifest.key(output.target))
         cache.save()  # while the other core finishes: the faces are kept even if a PDF then fails
