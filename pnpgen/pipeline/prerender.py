@@ -42,8 +42,7 @@ def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Convert
         except BaseException:
             helper.stop()
             raise
-        count, _, rest = helper.wait().partition(b"\n")
-        spent, _, keys = rest.partition(b"\n")
+        count, spent, keys = helper.wait().split(b"\n", 2)
         run_budget.take(spent)  # the helper's renders count against the build's budget too
         renderer.renders += int(count)
         converter.conversions += renderer.pack.take(handoff)  # a face both made (a shared back) counts once
