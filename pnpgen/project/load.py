@@ -10,14 +10,9 @@ from .events import FAST, MAX_DEPTH, build_with
 from .scalars import shorten
 from ..files.reading import special_kind
 from .located import LList, LMap
-from .source import Opened, open_utf8, read_utf8, whole_text
+from .source import Opened, open_utf8, whole_text
 
-__all__ = ["LList", "LMap", "display_path", "load_file", "parse_yaml", "read_text", "resolve_inside", "shorten"]
-
-
-def read_text(path: Path, shown: str) -> str:
-    """Read a UTF-8 file (a BOM is fine); say clearly what is wrong when it is not one."""
-    return read_utf8(path, shown).decode("utf-8")
+__all__ = ["LList", "LMap", "display_path", "load_file", "parse_yaml", "resolve_inside", "shorten"]
 
 
 def parse_yaml(text: str | bytes | Opened, shown: str, loader=FAST):

@@ -131,10 +131,7 @@ class _RowReader:
                 close = difflib.get_close_matches(name, known, n=1, cutoff=0.5)
                 hint = f"did you mean '{close[0]}'?" if close else f"expected one of: {', '.join(known)}"
                 self.problems.add(where, f"'{key}' names the column '{name}', which is not in row "
-                                         f"{self.header + 1 + self.grid.row0} of {self.sheet_name()}; {hint}")
-
-    def sheet_name(self) -> str:
-        return str(Location(self.grid.shown, sheet=self.grid.sheet))
+                                         f"{self.header + 1 + self.grid.row0} of {Location(self.grid.shown, sheet=self.grid.sheet)}; {hint}")
 
     def read_rows(self) -> LList | None:
         grid = self.grid

@@ -7,14 +7,14 @@ from pathlib import Path
 from .. import units
 from ..errors import Collector, Location, PnpError
 from .load import LList, LMap, load_file, resolve_inside
-from .model import Component, Fields, Game, Project
+from .model import Card, Component, Fields, Game, Project
 from .schema import check_keys, see_readme
 from .shape import check_size, describe_outline, read_shape
 from .sheets import list_sheet_files, with_sheet_cards
 from .validate_cards import MAX_PIECES, locate_fields, locate_nested, read_cards
 from .validate_layout import empty_mapping, read_layout, read_size
 from .validate_expectations import validate_expectations, validate_figures, validate_notes
-from .validate_pieces import make_box_card, read_box, read_standee, tie_boxes
+from .validate_pieces import read_box, read_standee, tie_boxes
 from .validate_values import as_list, describe, read_fields, read_players, read_value
 
 KINDS = ("card", "chip", "map", "sheet", "box", "standee")
@@ -231,7 +231,7 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
     reported = len(problems.problems)
     if kind == "box":
         box = read_box(raw, thickness, problems, lambda mapping, key: read_template(mapping, key, root, problems))
-        cards = (make_box_card(raw, defaults),)
+        cards = (Card(defaults, 1, raw.loc),)  # a box is one piece; tie_boxes adds its deck's fields
     else:
         box = None
         cards = tuple(read_cards(raw, defaults, copies if copies is not None else 1, problems))

@@ -80,9 +80,7 @@ class FacePack:
 
     def get(self, kind: bytes, key: str) -> bytes | None:
         """The payload of the record, if there is one whose check holds; a damaged one is a miss from then on."""
-        return self.find(kind, bytes.fromhex(key))
-
-    def find(self, kind: bytes, key: bytes) -> bytes | None:
+        key = bytes.fromhex(key)
         if self.gone and (kind, key) in self.gone:
             return None
         held = self.batch.get((kind, key))
@@ -116,9 +114,7 @@ class FacePack:
         return None
 
     def put(self, kind: bytes, key: str, payload: bytes) -> None:
-        self.keep(kind, bytes.fromhex(key), payload)
-
-    def keep(self, kind: bytes, key: bytes, payload: bytes) -> None:  # put() for a key as bytes
+        key = bytes.fromhex(key)
         self.gone.discard((kind, key))
         self.written.add(kind, key)
         self.batch[(kind, key)] = (payload, checksum(kind, key, payload))
