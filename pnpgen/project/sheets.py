@@ -7,7 +7,7 @@ import unicodedata
 from pathlib import Path
 
 from ..errors import Collector, Location, PnpError
-from .load import LList, LMap, display_path, parse_yaml, resolve_inside
+from .load import LList, LMap, display_path, find_file, parse_yaml
 from .schema import check_keys
 from .sheet_files import MAX_CELL_CHARS, MAX_COLUMNS, MAX_ROWS, SUFFIXES, Grid, read_grid
 from .validate_values import describe, read_value
@@ -39,14 +39,9 @@ def read_sheet(spec: LMap, root: Path, problems: Collector) -> LList | None:
     if "from" not in spec:
         return None
     where = spec.where("from")
-    try:
-        path = resolve_inside(root, root, spec["from"], where, "spreadsheet")
-    except PnpError as err:
-        problems.extend(err)
-        return None
-    if not path.is_file():
-        found = "is a folder" if path.is_dir() else "not found"
-        problems.add(where, f"'{spec['from']}' {found}; expected a spreadsheet ({SUFFIXES}) inside the project")
+    path = find_file(root, root, spec["from"], where, "spreadsheet", problems,
+                     lambda found: f"'{spec['from']}' {found}; expected a spreadsheet ({SUFFIXES}) inside the project")
+    if path is None:
         return None
     sheet = read_value(spec, "sheet", "text", problems)
     header = read_value(spec, "header", "count", problems, default=1)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .. import units
 from ..errors import Collector, Location, PnpError
-from .load import LList, LMap, load_file, resolve_inside
+from .load import LList, LMap, find_file, load_file
 from .model import Card, Component, Fields, Game, Project
 from .schema import check_keys, see_readme
 from .shape import check_size, describe_outline, read_shape
@@ -82,14 +82,9 @@ def read_tree(path, root, problems, files, games_raw, stack, top=False, project_
             problems.add(data["games"].where(index), "expected a game: a mapping with id, title and components")
     for index, reference in enumerate(as_list(data, "include", problems)):
         where = data["include"].where(index)
-        try:
-            target = resolve_inside(root, path.parent, reference, where, "YAML file")
-        except PnpError as err:
-            problems.extend(err)
-            continue
-        if not target.is_file():
-            what = "is a folder" if target.is_dir() else "not found"
-            problems.add(where, f"included file '{reference}' {what}; expected a YAML file inside the project")
+        target = find_file(root, path.parent, reference, where, "YAML file", problems, lambda found:
+                           f"included file '{reference}' {found}; expected a YAML file inside the project")
+        if target is None:
             continue
         if target in stack or target == path:
             problems.add(where, f"'{reference}' includes itself (a cycle); expected each file included once")
@@ -167,15 +162,9 @@ def validate_game(raw: LMap, base: Path, root: Path, problems: Collector, thickn
 def read_rulebook(raw: LMap, key: str, root: Path, problems: Collector) -> str | None:
     if key not in raw:
         return None
-    try:
-        path = resolve_inside(root, root, raw[key], raw.where(key), "Markdown file")
-    except PnpError as err:
-        problems.extend(err)
-        return None
-    if not path.is_file():
-        problems.add(raw.where(key), f"'{raw[key]}' not found; expected a Markdown file, relative to the project")
-        return None
-    return str(path)
+    path = find_file(root, root, raw[key], raw.where(key), "Markdown file", problems,
+                     lambda _: f"'{raw[key]}' not found; expected a Markdown file, relative to the project")
+    return str(path) if path is not None else None
 
 
 def resolve_extends(item: LMap, by_id: dict[str, LMap], problems: Collector) -> LMap:
@@ -270,14 +259,9 @@ def read_template(raw: LMap, key: str, root: Path, problems: Collector) -> str |
     if value is None:
         return None
     templates = root / "templates"
-    try:
-        target = resolve_inside(root, templates, value, where, "template")
-    except PnpError as err:
-        problems.extend(err)
-        return None
-    if not target.is_file():
-        found = "is a folder" if target.is_dir() else "not found"
-        problems.add(where, f"template '{value}' {found}; expected a file under templates/")
+    target = find_file(root, templates, value, where, "template", problems,
+                       lambda found: f"template '{value}' {found}; expected a file under templates/")
+    if target is None:
         return None
     if not target.is_relative_to(templates.resolve()):
         problems.add(where, f"'{value}' is not under templates/; expected a template such as front.svg.j2")
