@@ -101,8 +101,7 @@ def write_project(folder: Path, files: dict) -> list[Path]:
 
 def make_component_id(tab: str, index: int, taken: list[str]) -> str:
     """A component id from a tab's name: 'Battle Cards' -> 'battle-cards'; 闘牌 (no Latin letters) -> 'sheet-1'."""
-    ascii_name = unicodedata.normalize("NFKD", tab).encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-") or f"sheet-{index}"
+    slug = slugify(tab) or f"sheet-{index}"
     return slug if slug not in taken else f"{slug}-{index}"
 
 

@@ -185,13 +185,9 @@ def see_readme(section: str) -> str:
     return f" (README: YAML reference, “{heading}”)"
 
 
-def known_keys(section: str) -> dict[str, Key]:
-    return {key.name: key for key in SECTIONS[section]}
-
-
 def check_keys(mapping: LMap, section: str, problems: Collector, allow_extra: bool = False) -> None:
     """Report unknown keys (with a suggestion) and missing required keys of one mapping."""
-    keys = known_keys(section)
+    keys = {key.name: key for key in SECTIONS[section]}
     if not allow_extra:
         for name in mapping:
             if name not in keys:

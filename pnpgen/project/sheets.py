@@ -257,10 +257,8 @@ def read_yaml(name: str, text: str, where: Location):
 def read_tbd(value, cells_typed: bool, where: Location):
     """TRUE marks every text field as placeholder; text names the fields, separated by commas."""
     read = guess_type(value, cells_typed)
-    if read is True:
-        return True
-    if read is False:
-        return False
+    if isinstance(read, bool):
+        return read
     if not isinstance(read, str):
         raise ValueError(f"tbd must be TRUE or the names of fields separated by commas, got {quote_cell(value)}")
     names = LList(name for name in TBD_SEPARATORS.split(read) if name)
