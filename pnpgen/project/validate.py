@@ -223,7 +223,7 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
         cards = (Card(defaults, 1, raw.loc),)  # a box is one piece; tie_boxes adds its deck's fields
     else:
         box = None
-        cards = tuple(read_cards(raw, defaults, copies if copies is not None else 1, problems))
+        cards = tuple(read_cards(raw, defaults, copies, problems))
     # a malformed cards: or matrix: (or one read from a sheet) is reported already; an empty matrix: {} too
     malformed = (len(problems.problems) > reported or ("cards" in raw and not isinstance(raw["cards"], LList))
                  or ("matrix" in raw and (not isinstance(raw["matrix"], LMap) or not raw["matrix"])))
@@ -237,7 +237,7 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
         kind=kind or "card",
         size=size,
         shape=shape,
-        bleed=bleed if bleed is not None else units.mm(3),
+        bleed=bleed,
         front=front or "",
         back=back,
         double_sided=bool(read_value(raw, "double_sided", "bool", problems, default=False)),
