@@ -13,14 +13,9 @@ from ..errors import PnpError
 
 def write_atomically(path: Path, data: bytes | Iterable[bytes] | Callable[[BinaryIO], None], what: str = "file",
                      durable: bool = True) -> None:
-    """Replace path with data (bytes, or chunks of it) once all of it is on disk; a failure leaves the old
-    file and no temp file.
-
-    data may also be a function that writes the bytes to the open file it is given (a PDF streamed as it
-    is made).
-
-    durable=False skips the fsync, for caches whose readers treat a damaged entry as a miss.
-    """
+    """Replace path with data (bytes, chunks of it, or a function writing to the open file: a PDF streamed as it is
+    made) once all of it is on disk; a failure leaves the old file and no temp file. durable=False skips the fsync,
+    for caches whose readers treat a damaged entry as a miss."""
     path = Path(path)
     temp = None
     try:
@@ -105,12 +100,9 @@ def current_umask() -> int:
 
 
 def refuse_links_out(root: Path, *folders: Path) -> None:
-    """Folders the project itself holds (output/ and those below it) must really lie inside it.
-
-    A shared project can ship output/ (or output/<game>/) as a link to a folder of the user's: a build
-    would then overwrite the user's files there and an export delete them as stale. A folder the user
-    names outside the project with -o is the user's choice and is not checked.
-    """
+    """Folders the project itself holds (output/ and those below it) must really lie inside it: a shared project's
+    output/ linked to a folder of the user's would have a build overwrite the files there and an export delete them.
+    A folder the user names outside the project with -o is the user's choice and is not checked."""
     root = Path(root).resolve()
     for folder in folders:
         lexical = Path(os.path.normpath(Path.cwd() / folder))

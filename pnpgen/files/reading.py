@@ -1,8 +1,7 @@
 """Turn a path a project names into a verdict: a regular file of a sensible size, or what it is instead.
 
 A named pipe, a device or a socket would block a build for ever or read without end; a file far larger
-than any real one of its kind would take minutes to parse. Both are refused before they are read.
-"""
+than any real one of its kind would take minutes to parse: both are refused unread."""
 from __future__ import annotations
 
 import stat

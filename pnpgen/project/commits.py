@@ -1,9 +1,6 @@
 """Turn a revision name as a designer types it (HEAD, HEAD~2, main^2, a branch, a tag, a short or full hash) into
-the commit it names, the project's files in that commit and their bytes, read from a repository's object store.
-
-An object the store lacks (a partial or shallow clone, a deleted object) is a message saying the revision is
-not complete in this clone: nothing is fetched to make up for it.
-"""
+the commit it names, the project's files in that commit and their bytes, read from a repository's object store
+(an object it lacks is a message: nothing is fetched)."""
 from __future__ import annotations
 
 import re

@@ -38,10 +38,8 @@ def build_with(text, shown: str, loader):
 
 
 class _Builder(MergeKeys):
-    """Builds values as the parser reads, keeping locations packed and refusing what YAML hides.
-
-    It answers exactly as building the composed node tree did: an alias builds the anchored value again by
-    replaying the events kept for it (counted again, so an alias bomb stops at `limit` values), and a YAML error
+    """Builds values as the parser reads, keeping locations packed and refusing what YAML hides. An alias builds the
+    anchored value again from its kept events (counted again: an alias bomb stops at `limit` values); a YAML error
     anywhere in the file is reported rather than a problem found before it."""
 
     def __init__(self, shown: str, parser, limit: int):

@@ -49,29 +49,21 @@ def is_ideograph(char: str) -> bool:
 
 def init_project(folder: str | Path, name: str | None = None) -> list[Path]:
     """Create folder with cards.yaml, templates/ and a README; refuse to touch an existing non-empty folder."""
-    folder = Path(folder)
-    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        raise PnpError(f"{folder}: already exists and is not empty; expected a new folder name")
+    folder = refuse_existing(folder)
     title = name or folder.name
-    written = []
+    values = {"{{quoted name}}": quote(title), "{{name}}": one_line(title), "{{id}}": game_id(title)}
+    files = {}
     for source in sorted(p for p in SCAFFOLD.rglob("*") if p.is_file()):
-        target = folder / source.relative_to(SCAFFOLD)
-        values = {"{{quoted name}}": quote(title), "{{name}}": one_line(title), "{{id}}": game_id(title)}
         # one pass: a name that itself holds "{{id}}" stays as written
         text = PLACEHOLDER.sub(lambda m: values[m.group()], source.read_text(encoding="utf-8"))
-        write_atomically(target, text.encode("utf-8"), "file")
-        written.append(target)
-    (folder / "images").mkdir(exist_ok=True)
-    (folder / "fonts").mkdir(exist_ok=True)
-    return written
+        files[source.relative_to(SCAFFOLD)] = text.encode("utf-8")
+    return write_project(folder, files)
 
 
 def init_from_sheet(folder: str | Path, sheet: str | Path, name: str | None = None) -> list[Path]:
     """Start a project around an existing spreadsheet: the sheet copied to data/, a component per tab reading it,
     and for each a front template that shows every column, so that it builds as it is and is ready to edit."""
-    folder, sheet = Path(folder), Path(sheet)
-    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        raise PnpError(f"{folder}: already exists and is not empty; expected a new folder name")
+    folder, sheet = refuse_existing(folder), Path(sheet)
     if not sheet.is_file():
         raise PnpError(f"{sheet}: not found; expected a spreadsheet ({SUFFIXES})")
     title = name or sheet.stem
@@ -87,21 +79,29 @@ def init_from_sheet(folder: str | Path, sheet: str | Path, name: str | None = No
     files = {"cards.yaml": write_sheet_project(title, sheet, tabs), "templates/back.svg.j2": (SCAFFOLD / "templates/back.svg.j2")
              .read_text(encoding="utf-8"), "README.md": (SCAFFOLD / "README.md").read_text(encoding="utf-8").replace("{{name}}", one_line(title))}
     files.update({f"templates/{cid}.svg.j2": write_column_template(fields) for _, cid, _, fields in tabs})
-    written = []
-    for relative, text in files.items():
-        write_atomically(folder / relative, text.encode("utf-8"), "file")
-        written.append(folder / relative)
-    write_atomically(folder / "data" / sheet.name, sheet.read_bytes(), "file")
-    written.append(folder / "data" / sheet.name)
+    files = {relative: text.encode("utf-8") for relative, text in files.items()}
+    return write_project(folder, {**files, f"data/{sheet.name}": sheet.read_bytes()})
+
+
+def refuse_existing(folder: str | Path) -> Path:
+    folder = Path(folder)
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise PnpError(f"{folder}: already exists and is not empty; expected a new folder name")
+    return folder
+
+
+def write_project(folder: Path, files: dict) -> list[Path]:
+    """Write a new project's files (relative path -> bytes) and its empty images/ and fonts/ folders."""
+    for relative, data in files.items():
+        write_atomically(folder / relative, data, "file")
     (folder / "images").mkdir(exist_ok=True)
     (folder / "fonts").mkdir(exist_ok=True)
-    return written
+    return [folder / relative for relative in files]
 
 
 def make_component_id(tab: str, index: int, taken: list[str]) -> str:
     """A component id from a tab's name: 'Battle Cards' -> 'battle-cards'; 闘牌 (no Latin letters) -> 'sheet-1'."""
-    ascii_name = unicodedata.normalize("NFKD", tab).encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-") or f"sheet-{index}"
+    slug = slugify(tab) or f"sheet-{index}"
     return slug if slug not in taken else f"{slug}-{index}"
 
 

@@ -2,22 +2,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 import yaml
 
-from ..errors import Location, PnpError
+from ..errors import Collector, Location, PnpError
 from .events import FAST, MAX_DEPTH, build_with
 from .scalars import shorten
 from ..files.reading import special_kind
 from .located import LList, LMap
-from .source import Opened, open_utf8, read_utf8, whole_text
+from .source import Opened, open_utf8, whole_text
 
-__all__ = ["LList", "LMap", "display_path", "load_file", "parse_yaml", "read_text", "resolve_inside", "shorten"]
-
-
-def read_text(path: Path, shown: str) -> str:
-    """Read a UTF-8 file (a BOM is fine); say clearly what is wrong when it is not one."""
-    return read_utf8(path, shown).decode("utf-8")
+__all__ = ["LList", "LMap", "display_path", "find_file", "load_file", "parse_yaml", "resolve_inside", "shorten"]
 
 
 def parse_yaml(text: str | bytes | Opened, shown: str, loader=FAST):
@@ -111,4 +107,19 @@ def resolve_inside(root: Path, base: Path, reference: str, location: Location, w
     kind = special_kind(target)
     if kind:
         raise PnpError(f"'{reference}' is {kind}, not a file; expected a {what}", location)
+    return target
+
+
+def find_file(root: Path, base: Path, reference, where: Location, what: str, problems: Collector,
+              missing: Callable[[str], str]) -> Path | None:
+    """The file a project file names (resolve_inside); None, reported, when it is not one: missing(found) says so,
+    found being "is a folder" or "not found"."""
+    try:
+        target = resolve_inside(root, base, reference, where, what)
+    except PnpError as err:
+        problems.extend(err)
+        return None
+    if not target.is_file():
+        problems.add(where, missing("is a folder" if target.is_dir() else "not found"))
+        return None
     return target

@@ -183,7 +183,6 @@ class Setup:
     set_aside: int = 0  # e.g. the dead wall (王牌)
     turns: int = 0  # draws per player over the whole hand
     stated_needed: int | None = None  # what the document's own formula says is needed
-    stated_used: int | None = None  # how many pieces the document says are used
     rest: str | None = None  # where the pieces not dealt, drawn or set aside go
 
 

@@ -1,11 +1,10 @@
 """Turn a project folder into the git repository it is kept in, opened with dulwich to read objects and refs only.
 
-No git process runs: a repository shipped with a downloaded project is untrusted like the rest of it, and git
-obeys a repository's configuration (hooks, filters, an fsmonitor, a promisor remote's `ext::` command) more than
-any option on its command line. dulwich reads the object store as it is: nothing is fetched, and nothing the
-configuration names is run. A `.git` that leads out of the folder holding it (a `gitdir:` file, a link, a
-`commondir`, borrowed objects) is refused unless the repository it names lists that folder as its own working
-tree, as a linked worktree or a submodule does; every file the reading may open is an ordinary one.
+No git process runs: git obeys an untrusted repository's configuration (hooks, filters, an fsmonitor, a promisor
+remote's `ext::` command) over its command line; dulwich reads the object store as it is, fetching and running
+nothing. A `.git` that leads out of the folder holding it (a `gitdir:` file, a link, a `commondir`, borrowed
+objects) is refused unless the repository it names lists that folder as its own working tree (a linked worktree,
+a submodule); every file the reading may open is an ordinary one.
 """
 from __future__ import annotations
 

@@ -108,7 +108,7 @@ def blob_id(data: bytes, like: str) -> str:
 
 
 def differs(root: Path, sources: list[Path], committed: list[tuple[str, PurePosixPath]],
-            indexed: dict[str, tuple[int, int, str]] | None = None) -> bool:
+            indexed: dict[str, tuple[int, int, str]]) -> bool:
     """Whether the source files differ from the commit's: each file's object id compared with the one committed,
     in Python, because `git status` would run whatever clean filters an untrusted repository configures. A file
     whose size and time are those the index recorded has the id recorded there, as git reads it (not hashed)."""
@@ -116,7 +116,6 @@ def differs(root: Path, sources: list[Path], committed: list[tuple[str, PurePosi
     names = {path.relative_to(root).as_posix(): path for path in sources}
     if any(name not in names and is_source_name(name) for name in ids):
         return True
-    indexed = indexed or {}
 
     def object_id(name: str, path: Path) -> str:
         info = path.stat()

@@ -185,17 +185,12 @@ def see_readme(section: str) -> str:
     return f" (README: YAML reference, “{heading}”)"
 
 
-def known_keys(section: str) -> dict[str, Key]:
-    return {key.name: key for key in SECTIONS[section]}
-
-
-def check_keys(mapping: LMap, section: str, problems: Collector, allow_extra: bool = False) -> None:
+def check_keys(mapping: LMap, section: str, problems: Collector) -> None:
     """Report unknown keys (with a suggestion) and missing required keys of one mapping."""
-    keys = known_keys(section)
-    if not allow_extra:
-        for name in mapping:
-            if name not in keys:
-                problems.add(mapping.where_key(name), unknown_key_message(name, section, keys))
+    keys = {key.name: key for key in SECTIONS[section]}
+    for name in mapping:
+        if name not in keys:
+            problems.add(mapping.where_key(name), unknown_key_message(name, section, keys))
     for key in keys.values():
         if key.required and key.name not in mapping:
             problems.add(mapping.loc, f"missing '{key.name}' in {section}; expected {key.name}: "

@@ -118,8 +118,6 @@ def read_grid(path: Path, shown: str, sheet: str | None, asked_at: Location) -> 
         if sheet is not None:
             raise PnpError(f"'{shown}' is a text file with a single sheet; remove 'sheet: {sheet}'", asked_at)
         return read_text_grid(path.read_bytes(), shown, TEXT_SUFFIXES[suffix])
-    if zipfile.is_zipfile(path):
-        check_parts(path, shown)
     return read_book_grid(path, shown, sheet, asked_at)
 
 
@@ -160,7 +158,8 @@ def read_text_grid(data: bytes, shown: str, delimiter: str | None) -> Grid:
     try:
         for row in reader:
             if len(rows) >= MAX_ROWS + 1:
-                refuse_rows(Grid(shown, None, rows), len(rows))
+                raise PnpError(f"more than {MAX_ROWS} rows; expected a card list (one row a card)",
+                               Grid(shown, None, rows).cell(len(rows), 0))
             if len(row) > MAX_COLUMNS:
                 raise PnpError(f"more than {MAX_COLUMNS} columns; expected a card list",
                                Grid(shown, None, rows).cell(len(rows), MAX_COLUMNS))
@@ -173,10 +172,6 @@ def read_text_grid(data: bytes, shown: str, delimiter: str | None) -> Grid:
         raise PnpError(f"not valid CSV ({err}); expected cells separated by '{delimiter}' with \"quotes\" around "
                        "text holding separators or line breaks", Location(shown, reader.line_num, 1)) from None
     return Grid(shown, None, rows, typed=False, marked=frozenset(marked))
-
-
-def refuse_rows(grid: Grid, row: int) -> None:
-    raise PnpError(f"more than {MAX_ROWS} rows; expected a card list (one row a card)", grid.cell(row, 0))
 
 
 def check_parts(path: Path, shown: str) -> None:
@@ -209,13 +204,13 @@ def sheet_names(path: Path, shown: str) -> list[str]:
     """The tabs of a workbook, in order; a CSV file has one, named after the file."""
     if path.suffix.lower() in TEXT_SUFFIXES:
         return [path.stem]
-    if zipfile.is_zipfile(path):
-        check_parts(path, shown)
     return run_reader(path, shown, "", "names")["sheets"]
 
 
 def run_reader(path: Path, shown: str, sheet: str, mode: str) -> dict:
     """calamine's answer for one sheet (mode rows) or the list of tabs (mode names); a failure is a PnpError."""
+    if zipfile.is_zipfile(path):
+        check_parts(path, shown)
     stat = path.stat()
     return remembered_answer(str(path.resolve()), shown, sheet, mode, (stat.st_mtime_ns, stat.st_size, stat.st_ino))
 

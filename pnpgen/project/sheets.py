@@ -7,7 +7,7 @@ import unicodedata
 from pathlib import Path
 
 from ..errors import Collector, Location, PnpError
-from .load import LList, LMap, display_path, parse_yaml, resolve_inside
+from .load import LList, LMap, display_path, find_file, parse_yaml
 from .schema import check_keys
 from .sheet_files import MAX_CELL_CHARS, MAX_COLUMNS, MAX_ROWS, SUFFIXES, Grid, read_grid
 from .validate_values import describe, read_value
@@ -39,14 +39,9 @@ def read_sheet(spec: LMap, root: Path, problems: Collector) -> LList | None:
     if "from" not in spec:
         return None
     where = spec.where("from")
-    try:
-        path = resolve_inside(root, root, spec["from"], where, "spreadsheet")
-    except PnpError as err:
-        problems.extend(err)
-        return None
-    if not path.is_file():
-        found = "is a folder" if path.is_dir() else "not found"
-        problems.add(where, f"'{spec['from']}' {found}; expected a spreadsheet ({SUFFIXES}) inside the project")
+    path = find_file(root, root, spec["from"], where, "spreadsheet", problems,
+                     lambda found: f"'{spec['from']}' {found}; expected a spreadsheet ({SUFFIXES}) inside the project")
+    if path is None:
         return None
     sheet = read_value(spec, "sheet", "text", problems)
     header = read_value(spec, "header", "count", problems, default=1)
@@ -131,10 +126,7 @@ class _RowReader:
                 close = difflib.get_close_matches(name, known, n=1, cutoff=0.5)
                 hint = f"did you mean '{close[0]}'?" if close else f"expected one of: {', '.join(known)}"
                 self.problems.add(where, f"'{key}' names the column '{name}', which is not in row "
-                                         f"{self.header + 1 + self.grid.row0} of {self.sheet_name()}; {hint}")
-
-    def sheet_name(self) -> str:
-        return str(Location(self.grid.shown, sheet=self.grid.sheet))
+                                         f"{self.header + 1 + self.grid.row0} of {Location(self.grid.shown, sheet=self.grid.sheet)}; {hint}")
 
     def read_rows(self) -> LList | None:
         grid = self.grid
@@ -265,10 +257,8 @@ def read_yaml(name: str, text: str, where: Location):
 def read_tbd(value, cells_typed: bool, where: Location):
     """TRUE marks every text field as placeholder; text names the fields, separated by commas."""
     read = guess_type(value, cells_typed)
-    if read is True:
-        return True
-    if read is False:
-        return False
+    if isinstance(read, bool):
+        return read
     if not isinstance(read, str):
         raise ValueError(f"tbd must be TRUE or the names of fields separated by commas, got {quote_cell(value)}")
     names = LList(name for name in TBD_SEPARATORS.split(read) if name)

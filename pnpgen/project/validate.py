@@ -6,15 +6,15 @@ from pathlib import Path
 
 from .. import units
 from ..errors import Collector, Location, PnpError
-from .load import LList, LMap, load_file, resolve_inside
-from .model import Component, Fields, Game, Project
+from .load import LList, LMap, find_file, load_file
+from .model import Card, Component, Fields, Game, Project
 from .schema import check_keys, see_readme
 from .shape import check_size, describe_outline, read_shape
 from .sheets import list_sheet_files, with_sheet_cards
 from .validate_cards import MAX_PIECES, locate_fields, locate_nested, read_cards
 from .validate_layout import empty_mapping, read_layout, read_size
 from .validate_expectations import validate_expectations, validate_figures, validate_notes
-from .validate_pieces import make_box_card, read_box, read_standee, tie_boxes
+from .validate_pieces import read_box, read_standee, tie_boxes
 from .validate_values import as_list, describe, read_fields, read_players, read_value
 
 KINDS = ("card", "chip", "map", "sheet", "box", "standee")
@@ -82,14 +82,9 @@ def read_tree(path, root, problems, files, games_raw, stack, top=False, project_
             problems.add(data["games"].where(index), "expected a game: a mapping with id, title and components")
     for index, reference in enumerate(as_list(data, "include", problems)):
         where = data["include"].where(index)
-        try:
-            target = resolve_inside(root, path.parent, reference, where, "YAML file")
-        except PnpError as err:
-            problems.extend(err)
-            continue
-        if not target.is_file():
-            what = "is a folder" if target.is_dir() else "not found"
-            problems.add(where, f"included file '{reference}' {what}; expected a YAML file inside the project")
+        target = find_file(root, path.parent, reference, where, "YAML file", problems, lambda found:
+                           f"included file '{reference}' {found}; expected a YAML file inside the project")
+        if target is None:
             continue
         if target in stack or target == path:
             problems.add(where, f"'{reference}' includes itself (a cycle); expected each file included once")
@@ -167,15 +162,9 @@ def validate_game(raw: LMap, base: Path, root: Path, problems: Collector, thickn
 def read_rulebook(raw: LMap, key: str, root: Path, problems: Collector) -> str | None:
     if key not in raw:
         return None
-    try:
-        path = resolve_inside(root, root, raw[key], raw.where(key), "Markdown file")
-    except PnpError as err:
-        problems.extend(err)
-        return None
-    if not path.is_file():
-        problems.add(raw.where(key), f"'{raw[key]}' not found; expected a Markdown file, relative to the project")
-        return None
-    return str(path)
+    path = find_file(root, root, raw[key], raw.where(key), "Markdown file", problems,
+                     lambda _: f"'{raw[key]}' not found; expected a Markdown file, relative to the project")
+    return str(path) if path is not None else None
 
 
 def resolve_extends(item: LMap, by_id: dict[str, LMap], problems: Collector) -> LMap:
@@ -231,10 +220,10 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
     reported = len(problems.problems)
     if kind == "box":
         box = read_box(raw, thickness, problems, lambda mapping, key: read_template(mapping, key, root, problems))
-        cards = (make_box_card(raw, defaults),)
+        cards = (Card(defaults, 1, raw.loc),)  # a box is one piece; tie_boxes adds its deck's fields
     else:
         box = None
-        cards = tuple(read_cards(raw, defaults, copies if copies is not None else 1, problems))
+        cards = tuple(read_cards(raw, defaults, copies, problems))
     # a malformed cards: or matrix: (or one read from a sheet) is reported already; an empty matrix: {} too
     malformed = (len(problems.problems) > reported or ("cards" in raw and not isinstance(raw["cards"], LList))
                  or ("matrix" in raw and (not isinstance(raw["matrix"], LMap) or not raw["matrix"])))
@@ -248,7 +237,7 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
         kind=kind or "card",
         size=size,
         shape=shape,
-        bleed=bleed if bleed is not None else units.mm(3),
+        bleed=bleed,
         front=front or "",
         back=back,
         double_sided=bool(read_value(raw, "double_sided", "bool", problems, default=False)),
@@ -270,14 +259,9 @@ def read_template(raw: LMap, key: str, root: Path, problems: Collector) -> str |
     if value is None:
         return None
     templates = root / "templates"
-    try:
-        target = resolve_inside(root, templates, value, where, "template")
-    except PnpError as err:
-        problems.extend(err)
-        return None
-    if not target.is_file():
-        found = "is a folder" if target.is_dir() else "not found"
-        problems.add(where, f"template '{value}' {found}; expected a file under templates/")
+    target = find_file(root, templates, value, where, "template", problems,
+                       lambda found: f"template '{value}' {found}; expected a file under templates/")
+    if target is None:
         return None
     if not target.is_relative_to(templates.resolve()):
         problems.add(where, f"'{value}' is not under templates/; expected a template such as front.svg.j2")

@@ -48,7 +48,7 @@ def read_card(entries: LList, index: int, entry, defaults: Fields, default_copie
         problems.add(entries.where(index), "expected a card: a mapping of fields such as {number: 1, copies: 10}")
         return None
     copies = read_value(entry, "copies", "count", problems, default=default_copies)
-    if copies is not None and copies > MAX_COPIES:
+    if copies > MAX_COPIES:
         problems.add(entry.where("copies"), f"copies: {copies} is absurd; expected at most {MAX_COPIES}")
     fields = defaults.merged(read_fields(entry, None, problems, skip=("copies", "tbd")))
     tbd = entry.get("tbd", False)
@@ -65,7 +65,6 @@ def read_card(entries: LList, index: int, entry, defaults: Fields, default_copie
         problems.add(entry.where("tbd"), "tbd must be true or a list of field names")
         tbd_fields = ()
     tbd_fields = share(tbd_fields)
-    copies = copies if copies is not None else 1
     packed = entry.packed()
     if packed is not None:  # its places stay in the file's packed positions until asked for
         return Card.written(fields, copies, tbd_fields, *packed)

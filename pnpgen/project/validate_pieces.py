@@ -7,7 +7,7 @@ from typing import Callable
 from .. import units
 from ..errors import Collector
 from .load import LMap
-from .model import Box, Card, Component, Fields, Standee
+from .model import Box, Component, Standee
 from .schema import check_keys
 from .validate_values import describe, read_value
 
@@ -47,11 +47,6 @@ def read_standee(raw: LMap, problems: Collector) -> Standee:
     check_keys(value, "standee", problems)
     return Standee(read_value(value, "base", "choice:fold,slot,none", problems, default="fold"),
                    read_value(value, "base_depth", "length", problems, default=DEFAULT_STANDEE.base_depth))
-
-
-def make_box_card(raw: LMap, defaults: Fields) -> Card:
-    """A box is one piece; its fields are the component's defaults (the deck's are added in tie_boxes)."""
-    return Card(defaults, 1, raw.loc)
 
 
 def tie_boxes(components: list[Component], problems: Collector) -> list[Component]:

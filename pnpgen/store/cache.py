@@ -35,7 +35,10 @@ class Cache:
     def __init__(self, folder: Path | None):
         self.folder = Path(folder) if folder is not None else None
         self.notes: list[str] = []
-        self.usable = self.folder is not None and self.claim_folder()
+        problem = claim_folder(self.folder) if self.folder is not None else None
+        if problem:
+            self.note(problem)
+        self.usable = problem == ""
         self.packs: dict[Path, FacePack] = {}
 
     def pack(self, root: Path) -> FacePack:
@@ -61,12 +64,6 @@ class Cache:
         """Where a file of plain data that is checked when read (a diff's PNG pictures) is kept; None without
         a folder of the user's own."""
         return self.folder / kind / key[:2] / f"{key}{suffix}" if self.usable else None
-
-    def claim_folder(self) -> bool:
-        problem = claim_folder(self.folder)
-        if problem:
-            self.note(problem)
-        return problem == ""
 
 
 def claim_folder(folder: Path) -> str | None:

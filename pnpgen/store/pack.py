@@ -1,12 +1,9 @@
 """Turn one project's face records into rows of its SQLite file in the user's cache folder, and back.
 
-A record is (kind, key, payload, checksum): R maps a render key (the digest of everything a face is rendered
-from) to the face's key (the SHA-256 of its SVG); F maps a face key to the face's form (faces/form.py), all
-that draws it. Nothing in it can run when read; a record whose checksum does not hold is a miss, made again.
-What a build adds goes first to a file of its own (in a private temporary folder), which the processes it
-forks read too, and into the cache's file when it saves: that
-file is read while the build runs and written once, so that a damaged, locked or read-only one costs hits,
-never a face the build made.
+A record is (kind, key, payload, checksum): R maps a render key to the face's key (the SHA-256 of its SVG), F a face
+key to the face's form (faces/form.py). A record whose checksum does not hold is a miss, made again. What a build
+adds goes to a file of its own (which the processes it forks read too) and into the cache's file once, when it
+saves: a damaged, locked or read-only cache costs hits, never a face the build made.
 """
 from __future__ import annotations
 
@@ -80,9 +77,7 @@ class FacePack:
 
     def get(self, kind: bytes, key: str) -> bytes | None:
         """The payload of the record, if there is one whose check holds; a damaged one is a miss from then on."""
-        return self.find(kind, bytes.fromhex(key))
-
-    def find(self, kind: bytes, key: bytes) -> bytes | None:
+        key = bytes.fromhex(key)
         if self.gone and (kind, key) in self.gone:
             return None
         held = self.batch.get((kind, key))
@@ -116,9 +111,7 @@ class FacePack:
         return None
 
     def put(self, kind: bytes, key: str, payload: bytes) -> None:
-        self.keep(kind, bytes.fromhex(key), payload)
-
-    def keep(self, kind: bytes, key: bytes, payload: bytes) -> None:  # put() for a key as bytes
+        key = bytes.fromhex(key)
         self.gone.discard((kind, key))
         self.written.add(kind, key)
         self.batch[(kind, key)] = (payload, checksum(kind, key, payload))

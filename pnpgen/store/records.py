@@ -64,9 +64,7 @@ def connect(path: str, durable: bool = True) -> sqlite3.Connection:
 
 def in_memory() -> sqlite3.Connection:
     """A records database of this process alone, for when no file can be written."""
-    db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-    db.execute(SCHEMA)
-    return db
+    return connect(":memory:", durable=False)
 
 
 @contextlib.contextmanager
