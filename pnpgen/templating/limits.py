@@ -4,7 +4,7 @@ A shared project's template (or rulebook) must not run for ever or take all memo
 iteration and every call counts as a step, every value a template makes (strings, lists, numbers)
 and every rendered text is measured, and a render that goes past a limit stops with a PnpError.
 The limits are far above what a designer's template does (the bundled project's largest render takes
-14,000 steps); they are documented in the README ("Building projects you did not write").
+14,000 steps); they are documented in docs/how-to/untrusted-projects.md.
 """
 from __future__ import annotations
 
