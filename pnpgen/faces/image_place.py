@@ -14,6 +14,7 @@ from .images import ImageChecker
 
 FOLDER = "images"  # image() names a file in this folder of the project
 FITS = ("contain", "cover")
+MAX_NAME = 1000  # characters in a picture's name: far beyond any real one
 
 
 class ImagePlacer:
@@ -47,18 +48,22 @@ class ImagePlacer:
     def find(self, name: str, shown: str) -> str:
         """The href of the file the name gives, once it is known to be a file under images/."""
         folder = (self.root / FOLDER).resolve()
-        if not name or name.startswith(("/", "\\")) or ":" in name:
+        if not name or name.startswith(("/", "\\")) or ":" in name or "\0" in name or len(name) > MAX_NAME:
             raise PnpError(f"{shown}: expected the name of a file in the project's {FOLDER}/ folder, such as 'seal.png'")
-        path = (folder / name).resolve()
+        try:
+            path = (folder / name).resolve()
+            found = path.is_file()
+        except OSError:  # a name the file system refuses (too long a part, say) names no file
+            path, found = folder / name, False
         if not path.is_relative_to(folder):
             raise PnpError(f"{shown} leaves the project's {FOLDER}/ folder; expected a file inside it, such as "
                            "'seal.png'")
-        if not path.is_file():
+        if not found:
             known = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()) \
                 if folder.is_dir() else []
             close = difflib.get_close_matches(name, known, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else f" (it holds {', '.join(known[:8]) or 'nothing'})"
-            raise PnpError(f"{shown}: {FOLDER}/{name} not found; expected a file in the project's {FOLDER}/ "
+            raise PnpError(f"{shown}: {FOLDER}/{name[:60]} not found; expected a file in the project's {FOLDER}/ "
                            f"folder{hint}")
         return f"{FOLDER}/{name}"
 

@@ -83,6 +83,9 @@ def test_the_helper_writes_the_tag_a_template_could_write_itself(tmp_path):
      "image('banner.png'): width must be more than 0 mm, got 0; expected a box to fit it in"),
     ('image("banner.png", 10, 20, 40, -5)',
      "image('banner.png'): height must be more than 0 mm, got -5; expected a box to fit it in"),
+    (f'image("{"a" * 300}.png", 10, 20, 40, 40)',  # a name longer than the file system takes
+     f"image('{'a' * 60}'): images/{'a' * 60} not found; expected a file in the project's images/ folder "
+     "(it holds banner.png)"),
     ('image("banner.png", "left", 20, 40, 40)',
      "image('banner.png'): x must be a number of millimetres, got 'left'"),
 ])
