@@ -129,7 +129,7 @@ def common_folder(paths: list[Path]) -> str:
 @main.command("check")
 @click.argument("project", default=".", type=click.Path(path_type=Path))
 @click.option("--game", help="Check only this game id.")
-@click.option("--json", "as_json", is_flag=True, help="Print findings as JSON (see the README for the shape).")
+@click.option("--json", "as_json", is_flag=True, help="Print findings as JSON (the documentation's checker page gives the shape).")
 @click.option("--strict", is_flag=True, help="Also list every number in rulebooks and card text that no component or figure accounts for.")
 def check_command(project, game, as_json, strict) -> None:
     """Hold the data to the figures its design documents state."""
@@ -229,7 +229,7 @@ def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers,
               help="A git revision (HEAD~2, a tag) or last-build (default: the last commit, else the last build).")
 @click.option("--game", help="Compare only this game id.")
 @click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path), help="Output folder (default: PROJECT/output).")
-@click.option("--json", "as_json", is_flag=True, help="Print the changes as JSON (see the README for the shape).")
+@click.option("--json", "as_json", is_flag=True, help="Print the changes as JSON (the documentation's designer's loop page gives the shape).")
 def diff_command(project, since, game, out_dir, as_json) -> None:
     """Show which cards, faces and rulebook sections changed since REF; write changes.html and changes.pdf."""
     from .diff.run import DiffOptions, diff

@@ -20,6 +20,7 @@ from .describe import describe_card, distinguishing_fields, field_holding
 from .face import Face, Origin
 from .fonts import FontBook
 from .icons import IconSet
+from .image_place import ImagePlacer
 from .images import ImageChecker
 from .reuse import KEY, Bounded, FaceMemo, Fieldless, CardFaceKeys, TrackedFields
 from .stored import StoredForms
@@ -70,7 +71,7 @@ class Renderer:
         # The project's own templates come first, so a project may replace a built-in one.
         self.env.loader = jinja2.ChoiceLoader([self.env.loader, jinja2.PrefixLoader(
             {"pnpgen": jinja2.FileSystemLoader(str(BUILTIN))})])
-        self.env.globals.update(text=self.text, icon=self.icon)
+        self.env.globals.update(text=self.text, icon=self.icon, image=ImagePlacer(project.root, self.images).place)
         self.cache: dict[tuple, Face] = Bounded(MEMO)
         self.renders = 0  # how many faces were actually rendered
         self.reused = False  # whether any face came from the cache

@@ -162,7 +162,7 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
 }
 
 
-TITLES = {  # the README headings of the YAML reference, which messages point to
+TITLES = {  # the headings of the YAML reference (docs/reference/yaml.md), which messages point to
     "file": "Top level (`cards.yaml` and included files)",
     "project": "`project:`",
     "game": "A game (`games:` item)",
@@ -182,7 +182,7 @@ TITLES = {  # the README headings of the YAML reference, which messages point to
 
 def see_readme(section: str) -> str:
     heading = TITLES[section].split(" (")[0].split(" —")[0].replace("`", "")
-    return f" (README: YAML reference, “{heading}”)"
+    return f" (docs: YAML reference, “{heading}”)"
 
 
 def check_keys(mapping: LMap, section: str, problems: Collector) -> None:

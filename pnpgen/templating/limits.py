@@ -2,7 +2,8 @@
 
 A shared project's template (or rulebook) must not run for ever or take all memory: every loop iteration and
 call is a step, every value a template makes and every text it writes is measured, and a render past a limit
-stops with a PnpError. The limits, far above what a designer's template does, are in the README.
+stops with a PnpError. The limits, far above what a designer's template does, are in
+docs/how-to/untrusted-projects.md.
 """
 from __future__ import annotations
 

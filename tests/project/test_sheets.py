@@ -230,8 +230,8 @@ def test_a_field_the_template_wants_but_the_sheet_lacks_names_the_row(tmp_path):
     ([["number", "name"], [1, "a"]], "{form: data/deck.csv}",
      ["cards.yaml:8:16: missing 'from' in sheet; expected from: the spreadsheet, relative to the project: `.csv` or "
       "`.tsv` (UTF-8 with or without BOM, UTF-16, or Shift_JIS/CP932; comma or tab), `.xlsx`, `.xlsm`, `.xls` or `.ods`"
-      " (README: YAML reference, “Cards from a spreadsheet”)",
-      "cards.yaml:8:17: unknown key 'form' in sheet; did you mean 'from'? (README: YAML reference, “Cards from a "
+      " (docs: YAML reference, “Cards from a spreadsheet”)",
+      "cards.yaml:8:17: unknown key 'form' in sheet; did you mean 'from'? (docs: YAML reference, “Cards from a "
       "spreadsheet”)"]),
 ])
 def test_each_bad_cell_has_its_message(tmp_path, rows, cards, expected):

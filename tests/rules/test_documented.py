@@ -1,5 +1,5 @@
-"""The README documents every name a rulebook template sees, every filter pnpgen adds, the picture syntax,
-and that faces are clipped at the bleed."""
+"""The documentation (how-to/rulebooks.md, reference/templates.md) documents every name a rulebook template sees,
+every filter pnpgen adds, the picture syntax, and that faces are clipped at the bleed."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,8 +10,9 @@ from pnpgen.templating.sandbox import make_environment
 from pnpgen.project.validate import load_project
 from pnpgen.rules.context import make_context
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 REPO = Path(__file__).resolve().parents[2]
+README = "\n".join((REPO / "docs" / page).read_text(encoding="utf-8")
+                   for page in ("how-to/rulebooks.md", "reference/templates.md"))
 
 
 def test_every_rulebook_name_and_filter_is_in_the_readme():
