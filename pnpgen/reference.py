@@ -68,12 +68,7 @@ def render_cli_reference() -> str:
     for name in sorted(main.commands):
         command = main.commands[name]
         help_text = command.get_help(click.Context(command, info_name=name, parent=root, **settings))
-        parts.append(f"
-## `pnpgen {name}`
-
-```
-{help_text}
-```")
+        parts.append(f"\n## `pnpgen {name}`\n\n```\n{help_text}\n```")
     parts.append("\n" + CLI_END)
     return "\n".join(parts)
 
