@@ -23,7 +23,6 @@ class Placement:
     width: float
     height: float
     clip: Rect
-    rotate: int = 0  # always 0: items are never rotated
     clip_path: tuple = ()  # polygons ((x, y), …) clipping instead of clip, for die-cut outlines
     flip: str = ""  # "y": the face mirrored about its horizontal middle; "xy": turned half round
 

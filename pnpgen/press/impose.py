@@ -62,12 +62,6 @@ class Page:
     bare_edges: tuple[str, ...] = ()  # sides (top, bottom, left, right) whose cut lines have no crop mark: no room
     notes: tuple[str, ...] = ()  # what the user should know about this page (a back offset into the margin)
 
-    @property
-    def bleed_used(self) -> Sides:
-        """The bleed printed beyond the page's trim box on each side (clamped by the margin)."""
-        t, b = self.trim_box, self.bleed_box
-        return Sides(t.x0 - b.x0, t.y0 - b.y0, b.x1 - t.x1, b.y1 - t.y1)
-
 
 @dataclass(frozen=True)
 class Grid:

@@ -56,6 +56,17 @@ def bound(rects: Iterable[Rect]) -> Rect | None:
                 max(r.x1 for r in rects), max(r.y1 for r in rects))
 
 
+def mark_box(mark: Mark) -> Rect:
+    """Return the box a mark covers: its lines' ends, or a circle's or cross-hair's reach around its centre."""
+    p = mark.points
+    if mark.kind == "cutline":
+        return Rect(min(p[0::2]), min(p[1::2]), max(p[0::2]), max(p[1::2]))
+    if mark.kind in ("crop", "cut", "fold"):
+        return Rect(min(p[0], p[2]), min(p[1], p[3]), max(p[0], p[2]), max(p[1], p[3]))
+    rx, ry = (p[2], p[3]) if mark.kind == "circle" else (p[2] / 2, p[2] / 2)
+    return Rect(p[0] - rx, p[1] - ry, p[0] + rx, p[1] + ry)
+
+
 def outline_trims(trims: Sequence[Rect], shape: str) -> list[Mark]:
     """Return the trim outline of each rect: an ellipse for round pieces, a rectangle otherwise."""
     if shape == "round":

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from .marks import EPS, Mark, Rect, bound, intersect, shift_mark, shift_rect
+from .marks import EPS, Mark, Rect, bound, intersect, mark_box, shift_mark, shift_rect
 from ..units import mm, to_mm
 
 MIN_MARK = mm(1)  # a crop mark the margin cuts shorter than this is left out
@@ -85,10 +85,6 @@ def keep_inside(mark: Mark, limit: Rect) -> Mark | None:
         y0, y1 = (min(max(v, limit.y0), limit.y1) for v in (p[1], p[3]))
         inside = limit.x0 - EPS <= p[0] <= limit.x1 + EPS if p[0] == p[2] else limit.y0 - EPS <= p[1] <= limit.y1 + EPS
         return Mark("crop", (x0, y0, x1, y1)) if inside and abs(x1 - x0) + abs(y1 - y0) >= MIN_MARK else None
-    if mark.kind in ("cut", "fold"):
-        box = Rect(min(p[0], p[2]), min(p[1], p[3]), max(p[0], p[2]), max(p[1], p[3]))
-    else:
-        rx, ry = (p[2], p[3]) if mark.kind == "circle" else (p[2] / 2, p[2] / 2)
-        box = Rect(p[0] - rx, p[1] - ry, p[0] + rx, p[1] + ry)
+    box = mark_box(mark)
     fits = box.x0 >= limit.x0 - EPS and box.y0 >= limit.y0 - EPS and box.x1 <= limit.x1 + EPS and box.y1 <= limit.y1 + EPS
     return mark if fits else None

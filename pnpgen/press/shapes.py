@@ -117,11 +117,6 @@ def mirror(polygon: Sequence[Point], width: float | None = None, height: float |
     return mirrored[::-1] if (width is None) != (height is None) else mirrored
 
 
-def area(polygon: Sequence[Point]) -> float:
-    """Signed area: positive when the points run counter-clockwise."""
-    return sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(polygon, polygon[1:] + polygon[:1])) / 2
-
-
 def offset(polygons: Sequence[Sequence[Point]], distance: float) -> list[Polygon]:
     """Grow the area the polygons cover by distance on every side, corners rounded (the bleed of a die cut)."""
     if distance <= 0:

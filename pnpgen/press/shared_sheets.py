@@ -6,7 +6,7 @@ from typing import Sequence
 
 from ..project.model import Game
 from .impose import Item, Page, SheetSpec, impose, plan_grid
-from .marks import Rect, bound, intersect, shift_mark, shift_rect
+from .marks import Rect, bound, intersect, mark_box, shift_mark, shift_rect
 from .sheet_order import order_for_duplex
 from ..units import mm
 
@@ -133,14 +133,7 @@ def _impose_together(group: list[Laid]) -> list[Block]:
 
 def _extent(page: Page) -> Rect:
     """Everything printed on the page: clips and marks."""
-    boxes = [p.clip for p in page.placements]
-    for mark in page.marks:
-        p = mark.points
-        if mark.kind in ("crop", "cut", "fold"):
-            boxes.append(Rect(min(p[0], p[2]), min(p[1], p[3]), max(p[0], p[2]), max(p[1], p[3])))
-        else:
-            rx, ry = (p[2], p[3]) if mark.kind == "circle" else (p[2] / 2, p[2] / 2)
-            boxes.append(Rect(p[0] - rx, p[1] - ry, p[0] + rx, p[1] + ry))
+    boxes = [p.clip for p in page.placements] + [mark_box(mark) for mark in page.marks]
     return bound(boxes) or Rect(0, 0, 0, 0)
 
 

@@ -18,7 +18,6 @@ from reportlab.lib.rl_accel import fp_str
 from ..files.atomic import write_atomically
 from ..faces.font import font_named
 from ..faces.form import Shape
-from ..units import mm
 from .form_objects import form_head
 from .placing import GREY, LABEL_SIZE, label_position, placing
 from .cid_fonts import cid_font_objects
@@ -34,34 +33,27 @@ from .recurring import key_prefix, recurring
 RECENT_PAGES = 8  # page contents (and marks, boxes...) kept: a page that repeats one written shortly before reuses them
 
 
-def write_pdf(pages: Sequence[Page], drawings: Mapping, path: Path, *, title: str, initial_font: str,
-              bleed: float | None, author: str = "pnpgen", subject: str = "", margin: float = mm(6)) -> None:
-    """Write the pages to path, replacing it only once the whole PDF is on disk.
-
-    drawings maps each face key to its FaceForm. bleed: the bleed every face
-    carries on each side; None reads it per placement from the face's width (PDFs mixing components)."""
-    write_atomically(Path(path), functools.partial(write_document, pages=pages, drawings=drawings, title=title,
-                                                   initial_font=initial_font, bleed=bleed, author=author,
-                                                   subject=subject, margin=margin), "PDF")
+def write_pdf(pages: Sequence[Page], drawings: Mapping, path: Path, **options) -> None:
+    """Write the pages to path (with write_document's options), replacing it only once the whole PDF is on disk."""
+    write_atomically(Path(path), functools.partial(write_document, pages=pages, drawings=drawings, **options), "PDF")
 
 
-def pdf_bytes(pages: Sequence[Page], drawings: Mapping, *, title: str, initial_font: str, bleed: float | None,
-              author: str = "pnpgen", subject: str = "", margin: float = mm(6)) -> bytes:
+def pdf_bytes(pages: Sequence[Page], drawings: Mapping, **options) -> bytes:
     """The PDF write_pdf writes, as bytes (exports rasterise it in memory)."""
     out = io.BytesIO()
-    write_document(out, pages, drawings, title=title, initial_font=initial_font, bleed=bleed, author=author,
-                   subject=subject, margin=margin)
+    write_document(out, pages, drawings, **options)
     return out.getvalue()
 
 
 def write_document(out: BinaryIO, pages: Sequence[Page], drawings: Mapping, *, title: str, initial_font: str,
-                   bleed: float | None, author: str = "pnpgen", subject: str = "", margin: float = mm(6),
-                   duplex: str = "long") -> None:
-    """duplex: the edge its back pages flip on (long, short), which the PDF asks the print dialog for."""
+                   bleed: float | None, subject: str = "", duplex: str = "long") -> None:
+    """drawings maps each face key to its FaceForm. bleed: the bleed every face carries on each side; None reads
+    it per placement from the face's width (PDFs mixing components). duplex: the edge its back pages flip on
+    (long, short), which the PDF asks the print dialog for."""
     info = (b"<< /Author %s /CreationDate (%s) /Creator (pnpgen) /Keywords () /ModDate (%s) /Producer (pnpgen) "
-            b"/Subject %s /Title %s /Trapped /False >>" % (text_string(author), EPOCH.encode(), EPOCH.encode(),
+            b"/Subject %s /Title %s /Trapped /False >>" % (text_string("pnpgen"), EPOCH.encode(), EPOCH.encode(),
                                                           text_string(subject), text_string(title)))
-    Document(out, drawings, initial_font).write(pages, bleed, margin, info, duplex)
+    Document(out, drawings, initial_font).write(pages, bleed, info, duplex)
 
 
 DUPLEX = {"long": b"DuplexFlipLongEdge", "short": b"DuplexFlipShortEdge"}  # the print dialog's preset
@@ -90,11 +82,10 @@ class Document:
         self.moves: dict[tuple, tuple] = {}  # (id(a grid's slots), their bleeds) -> (the slots, kept; operators)
         self.boxes: dict[tuple, tuple] = {}  # the ids of a page's paper and boxes -> (those, kept; their entries)
 
-    def write(self, pages: Sequence[Page], bleed: float | None, margin: float, info: bytes,
-              duplex: str = "long") -> None:
+    def write(self, pages: Sequence[Page], bleed: float | None, info: bytes, duplex: str = "long") -> None:
         tree = self.file.reserve()
         self.recurring = recurring(pages)
-        kids = array("Q", (self.write_page(page, tree, bleed, margin) for page in pages))
+        kids = array("Q", (self.write_page(page, tree, bleed) for page in pages))
         self.write_fonts()
         self.file.put(tree, b"<< /Type /Pages /Count %d /Kids [ %s ] >>" % (
             len(kids), b" ".join(b"%d 0 R" % kid for kid in kids)))
@@ -103,7 +94,7 @@ class Document:
         catalog = self.file.add(b"<< /Type /Catalog /Pages %d 0 R /PageMode /UseNone%s >>" % (tree, asked))
         self.file.finish(catalog, self.file.add(info))
 
-    def write_page(self, page: Page, tree: int, bleed: float | None, margin: float) -> int:
+    def write_page(self, page: Page, tree: int, bleed: float | None) -> int:
         placements, forms = page.placements, self.forms
         grid = isinstance(placements, Placed)
         entries = []
@@ -137,7 +128,7 @@ class Document:
                 known = keep(self.marks, id(page.marks), (page.marks, marks_operators(page.marks)))
             code.append(known[1])
         fonts = b""
-        where = label_position(page, self.label_font, margin)
+        where = label_position(page, self.label_font)
         if where is not None:
             operators, number = self.label_operators(page.label, *where)
             code.append(operators)
@@ -164,9 +155,8 @@ class Document:
         and so these."""
         known = self.moves.get((id(slots), bleeds))
         if known is None or known[0] is not slots:
-            known = keep(self.moves, (id(slots), bleeds), (slots, [
-                placing(*slot[:5], slot[6] if len(slot) > 6 else (), slot[7] if len(slot) > 7 else "", face_bleed)
-                for slot, face_bleed in zip(slots, bleeds)]))  # a slot: the fields of a Placement after its face
+            known = keep(self.moves, (id(slots), bleeds), (slots, [  # a slot: x, y, width, height, clip
+                placing(*slot, (), "", face_bleed) for slot, face_bleed in zip(slots, bleeds)]))
         return known[1]
 
     def page_stream(self, code: bytes) -> bytes:
