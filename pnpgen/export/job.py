@@ -91,10 +91,8 @@ def write_piece_images(job: Job, components: list[ComponentFaces], folder_of: Ca
         document, page_of = distinct_document(job, faces)
         documents.append(document)
         names: dict[str, list[str]] = {}
-        for piece in faces.pieces:
-            names.setdefault(piece.front, []).append(piece_name(faces, piece, "front"))
-            if piece.back is not None:
-                names.setdefault(piece.back, []).append(piece_name(faces, piece, "back"))
+        for piece, side, key in faces.shown():
+            names.setdefault(key, []).append(piece_name(faces, piece, side))
         folder = folder_of(faces)
         for key, page in page_of.items():
             rasters.append(refuse_huge(raster_of(faces, len(documents) - 1, page), faces, dpi))

@@ -33,14 +33,16 @@ class ComponentFaces:
     pieces: list[PieceFaces] = field(default_factory=list)
     forms: dict[str, FaceForm] = field(default_factory=dict)
 
+    def shown(self) -> list[tuple[PieceFaces, str, str]]:
+        """(piece, side, face key) of every face a piece shows, in piece order, each piece's front then back."""
+        return [(piece, side, key) for piece in self.pieces
+                for side, key in (("front", piece.front), ("back", piece.back)) if key is not None]
+
     def distinct(self) -> list[tuple[str, str]]:
         """(face key, side) of every distinct face: all fronts first, then backs, in piece order."""
         seen: dict[str, str] = {}
-        for side in ("front", "back"):
-            for piece in self.pieces:
-                key = piece.front if side == "front" else piece.back
-                if key is not None and key not in seen:
-                    seen[key] = side
+        for _, side, key in sorted(self.shown(), key=lambda shown: shown[1] == "back"):
+            seen.setdefault(key, side)
         return list(seen.items())
 
     @property

@@ -76,10 +76,9 @@ def proof_pdf(job: Job, faces: ComponentFaces) -> bytes:
 
 def pieces_showing(faces: ComponentFaces) -> dict[str, list]:
     shows: dict[str, list] = {}
-    for piece in faces.pieces:
-        for key in (piece.front, piece.back):
-            if key is not None and piece not in shows.setdefault(key, []):
-                shows[key].append(piece)
+    for piece, _, key in faces.shown():
+        if piece not in shows.setdefault(key, []):
+            shows[key].append(piece)
     return shows
 
 

@@ -107,12 +107,7 @@ def judge_fit(job: Job, faces: ComponentFaces, preset: Preset, dpi: float) -> bo
 
 def piece_pages(faces: ComponentFaces) -> list:
     """One single-face page per piece and side, front then back: shops want every card, copies included."""
-    pages = []
-    for piece in faces.pieces:
-        pages.append(face_page(faces.component, piece.front, "front"))
-        if piece.back is not None:
-            pages.append(face_page(faces.component, piece.back, "back"))
-    return pages
+    return [face_page(faces.component, key, side) for _, side, key in faces.shown()]
 
 
 def export_shop(job: Job, components: list[ComponentFaces]) -> None:

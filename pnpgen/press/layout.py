@@ -1,7 +1,6 @@
 """Turn a component into its sheet spec and imposed pages: every piece's faces rendered once, placed on paper.
 
-`options` is the build's Options (paper, duplex, back_offset, gutterfold); `report` counts the pieces.
-"""
+`options` is the build's Options (paper, duplex, back_offset, gutterfold); `report` counts the pieces."""
 from __future__ import annotations
 
 from .. import units

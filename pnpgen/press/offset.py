@@ -11,11 +11,8 @@ MIN_MARK = mm(1)  # a crop mark the margin cuts shorter than this is left out
 
 
 def offset_backs(pages: Sequence, offset: tuple[float, float], margin: float) -> list:
-    """Shift every back page by offset (points, x right, y up).
-
-    Raises ValueError when a back trim would leave the paper; a back trim that enters the margin makes a
-    note on its page. Clips and marks stop at the margin: nothing is printed where printers cannot print.
-    """
+    """Shift every back page by offset (points, x right, y up); ValueError when a back trim would leave the paper.
+    A back trim in the margin is noted on its page; clips and marks stop at the margin, where printers cannot print."""
     dx, dy = offset
     backs = [page for page in pages if page.side == "back" and page.placements]
     if not backs or (abs(dx) < EPS and abs(dy) < EPS):

@@ -46,14 +46,12 @@ def laid_out(name: str, items: Sequence[Item], spec: SheetSpec, pages: Sequence[
 
 
 def share_sheets(laid: Sequence[Laid]) -> tuple[list[Page], list[tuple[int, dict[str, int]]]]:
-    """The pages of the print-and-play PDF, and for each shared sheet its number (counting fronts from 1)
-    and the pieces of each component on it.
+    """The pages of the print-and-play PDF in the order that prints double-sided, and for each shared sheet its
+    number (counting fronts from 1) and the pieces of each component on it.
 
-    The pieces on a component's last, part-filled sheet (all of a small component's pieces) are imposed
-    together with those of other components of the same size and spec (one grid, each component whole),
-    and what is left of different sizes is stacked on shared sheets as long as it fits. Full sheets, maps
-    and gutterfold sheets stay as they were. The pages come in the order that prints double-sided
-    (order_for_duplex)."""
+    Components' part-filled last sheets are imposed together where they share size and spec (one grid, each
+    component whole), and the rest stacked on shared sheets as long as it fits; full sheets, tiles and
+    gutterfold sheets stay as they were."""
     split = [(entry, _leftover(entry)) for entry in laid]
     small = [rest for _, rest in split if rest is not None]
     if len(small) < 2:

@@ -59,11 +59,8 @@ def rasterise(documents: Sequence[bytes], rasters: Sequence[Raster], *, workers:
 def rasterise_as_done(documents: Sequence[bytes], rasters: Sequence[Raster], *, workers: int | None = None,
                       encode: bool = True, dpi: float | None = None,
                       level: int = PNG_LEVEL) -> Iterator[tuple[int, bytes]]:
-    """Yield (index, PNG or raw RGB bytes) as each raster is done, so the caller can write while workers render.
-
-    Pages are split between worker processes (pdfium is not thread-safe; each worker opens the PDFs
-    itself); small jobs render in this process. Output bytes never depend on the number of workers.
-    """
+    """Yield (index, PNG or raw RGB bytes) as each raster is done, so the caller can write while workers render:
+    worker processes, as pdfium is not thread-safe (small jobs render in this one); their number changes no byte."""
     workers = default_workers() if workers is None else max(1, workers)
     jobs = list(enumerate(rasters))
     if workers == 1 or len(jobs) < MIN_PARALLEL:
