@@ -67,11 +67,9 @@ def cells_of(faces: ComponentFaces) -> list[tuple[str, str | None]]:
 
 
 def export_tts(job: Job, components: list[ComponentFaces]) -> None:
-    """OUTDIR/<game>/tts/<component>-sheet-N.png, <component>-back.png (or -back-sheet-N.png when backs
-    differ per piece), and <component>.json, for every card and chip component.
-
-    Deck keys are numbered on across the components of the export, so that decks spawned together in TTS
-    never share a key (a card's id is its deck key × 100 + its cell)."""
+    """OUTDIR/<game>/tts/<component>-sheet-N.png, <component>-back.png (or -back-sheet-N.png when backs differ per
+    piece), and <component>.json, for every card and chip component; deck keys run on across components, so that
+    decks spawned together in TTS never share one."""
     last_deck = 0
     for done, faces in enumerate(components, 1):
         job.tell("writing", done, len(components), f"{faces.game.id}/{faces.component.id}")

@@ -240,14 +240,11 @@ def _impose_gutterfold(items: Sequence[Item], spec: SheetSpec) -> list[Page]:
     fold = (paper.width / 2, spec.margin, paper.width / 2, paper.height - spec.margin) if vertical \
         else (spec.margin, paper.height / 2, paper.width - spec.margin, paper.height / 2)
     cells = _cells(grid, items[0].size, spec)
-    limit = _printable(grid.paper, spec.margin)
     pages = []
     for start in range(0, len(items), grid.capacity):
         chunk = items[start:start + grid.capacity]
-        trims = cells[:len(chunk)]
-        clips = clip_trims(trims, limit, spec.bleed, _mark_reserve(spec))
-        used = [(shift_rect(t, 0, shift_y), shift_rect(c, 0, shift_y)) for t, c in zip(trims, clips)]
-        half_marks, bare = _mark_trims(trims, clips, limit, spec)
+        slots, half_marks, bare, _ = _grid_geometry(grid, items[0].size, spec, len(chunk))
+        used = [(shift_rect(t, 0, shift_y), shift_rect(slot[4], 0, shift_y)) for t, slot in zip(cells, slots)]
         marks = [shift_mark(m, 0, shift_y) for m in half_marks]
         marks += [mirror_mark(m, **axes) for m in marks] + [Mark("fold", fold)]
         placements = [Placement(i.front, t.x0, t.y0, t.width, t.height, c) for i, (t, c) in zip(chunk, used)]

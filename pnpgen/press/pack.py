@@ -9,7 +9,7 @@ from typing import Sequence
 from ..project.model import Size
 from .bleed import describe_reduced_bleed
 from .dieline import Dieline
-from .impose import Page, Placement, SheetSpec, _landscape, _mirror_axes, plan_grid
+from .impose import Page, Placement, SheetSpec, _cells, _landscape, _mirror_axes, plan_grid
 from .marks import Mark, Rect, bound
 from .shapes import bounds, clip, mirror, offset, trace_rect, translate
 
@@ -52,9 +52,7 @@ def _grid_positions(dieline: Dieline, spec: SheetSpec, count: int) -> list[tuple
     if count == 1:  # a lone piece (a box) sits in the middle of its page
         paper = grid.paper
         return [(paper, (paper.width - dieline.width) / 2, (paper.height - dieline.height) / 2)]
-    cells = (divmod(i, grid.cols) for i in range(min(count, grid.capacity)))  # reading order: top row first
-    return [(grid.paper, grid.x0 + c * (dieline.width + spec.gap), grid.y0 + (grid.rows - 1 - r) * (dieline.height + spec.gap))
-            for r, c in cells]
+    return [(grid.paper, t.x0, t.y0) for t in _cells(grid, Size(dieline.width, dieline.height), spec)[:count]]
 
 
 def _hex_positions(dieline: Dieline, spec: SheetSpec) -> list[tuple[Size, float, float]]:
