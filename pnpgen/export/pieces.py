@@ -11,7 +11,6 @@ from ..press.impose import Page, Placement, Rect
 from ..project.model import Card, Component, Game, Size
 from ..faces.describe import describe_card, distinguishing_fields
 from ..faces.render import Renderer
-from ..press.write_pdf import pdf_bytes
 
 
 @dataclass(frozen=True)
@@ -46,10 +45,6 @@ class ComponentFaces:
         return list(seen.items())
 
     @property
-    def has_back(self) -> bool:
-        return any(piece.back is not None for piece in self.pieces)
-
-    @property
     def shared_back(self) -> str | None:
         """The one back every piece shows, or None when there is none or backs differ per piece."""
         backs = {piece.back for piece in self.pieces}
@@ -80,13 +75,6 @@ def face_page(component: Component, key: str, side: str) -> Page:
     page = Rect(0, 0, w + 2 * b, h + 2 * b)
     placement = Placement(key, x=b, y=b, width=w, height=h, clip=page)
     return Page(Size(page.width, page.height), side, (placement,), (), Rect(b, b, b + w, b + h), page)
-
-
-def face_pdf(faces: ComponentFaces, pages: list[Page], *, initial_font: str, subject: str = "") -> bytes:
-    """The PDF of single-face pages of one component, as bytes."""
-    title = f"{faces.game.title} — {faces.component.name}"
-    return pdf_bytes(pages, faces.forms, title=title, initial_font=initial_font, bleed=faces.component.bleed,
-                     subject=subject)
 
 
 def card_caption(card: Card, component: Component, limit: int = 3) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import math
+from itertools import groupby
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -83,13 +84,8 @@ def pieces_showing(faces: ComponentFaces) -> dict[str, list]:
 
 def ranges(indices: list[int]) -> str:
     """1, 2, 3, 5 → "1–3, 5"."""
-    runs: list[list[int]] = []
-    for i in sorted(indices):
-        if runs and i == runs[-1][1] + 1:
-            runs[-1][1] = i
-        else:
-            runs.append([i, i])
-    return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in runs)
+    runs = [[i for _, i in run] for _, run in groupby(enumerate(sorted(indices)), lambda pair: pair[1] - pair[0])]
+    return ", ".join(f"{run[0]}" if len(run) == 1 else f"{run[0]}–{run[-1]}" for run in runs)
 
 
 def draw_header(canvas: Canvas, job: Job, faces: ComponentFaces, number: int, pages: int, scale: float) -> None:

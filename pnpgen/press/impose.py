@@ -14,7 +14,7 @@ from .offset import offset_backs
 from ..project.model import Size
 from ..units import mm
 
-__all__ = ["SheetSpec", "Item", "Rect", "Placement", "Mark", "Page", "Sides", "Grid", "impose", "plan_grid"]
+__all__ = ["SheetSpec", "Item", "Rect", "Placement", "Mark", "Page", "Grid", "impose", "plan_grid"]
 
 LABEL_BAND = mm(4)  # kept free above the bottom margin of tile pages for the page label
 
@@ -42,14 +42,6 @@ class Item:
     label: str = ""
 
 
-@dataclass(frozen=True)
-class Sides:
-    left: float
-    bottom: float
-    right: float
-    top: float
-
-
 @dataclass(frozen=True, slots=True)
 class Page:
     size: Size
@@ -65,15 +57,15 @@ class Page:
 
 @dataclass(frozen=True)
 class Grid:
-    """How same-sized items sit on one sheet: cols x rows trims, centred; bleed is the outer bleed
-    actually used on each side (less than the spec's bleed where the margin leaves less room)."""
+    """How same-sized items sit on one sheet: cols x rows trims, centred; bleed is the outer bleed used on the left
+    and right, and on the bottom and top (less than the spec's where the margin leaves less room)."""
 
     paper: Size  # the orientation used
     cols: int
     rows: int
     x0: float  # bottom-left corner of the bottom-left trim
     y0: float
-    bleed: Sides
+    bleed: tuple[float, float]
 
     @property
     def capacity(self) -> int:
@@ -145,8 +137,7 @@ def _fit_grid(size: Size, paper: Size, spec: SheetSpec) -> Grid | None:
     grid_h = rows * size.height + (rows - 1) * spec.gap
     side_x = outer_bleed((usable_w - grid_w) / 2, spec.bleed, _mark_reserve(spec))
     side_y = outer_bleed((usable_h - grid_h) / 2, spec.bleed, _mark_reserve(spec))
-    return Grid(paper, cols, rows, (paper.width - grid_w) / 2, (paper.height - grid_h) / 2,
-                Sides(side_x, side_y, side_x, side_y))
+    return Grid(paper, cols, rows, (paper.width - grid_w) / 2, (paper.height - grid_h) / 2, (side_x, side_y))
 
 
 def _cells(grid: Grid, size: Size, spec: SheetSpec) -> list[Rect]:

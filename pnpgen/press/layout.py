@@ -93,10 +93,9 @@ def note_reduced_bleed(game: Game, component: Component, options) -> list[str]:
     if is_cutout(component):  # die-cut pieces keep their bleed inside the margin where there is room
         return []
     try:
-        used = plan_grid(component.size, sheet_spec(component, options)).bleed
+        smallest = min(plan_grid(component.size, sheet_spec(component, options)).bleed)
     except ValueError:  # tiled maps keep their full bleed
         return []
-    smallest = min(used.left, used.bottom, used.right, used.top)
     if component.bleed <= 0 or smallest >= component.bleed - 0.01:
         return []
     paper = component_paper(component, options).upper()

@@ -65,7 +65,7 @@ def shift_back(page, dx: float, dy: float, margin: float):
     shifted = replace(page, placements=tuple(placements), marks=tuple(marks),
                       trim_box=shift_rect(page.trim_box, dx, dy),
                       bleed_box=bound(p.clip for p in placements) or shift_rect(page.bleed_box, dx, dy))
-    (lo_x, hi_x), (lo_y, hi_y) = offset_range([replace(shifted, placements=tuple(placements))], margin)
+    (lo_x, hi_x), (lo_y, hi_y) = offset_range([shifted], margin)
     if lo_x > EPS or hi_x < -EPS or lo_y > EPS or hi_y < -EPS:
         inside = min(min(t.x0, t.y0, page.size.width - t.x1, page.size.height - t.y1) for t in visible_trims(shifted))
         note = (f"--back-offset {to_mm(dx):g},{to_mm(dy):g} puts back trims {to_mm(inside):.1f} mm from the paper's "

@@ -118,7 +118,7 @@ def _page(chunk: Sequence[Cutout], positions, spec: SheetSpec, grown: dict) -> t
                 key = tuple(sorted((round(p[0], 3), round(p[1], 3)) for p in edge))
                 edges.setdefault(key, edge)  # a cut shared by two neighbours is drawn once
         marks += [Mark("fold", (a + x, b + y, c + x, d + y)) for a, b, c, d in cutout.dieline.folds]
-    marks = [Mark("cutline", _chain(list(edges.values())))] + marks
+    marks = [Mark("cutline", tuple(v for p, q in edges.values() for v in (*p, *q)))] + marks  # one stroke: every cut
     trims = [Rect(*bounds([translate(c, x, y) for c in cutout.dieline.cuts])) for cutout, x, y in pieces]
     label = chunk[0].label if len(chunk) == 1 else ""
     page = Page(paper, "front", tuple(placements), tuple(marks), bound(trims),
@@ -149,11 +149,6 @@ def _near(a: tuple, b: tuple, distance: float) -> bool:
     ax0, ay0, ax1, ay1 = a
     bx0, by0, bx1, by1 = b
     return ax0 <= bx1 + distance and bx0 <= ax1 + distance and ay0 <= by1 + distance and by0 <= ay1 + distance
-
-
-def _chain(edges: list) -> tuple[float, ...]:
-    """Every cut edge as x0, y0, x1, y1 in one flat tuple: one mark strokes a whole page's cuts."""
-    return tuple(v for (p, q) in edges for v in (*p, *q))
 
 
 def _back_page(front: Page, backs: list[str | None], spec: SheetSpec) -> Page:

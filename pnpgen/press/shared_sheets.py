@@ -7,7 +7,8 @@ from typing import Sequence
 
 from ..project.model import Game
 from .impose import Item, Page, SheetSpec, _mirror_axes, impose, plan_grid
-from .marks import Rect, bound, intersect, mark_box, shift_mark, shift_rect
+from .geometry import page_boxes
+from .marks import Rect, bound, mark_box, shift_mark, shift_rect
 from .sheet_order import order_for_duplex
 from ..units import mm
 
@@ -152,9 +153,8 @@ def _shift(page: Page, dy: float) -> Page:
 
 def _join(pages: list[Page], side: str) -> Page:
     placements = tuple(p for page in pages for p in page.placements)
-    trims = [intersect(Rect(p.x, p.y, p.x + p.width, p.y + p.height), p.clip) for p in placements]
-    return Page(pages[0].size, side, placements, tuple(m for page in pages for m in page.marks),
-                bound(t for t in trims if t is not None), bound(p.clip for p in placements), "",
+    boxes = page_boxes([(p.x, p.y, p.width, p.height, p.clip) for p in placements])
+    return Page(pages[0].size, side, placements, tuple(m for page in pages for m in page.marks), *boxes, "",
                 tuple(sorted({e for page in pages for e in page.bare_edges})),
                 tuple(dict.fromkeys(n for page in pages for n in page.notes)))
 
