@@ -13,7 +13,7 @@ from PIL import Image
 from .. import units
 from .job import Job, distinct_document
 from .pieces import ComponentFaces, PieceFaces, card_caption
-from ..press.write_png import encode_png, page_pixels, plan_raster, rasterise
+from ..press.write_png import encode_png, image_from_raw, page_pixels, plan_raster, rasterise
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096  # TTS deck sheets: 10 × 7 cells, 4096 × 4096 px at most
 MAX_DPI = 300
@@ -119,7 +119,7 @@ def face_images(job: Job, faces: ComponentFaces, grid: SheetGrid) -> dict[str, I
                for key in keys]
     job.report.faces += len(rasters)
     raw = rasterise([document], rasters, workers=job.options.workers, encode=False)
-    return {key: Image.frombytes("RGB", grid.cell, data) for key, data in zip(keys, raw)}
+    return {key: image_from_raw(data, grid.cell) for key, data in zip(keys, raw)}
 
 
 def sheet_png(cells: list[Image.Image], hidden: Image.Image, grid: SheetGrid) -> bytes:

@@ -152,10 +152,6 @@ def _mark_reserve(spec: SheetSpec) -> float:
     return WHITE_REACH if spec.crop_marks and spec.shape == "rect" else 0.0
 
 
-def _printable(paper: Size, margin: float) -> Rect:
-    return Rect(margin, margin, paper.width - margin, paper.height - margin)
-
-
 def _mark_trims(trims: list[Rect], clips: list[Rect], limit: Rect, spec: SheetSpec) -> tuple[list[Mark], set[str]]:
     """The page's cutting marks, and the sides where the trims' edge lines have no crop mark."""
     marks, bare = [], set()
@@ -177,7 +173,7 @@ def _grid_geometry(grid: Grid, size: Size, spec: SheetSpec, count: int) -> tuple
     """(slots, marks, bare sides, (trim box, bleed box)) of a grid page of `count` items: every full page of a
     component has the same, so it is worked out once."""
     trims = _cells(grid, size, spec)[:count]
-    limit = _printable(grid.paper, spec.margin)
+    limit = Rect(spec.margin, spec.margin, grid.paper.width - spec.margin, grid.paper.height - spec.margin)
     clips = clip_trims(trims, limit, spec.bleed, _mark_reserve(spec))
     marks, bare = _mark_trims(trims, clips, limit, spec)
     slots = tuple((t.x0, t.y0, t.width, t.height, c) for t, c in zip(trims, clips))

@@ -6,7 +6,7 @@ import functools
 from reportlab.lib.rl_accel import fp_str
 from ..faces.font import font_named
 from ..units import mm
-from .impose import Page, Placement, Rect
+from .impose import Page, Rect
 from .marks import mark_box
 
 GREY = (0.5, 0.5, 0.5)
@@ -17,30 +17,15 @@ MARGIN = mm(6)  # the sheets' margin, where a page label starts
 @functools.lru_cache(maxsize=4096)
 def placing(x: float, y: float, width: float, height: float, clip: Rect, clip_path: tuple, flip: str,
             bleed: float) -> str:
-    """The operators that clip to a placement and move a face's form there, up to its Do: the same for the
-    same slot on every full sheet, whichever face it holds."""
-    region = path_operators(clip_path) if clip_path else f"{fp_str(clip.x0, clip.y0, clip.x1 - clip.x0, clip.y1 - clip.y0)} re"
-    matrix = face_matrix(Placement("", x, y, width, height, clip, clip_path=clip_path, flip=flip), bleed)
-    return f"q {region} W n {fp_str(*matrix)} cm"
-
-
-def face_matrix(placement: Placement, bleed: float) -> tuple[float, ...]:
-    """The matrix putting the form's origin at the placement's bleed corner, mirrored as flip says."""
-    x, y = placement.x - bleed, placement.y - bleed
-    width, height = placement.width + 2 * bleed, placement.height + 2 * bleed
-    if placement.flip == "y":
-        return (1, 0, 0, -1, x, y + height)
-    if placement.flip == "xy":
-        return (-1, 0, 0, -1, x + width, y + height)
-    return (1, 0, 0, 1, x, y)
-
-
-def path_operators(polygons) -> str:
-    """Closed polygons as PDF path operators (m, l, h)."""
-    parts = []
-    for polygon in polygons:
-        parts.append(f"{fp_str(*polygon[0])} m " + " ".join(f"{fp_str(*p)} l" for p in polygon[1:]) + " h")
-    return " ".join(parts)
+    """The operators that clip to a placement (its clip, or the closed polygons of its clip_path) and move a face's
+    form there, its origin at the bleed corner and mirrored as flip says, up to its Do: the same for the same slot
+    on every full sheet, whichever face it holds."""
+    region = " ".join(f"{fp_str(*polygon[0])} m " + " ".join(f"{fp_str(*p)} l" for p in polygon[1:]) + " h"
+                      for polygon in clip_path)
+    region = region or f"{fp_str(clip.x0, clip.y0, clip.x1 - clip.x0, clip.y1 - clip.y0)} re"
+    x, y, width, height = x - bleed, y - bleed, width + 2 * bleed, height + 2 * bleed
+    flips = {"y": (1, 0, 0, -1, x, y + height), "xy": (-1, 0, 0, -1, x + width, y + height)}
+    return f"q {region} W n {fp_str(*flips.get(flip, (1, 0, 0, 1, x, y)))} cm"
 
 
 def label_position(page: Page, font_name: str) -> tuple[float, float] | None:

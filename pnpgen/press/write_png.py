@@ -150,3 +150,8 @@ def encode_png(image: Image.Image, dpi: float | None = None, level: int = PNG_LE
         options["dpi"] = (dpi, dpi)
     image.save(buffer, "PNG", **options)
     return buffer.getvalue()
+
+
+def image_from_raw(data: bytes, size: tuple[int, int]) -> Image.Image:
+    """The RGB image rasterise(encode=False) returned as bytes."""
+    return Image.frombytes("RGB", size, data)

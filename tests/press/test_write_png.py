@@ -103,7 +103,7 @@ def test_raw_buffers_are_rgb_of_the_raster_size():
     document = face_document(["#102030"])
     raster = write_png.plan_raster(0, 0, POKER.width, POKER.height, BLEED, 50, with_bleed=False)
     raw = write_png.rasterise([document], [raster], encode=False)[0]
-    image = Image.frombytes("RGB", raster.size, raw)
+    image = write_png.image_from_raw(raw, raster.size)
     assert image.size == raster.size and image.getpixel((image.width // 2, image.height // 2)) == (0x10, 0x20, 0x30)
 
 
