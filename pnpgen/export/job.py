@@ -11,7 +11,8 @@ from ..files.atomic import write_atomically
 from ..errors import PnpError
 from ..press.write_png import Raster, rasterise_as_done
 from ..project.model import Project
-from .pieces import ComponentFaces, PieceFaces, face_page, face_pdf
+from ..press.write_pdf import pdf_bytes
+from .pieces import ComponentFaces, PieceFaces, face_page
 
 DEFAULT_DPI = 300
 MAX_PIXELS = 64_000_000  # 8,000 × 8,000: a poker card at 1,200 dpi is 3.5 million
@@ -62,7 +63,9 @@ class Job:
         self.report.written.append(path)
 
     def pdf(self, faces: ComponentFaces, pages: list) -> bytes:
-        return face_pdf(faces, pages, initial_font=self.initial_font, subject=self.project.name)
+        """The PDF of single-face pages of one component."""
+        return pdf_bytes(pages, faces.forms, title=f"{faces.game.title} — {faces.component.name}",
+                         initial_font=self.initial_font, bleed=faces.component.bleed, subject=self.project.name)
 
     def tell(self, phase: str, done: int, total: int, label: str) -> None:
         if self.progress:
@@ -91,20 +94,16 @@ def write_piece_images(job: Job, components: list[ComponentFaces], folder_of: Ca
         document, page_of = distinct_document(job, faces)
         documents.append(document)
         names: dict[str, list[str]] = {}
-        for piece in faces.pieces:
-            names.setdefault(piece.front, []).append(piece_name(faces, piece, "front"))
-            if piece.back is not None:
-                names.setdefault(piece.back, []).append(piece_name(faces, piece, "back"))
+        for piece, side, key in faces.shown():
+            names.setdefault(key, []).append(piece_name(faces, piece, side))
         folder = folder_of(faces)
         for key, page in page_of.items():
             rasters.append(refuse_huge(raster_of(faces, len(documents) - 1, page), faces, dpi))
             targets.append([folder / name for name in names[key]])
     job.report.faces += len(rasters)
-    done = 0
-    for index, png in rasterise_as_done(documents, rasters, workers=job.options.workers, dpi=dpi):
+    for done, (index, png) in enumerate(rasterise_as_done(documents, rasters, workers=job.options.workers, dpi=dpi), 1):
         for target in targets[index]:
             job.write(target, png, "PNG")
-        done += 1
         job.tell("writing", done, len(rasters), targets[index][0].name)
     for faces in components:
         remove_stale(job, folder_of(faces), faces.component.id)

@@ -11,7 +11,6 @@ from ..press.impose import Page, Placement, Rect
 from ..project.model import Card, Component, Game, Size
 from ..faces.describe import describe_card, distinguishing_fields
 from ..faces.render import Renderer
-from ..press.write_pdf import pdf_bytes
 
 
 @dataclass(frozen=True)
@@ -33,19 +32,17 @@ class ComponentFaces:
     pieces: list[PieceFaces] = field(default_factory=list)
     forms: dict[str, FaceForm] = field(default_factory=dict)
 
+    def shown(self) -> list[tuple[PieceFaces, str, str]]:
+        """(piece, side, face key) of every face a piece shows, in piece order, each piece's front then back."""
+        return [(piece, side, key) for piece in self.pieces
+                for side, key in (("front", piece.front), ("back", piece.back)) if key is not None]
+
     def distinct(self) -> list[tuple[str, str]]:
         """(face key, side) of every distinct face: all fronts first, then backs, in piece order."""
         seen: dict[str, str] = {}
-        for side in ("front", "back"):
-            for piece in self.pieces:
-                key = piece.front if side == "front" else piece.back
-                if key is not None and key not in seen:
-                    seen[key] = side
+        for _, side, key in sorted(self.shown(), key=lambda shown: shown[1] == "back"):
+            seen.setdefault(key, side)
         return list(seen.items())
-
-    @property
-    def has_back(self) -> bool:
-        return any(piece.back is not None for piece in self.pieces)
 
     @property
     def shared_back(self) -> str | None:
@@ -78,13 +75,6 @@ def face_page(component: Component, key: str, side: str) -> Page:
     page = Rect(0, 0, w + 2 * b, h + 2 * b)
     placement = Placement(key, x=b, y=b, width=w, height=h, clip=page)
     return Page(Size(page.width, page.height), side, (placement,), (), Rect(b, b, b + w, b + h), page)
-
-
-def face_pdf(faces: ComponentFaces, pages: list[Page], *, initial_font: str, subject: str = "") -> bytes:
-    """The PDF of single-face pages of one component, as bytes."""
-    title = f"{faces.game.title} — {faces.component.name}"
-    return pdf_bytes(pages, faces.forms, title=title, initial_font=initial_font, bleed=faces.component.bleed,
-                     subject=subject)
 
 
 def card_caption(card: Card, component: Component, limit: int = 3) -> str:

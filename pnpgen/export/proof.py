@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import math
+from itertools import groupby
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -19,6 +20,7 @@ MARGIN, GAP, HEADER = mm(10), mm(4), mm(10)
 CAPTION_SIZE = 5.5  # pt
 CAPTION = 2 * CAPTION_SIZE * 1.25 + mm(1)  # two caption lines under each face
 BLEED_EDGE, TRIM, SAFE = (0.6, 0.6, 0.6), (0.85, 0.1, 0.1), (0.1, 0.35, 0.85)
+PAGE_W, PAGE_H = (mm(v) for v in PAPER_SIZES_MM["a4"])
 
 
 def write_proofs(job: Job, components: list[ComponentFaces]) -> None:
@@ -32,8 +34,7 @@ def write_proofs(job: Job, components: list[ComponentFaces]) -> None:
 def plan_cells(faces: ComponentFaces) -> tuple[float, int, int]:
     """(scale, columns, rows) of the grid of faces on an A4 page."""
     c = faces.component
-    page_w, page_h = (mm(v) for v in PAPER_SIZES_MM["a4"])
-    room_w, room_h = page_w - 2 * MARGIN, page_h - 2 * MARGIN - HEADER - CAPTION
+    room_w, room_h = PAGE_W - 2 * MARGIN, PAGE_H - 2 * MARGIN - HEADER - CAPTION
     face_w, face_h = c.size.width + 2 * c.bleed, c.size.height + 2 * c.bleed
     scale = min(SCALE, room_w / face_w, room_h / face_h)
     cols = max(1, int((room_w + GAP) // (face_w * scale + GAP)))
@@ -43,12 +44,11 @@ def plan_cells(faces: ComponentFaces) -> tuple[float, int, int]:
 
 def proof_pdf(job: Job, faces: ComponentFaces) -> bytes:
     c = faces.component
-    page_w, page_h = (mm(v) for v in PAPER_SIZES_MM["a4"])
     scale, cols, rows = plan_cells(faces)
     distinct = faces.distinct()
     shows = pieces_showing(faces)
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=(page_w, page_h), invariant=1, pageCompression=1,
+    canvas = Canvas(buffer, pagesize=(PAGE_W, PAGE_H), invariant=1, pageCompression=1,
                     initialFontName=reportlab_name(job.initial_font))
     canvas.setTitle(f"{faces.game.title} — {c.name} (proof)")
     canvas.setAuthor("pnpgen")
@@ -58,11 +58,11 @@ def proof_pdf(job: Job, faces: ComponentFaces) -> bytes:
     pages = math.ceil(len(distinct) / per_page)
     cell_w, cell_h = (c.size.width + 2 * c.bleed) * scale, (c.size.height + 2 * c.bleed) * scale
     for number in range(pages):
-        draw_header(canvas, job, faces, number + 1, pages, page_w, page_h)
+        draw_header(canvas, job, faces, number + 1, pages, scale)
         for slot, (key, side) in enumerate(distinct[number * per_page:(number + 1) * per_page]):
             row, col = divmod(slot, cols)
             x = MARGIN + col * (cell_w + GAP)
-            y = page_h - MARGIN - HEADER - row * (cell_h + CAPTION + GAP) - cell_h
+            y = PAGE_H - MARGIN - HEADER - row * (cell_h + CAPTION + GAP) - cell_h
             draw_face(canvas, faces, key, x, y, scale)
             pieces = shows[key]
             cards = len({id(p.card) for p in pieces})
@@ -76,37 +76,30 @@ def proof_pdf(job: Job, faces: ComponentFaces) -> bytes:
 
 def pieces_showing(faces: ComponentFaces) -> dict[str, list]:
     shows: dict[str, list] = {}
-    for piece in faces.pieces:
-        for key in (piece.front, piece.back):
-            if key is not None and piece not in shows.setdefault(key, []):
-                shows[key].append(piece)
+    for piece, _, key in faces.shown():
+        if piece not in shows.setdefault(key, []):
+            shows[key].append(piece)
     return shows
 
 
 def ranges(indices: list[int]) -> str:
     """1, 2, 3, 5 → "1–3, 5"."""
-    runs: list[list[int]] = []
-    for i in sorted(indices):
-        if runs and i == runs[-1][1] + 1:
-            runs[-1][1] = i
-        else:
-            runs.append([i, i])
-    return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in runs)
+    runs = [[i for _, i in run] for _, run in groupby(enumerate(sorted(indices)), lambda pair: pair[1] - pair[0])]
+    return ", ".join(f"{run[0]}" if len(run) == 1 else f"{run[0]}–{run[-1]}" for run in runs)
 
 
-def draw_header(canvas: Canvas, job: Job, faces: ComponentFaces, number: int, pages: int, page_w: float,
-                page_h: float) -> None:
+def draw_header(canvas: Canvas, job: Job, faces: ComponentFaces, number: int, pages: int, scale: float) -> None:
     c = faces.component
     canvas.setFillColorRGB(0, 0, 0)
     canvas.setFont(job.initial_font, 9)
     text = (f"{faces.game.title} — {c.name} ({c.id}): {len(faces.distinct())} distinct faces, "
             f"{len(faces.pieces)} pieces — page {number}/{pages}")
-    canvas.drawString(MARGIN, page_h - MARGIN - 9, fit(text, job.initial_font, 9, page_w - 2 * MARGIN))
+    canvas.drawString(MARGIN, PAGE_H - MARGIN - 9, fit(text, job.initial_font, 9, PAGE_W - 2 * MARGIN))
     canvas.setFont(job.initial_font, 6)
     canvas.setFillColorRGB(0.35, 0.35, 0.35)
     legend = (f"grey: bleed edge · red: trim · blue dashed: safe zone ({SAFE_MM:g} mm inside the trim) · "
-              f"faces at {plan_cells(faces)[0]:.0%}")
-    canvas.drawString(MARGIN, page_h - MARGIN - 17, legend)
+              f"faces at {scale:.0%}")
+    canvas.drawString(MARGIN, PAGE_H - MARGIN - 17, legend)
 
 
 def draw_face(canvas: Canvas, faces: ComponentFaces, key: str, x: float, y: float, scale: float) -> None:

@@ -26,6 +26,8 @@ from ..templating.run_budget import whole_run
 
 KINDS = ("png", "tts", "shop", "proof", *SHEET_KINDS)
 DPI_RANGE = (30, 1200)
+NO_CHECK_HINT = ("the export stopped because checks failed; fix the data or run `pnpgen check` for details "
+                 "(`pnpgen export --no-check` exports anyway)")
 
 
 @whole_run("export")
@@ -46,7 +48,7 @@ def export(path: str | Path = ".", kind: str = "png", options: ExportOptions | N
     if options.check:
         failed = failures(check_project(project, games))
         if failed:
-            raise PnpError([f.as_problem() for f in failed] + [Problem(None, no_check_hint())])
+            raise PnpError([f.as_problem() for f in failed] + [Problem(None, NO_CHECK_HINT)])
     cache = Cache(options.cache_dir or default_cache_dir()) if options.cache else None
     fontbook = open_fontbook(project, options)
     renderer = Renderer(project, fontbook, cache, inputs_digest(project))
@@ -89,8 +91,3 @@ def refuse_bad_options(kind: str, options: ExportOptions) -> None:
     if options.base_url is not None and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", options.base_url):
         raise PnpError(f"--base-url {options.base_url}: expected an http or https address of the folder holding the "
                        "images, such as https://example.com/my-game/tts")
-
-
-def no_check_hint() -> str:
-    return ("the export stopped because checks failed; fix the data or run `pnpgen check` for details "
-            "(`pnpgen export --no-check` exports anyway)")

@@ -26,14 +26,10 @@ def export_sheets(project: Project, games: tuple[Game, ...], kind: str, out_dir:
         tables = {component.id: tabulate_cards(game, component) for component in listed}
         report.pieces += sum(card.copies for component in listed for card in component.cards)
         folder = out_dir / game.id / kind
-        if kind == "csv":
-            for component in listed:
-                target = folder / f"{component.id}.csv"
-                write_atomically(target, csv_bytes(tables[component.id]), "CSV file")
-                report.written.append(target)
-        else:
-            target = folder / f"{game.id}.xlsx"
-            write_atomically(target, xlsx_bytes(tables), "workbook")
+        files = ({folder / f"{c.id}.csv": csv_bytes(tables[c.id]) for c in listed} if kind == "csv"
+                 else {folder / f"{game.id}.xlsx": xlsx_bytes(tables)})
+        for target, data in files.items():
+            write_atomically(target, data, "CSV file" if kind == "csv" else "workbook")
             report.written.append(target)
         for component_id, rows in tables.items():
             report.notes.extend(type_notes(f"{game.id}/{component_id}", rows, kind == "csv"))

@@ -36,17 +36,12 @@ class Preset:
         return f"{self.name} ({self.shop}, {self.trim_in[0]:g} × {self.trim_in[1]:g} in, {w} × {h} px)"
 
 
-# Where the numbers come from (read 2025; shops change their templates, so check before a big order):
-# - MakePlayingCards publishes upload sizes in pixels at 300 dpi with 36 px of bleed per side (0.12 in,
-#   which its prose rounds to "1/8 in"): poker 822 × 1122, bridge 747 × 1122, tarot 897 × 1497,
-#   mini 597 × 822 (makeplayingcards.com/faq-photo.aspx, as quoted by public projects built for it,
-#   e.g. the "inkwell" print presets and a tarot deck's print script). Not 825 × 1125: MPC rescales
-#   such an image, which moves the cut ~0.3 %. MPC's square sizes were not found in a public source,
-#   so there is no mpc-square preset.
-# - DriveThruCards (DriveThru print cards) and The Game Crafter: trim plus 1/8 in bleed per side at
-#   300 dpi, poker 2.75 × 3.75 in = 825 × 1125 px; The Game Crafter's bridge 2.25 × 3.5, tarot
-#   2.75 × 4.75 and square 3.5 × 3.5 in trims (its published card templates, as mirrored in public
-#   template-layout files).
+# Where the numbers come from (shops change their templates: check before a big order):
+# - MakePlayingCards publishes upload pixels at 300 dpi with 36 px of bleed a side (0.12 in; its prose says 1/8 in),
+#   poker 822 × 1122 (makeplayingcards.com/faq-photo.aspx); not 825 × 1125, which MPC rescales, moving the cut
+#   ~0.3 %. Its square sizes are in no public source: no mpc-square preset.
+# - DriveThruCards and The Game Crafter: trim plus 1/8 in bleed a side at 300 dpi (poker 825 × 1125 px); The Game
+#   Crafter's trims from its published card templates.
 PRESETS = {p.name: p for p in (
     Preset("mpc-poker", "MakePlayingCards", (2.5, 3.5), 36),
     Preset("mpc-bridge", "MakePlayingCards", (2.25, 3.5), 36),
@@ -107,12 +102,7 @@ def judge_fit(job: Job, faces: ComponentFaces, preset: Preset, dpi: float) -> bo
 
 def piece_pages(faces: ComponentFaces) -> list:
     """One single-face page per piece and side, front then back: shops want every card, copies included."""
-    pages = []
-    for piece in faces.pieces:
-        pages.append(face_page(faces.component, piece.front, "front"))
-        if piece.back is not None:
-            pages.append(face_page(faces.component, piece.back, "back"))
-    return pages
+    return [face_page(faces.component, key, side) for _, side, key in faces.shown()]
 
 
 def export_shop(job: Job, components: list[ComponentFaces]) -> None:

@@ -67,11 +67,9 @@ def cells_of(faces: ComponentFaces) -> list[tuple[str, str | None]]:
 
 
 def export_tts(job: Job, components: list[ComponentFaces]) -> None:
-    """OUTDIR/<game>/tts/<component>-sheet-N.png, <component>-back.png (or -back-sheet-N.png when backs
-    differ per piece), and <component>.json, for every card and chip component.
-
-    Deck keys are numbered on across the components of the export, so that decks spawned together in TTS
-    never share a key (a card's id is its deck key × 100 + its cell)."""
+    """OUTDIR/<game>/tts/<component>-sheet-N.png, <component>-back.png (or -back-sheet-N.png when backs differ per
+    piece), and <component>.json, for every card and chip component; deck keys run on across components, so that
+    decks spawned together in TTS never share one."""
     last_deck = 0
     for done, faces in enumerate(components, 1):
         job.tell("writing", done, len(components), f"{faces.game.id}/{faces.component.id}")
@@ -87,7 +85,7 @@ def export_deck(job: Job, faces: ComponentFaces, last_deck: int = 0) -> int:
     c, folder = faces.component, job.folder(faces, "tts")
     cells = cells_of(faces)
     grid = plan_sheet(len(cells), c.size.width, c.size.height, min(MAX_DPI, job.options.dpi or MAX_DPI))
-    unique_back = faces.has_back and faces.shared_back is None
+    unique_back = len({piece.back for piece in faces.pieces}) > 1  # backs differ per piece (or some have none)
     images = face_images(job, faces, grid)
     blank = Image.new("RGB", grid.cell, GREY)
     hidden = images[faces.shared_back] if faces.shared_back else blank

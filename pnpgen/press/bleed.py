@@ -18,13 +18,9 @@ def describe_reduced_bleed(left: float, asked: float, marks: bool = False) -> st
 
 
 def clip_trims(trims: Sequence[Rect], limit: Rect, bleed: float, reserve: float = 0.0) -> list[Rect]:
-    """Return each trim grown by the bleed on every side, as far as the page allows.
-
-    A side stops short of the printable limit by `reserve` (the white a crop mark needs there; see
-    outer_bleed), and half-way to a trim that faces it across a gap (abutting trims: no bleed between
-    them, one cut). A clip never enters another trim: where the grown corner of a clip would (a piece
-    diagonally across an empty cell), the side that gives up least is drawn in.
-    """
+    """Return each trim grown by the bleed on every side, as far as the page allows: short of limit by `reserve`
+    (the white a crop mark needs, see outer_bleed), half-way to a trim facing it across a gap (none between
+    abutting trims). Where a grown corner would enter another trim, the side that gives up least is drawn in."""
     clips = [_grow(t, _room(t, trims, limit, bleed, reserve)) for t in trims]
     return [_clear(clip, trim, trims) for clip, trim in zip(clips, trims)]
 

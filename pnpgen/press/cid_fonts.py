@@ -77,18 +77,13 @@ def write_widths(font: TrueTypeFile, gids: list[int]) -> str:
     listed = [(gid, width) for gid in gids if (width := write_number(font.advance(gid))) != default]
     parts = []
     for _, run in groupby(enumerate(listed), key=lambda item: item[1][0] - item[0]):  # consecutive glyph IDs
-        pending: list[tuple[int, str]] = []
-        for width, same in groupby((entry for _, entry in run), key=lambda entry: entry[1]):
-            same = list(same)
-            if len(same) < 3:
-                pending += same
-                continue
-            if pending:
-                parts.append(f"{pending[0][0]} [{' '.join(w for _, w in pending)}]")
-                pending = []
-            parts.append(f"{same[0][0]} {same[-1][0]} {width}")
-        if pending:
-            parts.append(f"{pending[0][0]} [{' '.join(w for _, w in pending)}]")
+        widths = [list(same) for _, same in groupby((entry for _, entry in run), key=lambda entry: entry[1])]
+        for short, groups in groupby(widths, key=lambda same: len(same) < 3):
+            if short:  # neighbours of fewer than three alike: one array
+                entries = [entry for same in groups for entry in same]
+                parts.append(f"{entries[0][0]} [{' '.join(w for _, w in entries)}]")
+            else:
+                parts += [f"{same[0][0]} {same[-1][0]} {same[0][1]}" for same in groups]
     return " ".join(parts)
 
 

@@ -24,12 +24,6 @@ def is_cutout(component: Component) -> bool:
     return component.kind in ("box", "standee") or component.outline is not None
 
 
-def draw_deck_box(game: Game, component: Component) -> tuple[Component, Dieline]:
-    """The deck a box holds and the box's dieline, sized from the deck's card size and count."""
-    deck, inside = size_deck_box(game, component)
-    return deck, draw_tuck_box(inside)
-
-
 def lay_out_cutouts(game: Game, component: Component, spec: SheetSpec, renderer: Renderer, report,
                     paper: str) -> tuple[list[Page], dict[str, Face]]:
     """Render every panel's face once and pack the component's dielines on pages (paper names the paper)."""
@@ -74,8 +68,9 @@ def lay_out_cutouts(game: Game, component: Component, spec: SheetSpec, renderer:
 
 def cut_box(game: Game, component: Component, spec: SheetSpec, render, paper: str) -> Cutout:
     """Render each printed panel of the box with its template: the card fields say which panel it is."""
-    deck, dieline = draw_deck_box(game, component)
-    refuse_big_box(component, deck, dieline, spec, paper)
+    deck, inside = size_deck_box(game, component)  # sized from the deck's card size and count
+    dieline = draw_tuck_box(inside)
+    refuse_too_big(component, dieline, spec, paper, deck)
     templates = {"back": deck.back or BOX_FRONT, **BOX_TEMPLATES, **dict(component.box.panels),
                  "front": component.front}
     card = component.cards[0]
@@ -92,31 +87,28 @@ def cut_box(game: Game, component: Component, spec: SheetSpec, render, paper: st
     return Cutout(dieline, tuple(keys), (), f"{component.id}: box for {deck.id}")
 
 
-def refuse_big_box(component: Component, deck: Component, dieline: Dieline, spec: SheetSpec, paper: str) -> None:
-    """A box larger than the paper: say so, and name the largest deck of these cards that fits."""
+def refuse_too_big(component: Component, dieline: Dieline, spec: SheetSpec, paper: str,
+                   deck: Component | None = None) -> None:
+    """A piece larger than the paper: say so, and for a box name the largest deck of these cards that fits."""
     if fits(dieline.width, dieline.height, spec):
         return
+    unfolds = (f"unfolds to {_mm(dieline.width)} × {_mm(dieline.height)} mm, larger than {paper.upper()} inside its "
+               "6 mm margins")
+    if deck is None:
+        raise PnpError(f"component '{component.id}' {unfolds}; expected a smaller size or a larger paper",
+                       component.location)
     box = component.box
     count = sum(card.copies for card in deck.cards)
     low, high = -1, count  # fits(low) holds (-1: none tried), fits(high) does not
     while high - low > 1:
         middle = (low + high) // 2
-        size = size_box(deck.size, middle, box.thickness, box.clearance, box.sleeves)
-        unfolded = draw_tuck_box(size)
+        unfolded = draw_tuck_box(size_box(deck.size, middle, box.thickness, box.clearance, box.sleeves))
         low, high = (middle, high) if fits(unfolded.width, unfolded.height, spec) else (low, middle)
     largest = (f"the largest deck of these cards that fits is {low} cards" if low >= 0 else
                "no deck of cards this size fits")
-    raise PnpError(f"box '{component.id}' for deck '{deck.id}' ({count} cards) unfolds to {_mm(dieline.width)} × "
-                   f"{_mm(dieline.height)} mm, larger than {paper.upper()} inside its 6 mm margins; {largest}; "
+    raise PnpError(f"box '{component.id}' for deck '{deck.id}' ({count} cards) {unfolds}; {largest}; "
                    "expected a smaller deck, thinner cards, or a larger paper (layout: {paper: a3})",
                    component.location)
-
-
-def refuse_too_big(component: Component, dieline: Dieline, spec: SheetSpec, paper: str) -> None:
-    if not fits(dieline.width, dieline.height, spec):
-        raise PnpError(f"component '{component.id}' unfolds to {_mm(dieline.width)} × {_mm(dieline.height)} mm, larger "
-                       f"than {paper.upper()} inside its 6 mm margins; expected a smaller size or a larger paper",
-                       component.location)
 
 
 def _mm(points: float) -> str:

@@ -38,17 +38,6 @@ class Dieline:
     folds: tuple[tuple[float, float, float, float], ...] = ()
 
 
-def size_flaps(size: BoxSize) -> dict[str, float]:
-    """Tuck flap, dust flap and glue tab depths, and the thumb notch radius, for a box of this size."""
-    w, h, d = size.width, size.height, size.depth
-    return {
-        "tuck": min(max(d / 2, mm(12)), mm(18), h / 3),
-        "dust": min(max(d, mm(10)), w / 2 - mm(1)),
-        "glue": min(max(0.8 * d, mm(8)), mm(15), w / 2),
-        "notch": min(mm(10), w / 4),
-    }
-
-
 def draw_tuck_box(size: BoxSize) -> Dieline:
     """A straight tuck box: front, side, back, side, glue tab in a row; the ends, their tuck flaps hinge
     on the back; dust flaps on the sides; a thumb notch in the front's top edge, where the box opens.
@@ -56,8 +45,10 @@ def draw_tuck_box(size: BoxSize) -> Dieline:
     Folded: the strip becomes a tube with the glue tab under the front's free edge; the top end closes
     over the opening towards the front and its tuck flap slides down inside the front, behind the notch."""
     w, h, d = size.width, size.height, size.depth
-    f = size_flaps(size)
-    tuck, dust, glue, notch = f["tuck"], f["dust"], f["glue"], f["notch"]
+    tuck = min(max(d / 2, mm(12)), mm(18), h / 3)  # the flaps' and glue tab's depths, the thumb notch's radius
+    dust = min(max(d, mm(10)), w / 2 - mm(1))
+    glue = min(max(0.8 * d, mm(8)), mm(15), w / 2)
+    notch = min(mm(10), w / 4)
     x1, x2, x3, x4, x5 = w, w + d, 2 * w + d, 2 * w + 2 * d, 2 * w + 2 * d + glue
     yb, yt = d + tuck, d + tuck + h
     slant = min(d, dust) / 4  # dust flaps narrow towards their tips, clear of the end panels

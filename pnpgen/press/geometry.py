@@ -23,16 +23,14 @@ class Placement:
     width: float
     height: float
     clip: Rect
-    rotate: int = 0  # always 0: items are never rotated
     clip_path: tuple = ()  # polygons ((x, y), …) clipping instead of clip, for die-cut outlines
     flip: str = ""  # "y": the face mirrored about its horizontal middle; "xy": turned half round
 
 
 class Placed(Sequence):
-    """A grid page's placements, made when read from its faces and its slots (which every full page of a
-    component shares): a deck's pages hold 32 bytes a piece until they are written (its face key's digest,
-    when the key is one in hex as faces are named), not a Placement nor a string.
-    Reads, compares, hashes and prints as the tuple of its placements."""
+    """A grid page's placements, made when read from its faces and its slots (shared by a component's full pages): a
+    deck's pages hold 32 bytes a piece (a face key's digest), not a Placement nor a string. Reads, compares, hashes
+    and prints as the tuple of its placements."""
 
     __slots__ = ("_faces", "slots")
 

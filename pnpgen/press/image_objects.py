@@ -32,8 +32,7 @@ def image_objects(path: str, reserve: Callable[[], int]) -> list[tuple[int, byte
     objects = []
     if alpha is not None and alpha.getextrema() != (255, 255):
         mask = reserve()
-        objects.append((mask, stream(b"/Type /XObject /Subtype /Image /Width %d /Height %d /BitsPerComponent 8 "
-                                     b"/ColorSpace /DeviceGray" % (width, height), alpha.tobytes())))
+        objects.append((mask, stream(head + b" /ColorSpace /DeviceGray", alpha.tobytes())))
         head += b" /SMask %d 0 R" % mask
     space = b"/DeviceGray" if grey else b"/DeviceRGB"
     return [(number, stream(head + b" /ColorSpace " + space, pixels.tobytes()))] + objects

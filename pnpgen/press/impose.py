@@ -14,7 +14,7 @@ from .offset import offset_backs
 from ..project.model import Size
 from ..units import mm
 
-__all__ = ["SheetSpec", "Item", "Rect", "Placement", "Mark", "Page", "Sides", "Grid", "impose", "plan_grid"]
+__all__ = ["SheetSpec", "Item", "Rect", "Placement", "Mark", "Page", "Grid", "impose", "plan_grid"]
 
 LABEL_BAND = mm(4)  # kept free above the bottom margin of tile pages for the page label
 
@@ -42,14 +42,6 @@ class Item:
     label: str = ""
 
 
-@dataclass(frozen=True)
-class Sides:
-    left: float
-    bottom: float
-    right: float
-    top: float
-
-
 @dataclass(frozen=True, slots=True)
 class Page:
     size: Size
@@ -62,24 +54,18 @@ class Page:
     bare_edges: tuple[str, ...] = ()  # sides (top, bottom, left, right) whose cut lines have no crop mark: no room
     notes: tuple[str, ...] = ()  # what the user should know about this page (a back offset into the margin)
 
-    @property
-    def bleed_used(self) -> Sides:
-        """The bleed printed beyond the page's trim box on each side (clamped by the margin)."""
-        t, b = self.trim_box, self.bleed_box
-        return Sides(t.x0 - b.x0, t.y0 - b.y0, b.x1 - t.x1, b.y1 - t.y1)
-
 
 @dataclass(frozen=True)
 class Grid:
-    """How same-sized items sit on one sheet: cols x rows trims, centred; bleed is the outer bleed
-    actually used on each side (less than the spec's bleed where the margin leaves less room)."""
+    """How same-sized items sit on one sheet: cols x rows trims, centred; bleed is the outer bleed used on the left
+    and right, and on the bottom and top (less than the spec's where the margin leaves less room)."""
 
     paper: Size  # the orientation used
     cols: int
     rows: int
     x0: float  # bottom-left corner of the bottom-left trim
     y0: float
-    bleed: Sides
+    bleed: tuple[float, float]
 
     @property
     def capacity(self) -> int:
@@ -151,8 +137,7 @@ def _fit_grid(size: Size, paper: Size, spec: SheetSpec) -> Grid | None:
     grid_h = rows * size.height + (rows - 1) * spec.gap
     side_x = outer_bleed((usable_w - grid_w) / 2, spec.bleed, _mark_reserve(spec))
     side_y = outer_bleed((usable_h - grid_h) / 2, spec.bleed, _mark_reserve(spec))
-    return Grid(paper, cols, rows, (paper.width - grid_w) / 2, (paper.height - grid_h) / 2,
-                Sides(side_x, side_y, side_x, side_y))
+    return Grid(paper, cols, rows, (paper.width - grid_w) / 2, (paper.height - grid_h) / 2, (side_x, side_y))
 
 
 def _cells(grid: Grid, size: Size, spec: SheetSpec) -> list[Rect]:
@@ -165,10 +150,6 @@ def _cells(grid: Grid, size: Size, spec: SheetSpec) -> list[Rect]:
 def _mark_reserve(spec: SheetSpec) -> float:
     """The white a crop mark needs beyond the bleed, kept free of bleed at the margin (none without marks)."""
     return WHITE_REACH if spec.crop_marks and spec.shape == "rect" else 0.0
-
-
-def _printable(paper: Size, margin: float) -> Rect:
-    return Rect(margin, margin, paper.width - margin, paper.height - margin)
 
 
 def _mark_trims(trims: list[Rect], clips: list[Rect], limit: Rect, spec: SheetSpec) -> tuple[list[Mark], set[str]]:
@@ -192,7 +173,7 @@ def _grid_geometry(grid: Grid, size: Size, spec: SheetSpec, count: int) -> tuple
     """(slots, marks, bare sides, (trim box, bleed box)) of a grid page of `count` items: every full page of a
     component has the same, so it is worked out once."""
     trims = _cells(grid, size, spec)[:count]
-    limit = _printable(grid.paper, spec.margin)
+    limit = Rect(spec.margin, spec.margin, grid.paper.width - spec.margin, grid.paper.height - spec.margin)
     clips = clip_trims(trims, limit, spec.bleed, _mark_reserve(spec))
     marks, bare = _mark_trims(trims, clips, limit, spec)
     slots = tuple((t.x0, t.y0, t.width, t.height, c) for t, c in zip(trims, clips))
@@ -246,14 +227,11 @@ def _impose_gutterfold(items: Sequence[Item], spec: SheetSpec) -> list[Page]:
     fold = (paper.width / 2, spec.margin, paper.width / 2, paper.height - spec.margin) if vertical \
         else (spec.margin, paper.height / 2, paper.width - spec.margin, paper.height / 2)
     cells = _cells(grid, items[0].size, spec)
-    limit = _printable(grid.paper, spec.margin)
     pages = []
     for start in range(0, len(items), grid.capacity):
         chunk = items[start:start + grid.capacity]
-        trims = cells[:len(chunk)]
-        clips = clip_trims(trims, limit, spec.bleed, _mark_reserve(spec))
-        used = [(shift_rect(t, 0, shift_y), shift_rect(c, 0, shift_y)) for t, c in zip(trims, clips)]
-        half_marks, bare = _mark_trims(trims, clips, limit, spec)
+        slots, half_marks, bare, _ = _grid_geometry(grid, items[0].size, spec, len(chunk))
+        used = [(shift_rect(t, 0, shift_y), shift_rect(slot[4], 0, shift_y)) for t, slot in zip(cells, slots)]
         marks = [shift_mark(m, 0, shift_y) for m in half_marks]
         marks += [mirror_mark(m, **axes) for m in marks] + [Mark("fold", fold)]
         placements = [Placement(i.front, t.x0, t.y0, t.width, t.height, c) for i, (t, c) in zip(chunk, used)]

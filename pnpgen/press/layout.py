@@ -1,7 +1,6 @@
 """Turn a component into its sheet spec and imposed pages: every piece's faces rendered once, placed on paper.
 
-`options` is the build's Options (paper, duplex, back_offset, gutterfold); `report` counts the pieces.
-"""
+`options` is the build's Options (paper, duplex, back_offset, gutterfold); `report` counts the pieces."""
 from __future__ import annotations
 
 from .. import units
@@ -94,10 +93,9 @@ def note_reduced_bleed(game: Game, component: Component, options) -> list[str]:
     if is_cutout(component):  # die-cut pieces keep their bleed inside the margin where there is room
         return []
     try:
-        used = plan_grid(component.size, sheet_spec(component, options)).bleed
+        smallest = min(plan_grid(component.size, sheet_spec(component, options)).bleed)
     except ValueError:  # tiled maps keep their full bleed
         return []
-    smallest = min(used.left, used.bottom, used.right, used.top)
     if component.bleed <= 0 or smallest >= component.bleed - 0.01:
         return []
     paper = component_paper(component, options).upper()

@@ -56,6 +56,17 @@ def bound(rects: Iterable[Rect]) -> Rect | None:
                 max(r.x1 for r in rects), max(r.y1 for r in rects))
 
 
+def mark_box(mark: Mark) -> Rect:
+    """Return the box a mark covers: its lines' ends, or a circle's or cross-hair's reach around its centre."""
+    p = mark.points
+    if mark.kind == "cutline":
+        return Rect(min(p[0::2]), min(p[1::2]), max(p[0::2]), max(p[1::2]))
+    if mark.kind in ("crop", "cut", "fold"):
+        return Rect(min(p[0], p[2]), min(p[1], p[3]), max(p[0], p[2]), max(p[1], p[3]))
+    rx, ry = (p[2], p[3]) if mark.kind == "circle" else (p[2] / 2, p[2] / 2)
+    return Rect(p[0] - rx, p[1] - ry, p[0] + rx, p[1] + ry)
+
+
 def outline_trims(trims: Sequence[Rect], shape: str) -> list[Mark]:
     """Return the trim outline of each rect: an ellipse for round pieces, a rectangle otherwise."""
     if shape == "round":
@@ -65,15 +76,11 @@ def outline_trims(trims: Sequence[Rect], shape: str) -> list[Mark]:
 
 
 def crop_trims(trims: Sequence[Rect], limit: Rect, clips: Sequence[Rect] = ()) -> tuple[list[Mark], set[str]]:
-    """Return crop marks on the extension of every distinct trim edge, beyond the trims, within limit, and
-    the sides ("top", "bottom", "left", "right") where an edge line got no mark.
+    """Return crop marks on the extension of every distinct trim edge, never in a trim nor out of limit (the
+    printable area), and the sides ("top", "bottom", "left", "right") where an edge line got no mark.
 
-    limit is the printable area (page minus margins); marks never enter a trim and never leave limit.
-    Each mark reaches at least WHITE_REACH past the printed bleed (clips) into white paper; where there
-    is not that much room before the margin it is a tick over the bleed up to the margin (haloed, as every
-    mark, so it shows on any art), and only where not even MIN_TICK fits is the mark left out and its side
-    reported.
-    """
+    A mark reaches WHITE_REACH past the printed bleed (clips) into white paper; short of room, it is a tick over
+    the bleed up to the margin (haloed, so it shows on any art); short of MIN_TICK, its side is reported."""
     marks: list[Mark] = []
     bare: set[str] = set()
     for vertical in (True, False):

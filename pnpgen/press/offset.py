@@ -4,18 +4,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from .marks import EPS, Mark, Rect, bound, intersect, shift_mark, shift_rect
+from .marks import EPS, Mark, Rect, bound, intersect, mark_box, shift_mark, shift_rect
 from ..units import mm, to_mm
 
 MIN_MARK = mm(1)  # a crop mark the margin cuts shorter than this is left out
 
 
 def offset_backs(pages: Sequence, offset: tuple[float, float], margin: float) -> list:
-    """Shift every back page by offset (points, x right, y up).
-
-    Raises ValueError when a back trim would leave the paper; a back trim that enters the margin makes a
-    note on its page. Clips and marks stop at the margin: nothing is printed where printers cannot print.
-    """
+    """Shift every back page by offset (points, x right, y up); ValueError when a back trim would leave the paper.
+    A back trim in the margin is noted on its page; clips and marks stop at the margin, where printers cannot print."""
     dx, dy = offset
     backs = [page for page in pages if page.side == "back" and page.placements]
     if not backs or (abs(dx) < EPS and abs(dy) < EPS):
@@ -68,7 +65,7 @@ def shift_back(page, dx: float, dy: float, margin: float):
     shifted = replace(page, placements=tuple(placements), marks=tuple(marks),
                       trim_box=shift_rect(page.trim_box, dx, dy),
                       bleed_box=bound(p.clip for p in placements) or shift_rect(page.bleed_box, dx, dy))
-    (lo_x, hi_x), (lo_y, hi_y) = offset_range([replace(shifted, placements=tuple(placements))], margin)
+    (lo_x, hi_x), (lo_y, hi_y) = offset_range([shifted], margin)
     if lo_x > EPS or hi_x < -EPS or lo_y > EPS or hi_y < -EPS:
         inside = min(min(t.x0, t.y0, page.size.width - t.x1, page.size.height - t.y1) for t in visible_trims(shifted))
         note = (f"--back-offset {to_mm(dx):g},{to_mm(dy):g} puts back trims {to_mm(inside):.1f} mm from the paper's "
@@ -85,10 +82,6 @@ def keep_inside(mark: Mark, limit: Rect) -> Mark | None:
         y0, y1 = (min(max(v, limit.y0), limit.y1) for v in (p[1], p[3]))
         inside = limit.x0 - EPS <= p[0] <= limit.x1 + EPS if p[0] == p[2] else limit.y0 - EPS <= p[1] <= limit.y1 + EPS
         return Mark("crop", (x0, y0, x1, y1)) if inside and abs(x1 - x0) + abs(y1 - y0) >= MIN_MARK else None
-    if mark.kind in ("cut", "fold"):
-        box = Rect(min(p[0], p[2]), min(p[1], p[3]), max(p[0], p[2]), max(p[1], p[3]))
-    else:
-        rx, ry = (p[2], p[3]) if mark.kind == "circle" else (p[2] / 2, p[2] / 2)
-        box = Rect(p[0] - rx, p[1] - ry, p[0] + rx, p[1] + ry)
+    box = mark_box(mark)
     fits = box.x0 >= limit.x0 - EPS and box.y0 >= limit.y0 - EPS and box.x1 <= limit.x1 + EPS and box.y1 <= limit.y1 + EPS
     return mark if fits else None

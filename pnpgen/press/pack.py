@@ -9,7 +9,7 @@ from typing import Sequence
 from ..project.model import Size
 from .bleed import describe_reduced_bleed
 from .dieline import Dieline
-from .impose import Page, Placement, SheetSpec, _landscape, _mirror_axes, plan_grid
+from .impose import Page, Placement, SheetSpec, _cells, _landscape, _mirror_axes, plan_grid
 from .marks import Mark, Rect, bound
 from .shapes import bounds, clip, mirror, offset, trace_rect, translate
 
@@ -52,9 +52,7 @@ def _grid_positions(dieline: Dieline, spec: SheetSpec, count: int) -> list[tuple
     if count == 1:  # a lone piece (a box) sits in the middle of its page
         paper = grid.paper
         return [(paper, (paper.width - dieline.width) / 2, (paper.height - dieline.height) / 2)]
-    cells = (divmod(i, grid.cols) for i in range(min(count, grid.capacity)))  # reading order: top row first
-    return [(grid.paper, grid.x0 + c * (dieline.width + spec.gap), grid.y0 + (grid.rows - 1 - r) * (dieline.height + spec.gap))
-            for r, c in cells]
+    return [(grid.paper, t.x0, t.y0) for t in _cells(grid, Size(dieline.width, dieline.height), spec)[:count]]
 
 
 def _hex_positions(dieline: Dieline, spec: SheetSpec) -> list[tuple[Size, float, float]]:
@@ -120,7 +118,7 @@ def _page(chunk: Sequence[Cutout], positions, spec: SheetSpec, grown: dict) -> t
                 key = tuple(sorted((round(p[0], 3), round(p[1], 3)) for p in edge))
                 edges.setdefault(key, edge)  # a cut shared by two neighbours is drawn once
         marks += [Mark("fold", (a + x, b + y, c + x, d + y)) for a, b, c, d in cutout.dieline.folds]
-    marks = [Mark("cutline", _chain(list(edges.values())))] + marks
+    marks = [Mark("cutline", tuple(v for p, q in edges.values() for v in (*p, *q)))] + marks  # one stroke: every cut
     trims = [Rect(*bounds([translate(c, x, y) for c in cutout.dieline.cuts])) for cutout, x, y in pieces]
     label = chunk[0].label if len(chunk) == 1 else ""
     page = Page(paper, "front", tuple(placements), tuple(marks), bound(trims),
@@ -151,11 +149,6 @@ def _near(a: tuple, b: tuple, distance: float) -> bool:
     ax0, ay0, ax1, ay1 = a
     bx0, by0, bx1, by1 = b
     return ax0 <= bx1 + distance and bx0 <= ax1 + distance and ay0 <= by1 + distance and by0 <= ay1 + distance
-
-
-def _chain(edges: list) -> tuple[float, ...]:
-    """Every cut edge as x0, y0, x1, y1 in one flat tuple: one mark strokes a whole page's cuts."""
-    return tuple(v for (p, q) in edges for v in (*p, *q))
 
 
 def _back_page(front: Page, backs: list[str | None], spec: SheetSpec) -> Page:

@@ -90,7 +90,6 @@ def text_string(text: str) -> bytes:
     return b"<FEFF" + text.encode("utf-16-be").hex().upper().encode("ascii") + b">"
 
 
-
 def form_name(face: str) -> str:
     """The PDF name of a face's Form XObject, stable across runs."""
     return "F" + hashlib.sha1(face.encode("utf-8")).hexdigest()[:16]  # noqa: S324 - a name, not security

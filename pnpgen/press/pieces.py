@@ -15,10 +15,9 @@ BOTH, NO_BACK, ODD = 0, 1, 2
 
 
 class Pieces(Sequence):
-    """Every piece of a component in print order, as Items made when read: a card's copies are one run, which holds
-    its face keys as their digests (a face key is a SHA-256 in hex) or, for a key that is not one, as it is. A deck's
-    items are then never 10,000 objects and strings while its pages are imposed and described (pipeline.pdf_digest).
-    A piece of a tiled kind (a map, a sheet) is labelled with the component and its number, as its tiles show it."""
+    """Every piece of a component in print order, as Items made when read: a card's copies are one run holding its
+    face keys as their digests (or as they are, if not SHA-256 in hex), so a deck is never 10,000 objects and strings
+    while imposed. A piece of a tiled kind (a map, a sheet) is labelled with the component and its number."""
 
     __slots__ = ("size", "label", "digests", "flags", "ends", "odd", "last")
 

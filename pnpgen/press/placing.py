@@ -5,42 +5,30 @@ import functools
 
 from reportlab.lib.rl_accel import fp_str
 from ..faces.font import font_named
-from .impose import Page, Placement, Rect
+from ..units import mm
+from .impose import Page, Rect
+from .marks import mark_box
 
 GREY = (0.5, 0.5, 0.5)
 LABEL_SIZE = 6  # pt
+MARGIN = mm(6)  # the sheets' margin, where a page label starts
 
 
 @functools.lru_cache(maxsize=4096)
 def placing(x: float, y: float, width: float, height: float, clip: Rect, clip_path: tuple, flip: str,
             bleed: float) -> str:
-    """The operators that clip to a placement and move a face's form there, up to its Do: the same for the
-    same slot on every full sheet, whichever face it holds."""
-    region = path_operators(clip_path) if clip_path else f"{fp_str(clip.x0, clip.y0, clip.x1 - clip.x0, clip.y1 - clip.y0)} re"
-    matrix = face_matrix(Placement("", x, y, width, height, clip, clip_path=clip_path, flip=flip), bleed)
-    return f"q {region} W n {fp_str(*matrix)} cm"
+    """The operators that clip to a placement (its clip, or the closed polygons of its clip_path) and move a face's
+    form there, its origin at the bleed corner and mirrored as flip says, up to its Do: the same for the same slot
+    on every full sheet, whichever face it holds."""
+    region = " ".join(f"{fp_str(*polygon[0])} m " + " ".join(f"{fp_str(*p)} l" for p in polygon[1:]) + " h"
+                      for polygon in clip_path)
+    region = region or f"{fp_str(clip.x0, clip.y0, clip.x1 - clip.x0, clip.y1 - clip.y0)} re"
+    x, y, width, height = x - bleed, y - bleed, width + 2 * bleed, height + 2 * bleed
+    flips = {"y": (1, 0, 0, -1, x, y + height), "xy": (-1, 0, 0, -1, x + width, y + height)}
+    return f"q {region} W n {fp_str(*flips.get(flip, (1, 0, 0, 1, x, y)))} cm"
 
 
-def face_matrix(placement: Placement, bleed: float) -> tuple[float, ...]:
-    """The matrix putting the form's origin at the placement's bleed corner, mirrored as flip says."""
-    x, y = placement.x - bleed, placement.y - bleed
-    width, height = placement.width + 2 * bleed, placement.height + 2 * bleed
-    if placement.flip == "y":
-        return (1, 0, 0, -1, x, y + height)
-    if placement.flip == "xy":
-        return (-1, 0, 0, -1, x + width, y + height)
-    return (1, 0, 0, 1, x, y)
-
-
-def path_operators(polygons) -> str:
-    """Closed polygons as PDF path operators (m, l, h)."""
-    parts = []
-    for polygon in polygons:
-        parts.append(f"{fp_str(*polygon[0])} m " + " ".join(f"{fp_str(*p)} l" for p in polygon[1:]) + " h")
-    return " ".join(parts)
-
-
-def label_position(page: Page, font_name: str, margin: float) -> tuple[float, float] | None:
+def label_position(page: Page, font_name: str) -> tuple[float, float] | None:
     """Where the page label starts (x, baseline): at the left margin, below (or else above) everything
     printed; None when there is no label or it does not fit."""
     if not page.label:
@@ -48,14 +36,14 @@ def label_position(page: Page, font_name: str, margin: float) -> tuple[float, fl
     font = font_named(font_name)
     width = font.width(page.label, LABEL_SIZE)
     ascent, descent = font.ascent * LABEL_SIZE / 1000, -font.descent * LABEL_SIZE / 1000
-    x0, x1 = margin, margin + width
-    if x1 > page.size.width - margin:
+    x0, x1 = MARGIN, MARGIN + width
+    if x1 > page.size.width - MARGIN:
         return None
     printed = [r for r in _printed(page) if r.x0 < x1 + 1 and r.x1 > x0 - 1]
-    baseline = margin + descent
+    baseline = MARGIN + descent
     if all(r.y0 >= baseline + ascent + 1 for r in printed):
         return x0, baseline
-    baseline = page.size.height - margin - ascent
+    baseline = page.size.height - MARGIN - ascent
     if all(r.y1 <= baseline - descent - 1 for r in printed):
         return x0, baseline
     return None
@@ -63,14 +51,4 @@ def label_position(page: Page, font_name: str, margin: float) -> tuple[float, fl
 
 def _printed(page: Page) -> list[Rect]:
     """Return the bounding boxes of everything drawn on the page."""
-    boxes = [p.clip for p in page.placements]
-    for mark in page.marks:
-        p = mark.points
-        if mark.kind == "cutline" and p:
-            boxes.append(Rect(min(p[0::2]), min(p[1::2]), max(p[0::2]), max(p[1::2])))
-        elif mark.kind in ("crop", "cut", "fold"):
-            boxes.append(Rect(min(p[0], p[2]), min(p[1], p[3]), max(p[0], p[2]), max(p[1], p[3])))
-        else:
-            rx, ry = (p[2], p[3]) if mark.kind == "circle" else (p[2] / 2, p[2] / 2)
-            boxes.append(Rect(p[0] - rx, p[1] - ry, p[0] + rx, p[1] + ry))
-    return boxes
+    return [p.clip for p in page.placements] + [mark_box(mark) for mark in page.marks if mark.points]

@@ -31,13 +31,8 @@ def trace_rounded(width: float, height: float, radius: float) -> Polygon:
     r = min(radius, width / 2, height / 2)
     if r <= 0:
         return ((0.0, 0.0), (width, 0.0), (width, height), (0.0, height))
-    steps = _arc_steps(r, math.pi / 2)
-    points: list[Point] = []
-    for cx, cy, start in ((width - r, r, -90), (width - r, height - r, 0), (r, height - r, 90), (r, r, 180)):
-        for i in range(steps + 1):
-            a = math.radians(start) + (math.pi / 2) * i / steps
-            points.append((cx + r * math.cos(a), cy + r * math.sin(a)))
-    return tuple(points)
+    corners = ((width - r, r, -90), (width - r, height - r, 0), (r, height - r, 90), (r, r, 180))
+    return tuple(p for cx, cy, start in corners for p in trace_arc(cx, cy, r, math.radians(start), math.pi / 2))
 
 
 def trace_arc(cx: float, cy: float, r: float, start: float, sweep: float) -> list[Point]:
@@ -60,17 +55,15 @@ def flatten_path(segments: Sequence[tuple]) -> list[Polygon]:
     closed polygons, one per subpath; cubic curves become polylines within TOLERANCE."""
     polygons, current = [], []
     for seg in segments:
+        if seg[0] in ("M", "Z") and len(current) > 2:  # a subpath ends
+            polygons.append(tuple(current))
         if seg[0] == "M":
-            if len(current) > 2:
-                polygons.append(tuple(current))
             current = [(seg[1], seg[2])]
         elif seg[0] == "L":
             current.append((seg[1], seg[2]))
         elif seg[0] == "C":
             current.extend(_cubic_points(current[-1], seg[1:3], seg[3:5], seg[5:7]))
         elif seg[0] == "Z" and current:
-            if len(current) > 2:
-                polygons.append(tuple(current))
             current = [current[0]]
     if len(current) > 2:
         polygons.append(tuple(current))
@@ -115,11 +108,6 @@ def mirror(polygon: Sequence[Point], width: float | None = None, height: float |
     fy = (lambda y: height - y) if height is not None else (lambda y: y)
     mirrored = tuple((fx(x), fy(y)) for x, y in polygon)
     return mirrored[::-1] if (width is None) != (height is None) else mirrored
-
-
-def area(polygon: Sequence[Point]) -> float:
-    """Signed area: positive when the points run counter-clockwise."""
-    return sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(polygon, polygon[1:] + polygon[:1])) / 2
 
 
 def offset(polygons: Sequence[Sequence[Point]], distance: float) -> list[Polygon]:

@@ -1,16 +1,19 @@
 """Turn the laid-out components of a game into print-and-play sheets where small components share sheets."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Sequence
 
 from ..project.model import Game
-from .impose import Item, Page, SheetSpec, impose, plan_grid
-from .marks import Rect, bound, intersect, shift_mark, shift_rect
+from .impose import Item, Page, SheetSpec, _mirror_axes, impose, plan_grid
+from .geometry import page_boxes
+from .marks import Rect, bound, mark_box, shift_mark, shift_rect
 from .sheet_order import order_for_duplex
 from ..units import mm
 
 GAP = mm(2)  # between the printed extents (bleed and marks) of blocks stacked on one sheet
+MARGIN = mm(6)
 
 
 @dataclass(frozen=True)
@@ -37,23 +40,17 @@ class Block:
 def laid_out(name: str, items: Sequence[Item], spec: SheetSpec, pages: Sequence[Page]) -> Laid:
     """The component as share_sheets needs it: of its pieces only those on a part-filled last sheet (the only
     ones ever imposed again), so that a deck's pieces are not all held until its PDFs are written."""
-    try:
-        capacity = plan_grid(items[0].size, spec).capacity if items and not spec.gutterfold else 0
-    except ValueError:  # tiles
-        capacity = 0
-    rest = len(items) % capacity if capacity else 0
+    rest = _rest(items, spec)
     return Laid(name, tuple(items[len(items) - rest:]) if rest else (), spec, tuple(pages))
 
 
 def share_sheets(laid: Sequence[Laid]) -> tuple[list[Page], list[tuple[int, dict[str, int]]]]:
-    """The pages of the print-and-play PDF, and for each shared sheet its number (counting fronts from 1)
-    and the pieces of each component on it.
+    """The pages of the print-and-play PDF in the order that prints double-sided, and for each shared sheet its
+    number (counting fronts from 1) and the pieces of each component on it.
 
-    The pieces on a component's last, part-filled sheet (all of a small component's pieces) are imposed
-    together with those of other components of the same size and spec (one grid, each component whole),
-    and what is left of different sizes is stacked on shared sheets as long as it fits. Full sheets, maps
-    and gutterfold sheets stay as they were. The pages come in the order that prints double-sided
-    (order_for_duplex)."""
+    Components' part-filled last sheets are imposed together where they share size and spec (one grid, each
+    component whole), and the rest stacked on shared sheets as long as it fits; full sheets, tiles and
+    gutterfold sheets stay as they were."""
     split = [(entry, _leftover(entry)) for entry in laid]
     small = [rest for _, rest in split if rest is not None]
     if len(small) < 2:
@@ -81,16 +78,22 @@ def _leftover(entry: Laid) -> Laid | None:
     """The component's part-filled last sheet, as a component of its own: its pieces and its pages (front and
     back); None when every sheet is full, or for tiles and gutterfold sheets."""
     fronts = [index for index, page in enumerate(entry.pages) if page.side == "front"]
-    if not fronts or entry.spec.gutterfold or not entry.items or entry.pages[fronts[-1]].label:  # tiles carry labels
+    count = _rest(entry.items, entry.spec)
+    if not fronts or not count or entry.pages[fronts[-1]].label:  # tiles carry labels
         return None
-    try:
-        capacity = plan_grid(entry.items[0].size, entry.spec).capacity
-    except ValueError:
-        return None
-    count = len(entry.items) % capacity
-    if count == 0 or len(entry.pages[fronts[-1]].placements) != count:
+    if len(entry.pages[fronts[-1]].placements) != count:
         return None
     return Laid(entry.name, entry.items[-count:], entry.spec, entry.pages[fronts[-1]:])
+
+
+def _rest(items: Sequence[Item], spec: SheetSpec) -> int:
+    """How many of the items a part-filled last grid sheet holds: 0 when every sheet is full, for tiles and for
+    gutterfold sheets."""
+    try:
+        capacity = plan_grid(items[0].size, spec).capacity if items and not spec.gutterfold else 0
+    except ValueError:  # tiles
+        return 0
+    return len(items) % capacity if capacity else 0
 
 
 def _same_grids(small: Sequence[Laid]) -> list[list[Laid]]:
@@ -123,24 +126,14 @@ def _impose_together(group: list[Laid]) -> list[Block]:
         if page.side != "front":
             continue
         back = pages[index + 1] if index + 1 < len(pages) and pages[index + 1].side == "back" else None
-        counts: dict[str, int] = {}
-        for owner in owners[taken:taken + len(page.placements)]:
-            counts[owner] = counts.get(owner, 0) + 1
+        blocks.append(Block(page, back, dict(Counter(owners[taken:taken + len(page.placements)])), spec.duplex))
         taken += len(page.placements)
-        blocks.append(Block(page, back, counts, spec.duplex))
     return blocks
 
 
 def _extent(page: Page) -> Rect:
     """Everything printed on the page: clips and marks."""
-    boxes = [p.clip for p in page.placements]
-    for mark in page.marks:
-        p = mark.points
-        if mark.kind in ("crop", "cut", "fold"):
-            boxes.append(Rect(min(p[0], p[2]), min(p[1], p[3]), max(p[0], p[2]), max(p[1], p[3])))
-        else:
-            rx, ry = (p[2], p[3]) if mark.kind == "circle" else (p[2] / 2, p[2] / 2)
-            boxes.append(Rect(p[0] - rx, p[1] - ry, p[0] + rx, p[1] + ry))
+    boxes = [p.clip for p in page.placements] + [mark_box(mark) for mark in page.marks]
     return bound(boxes) or Rect(0, 0, 0, 0)
 
 
@@ -148,9 +141,8 @@ def _fits(blocks: list[Block]) -> bool:
     size = blocks[0].front.size
     if any(b.front.size != size for b in blocks):
         return False
-    margin = mm(6)
     height = sum(_extent(b.front).height for b in blocks) + GAP * (len(blocks) - 1)
-    return height <= size.height - 2 * margin
+    return height <= size.height - 2 * MARGIN
 
 
 def _shift(page: Page, dy: float) -> Page:
@@ -161,9 +153,8 @@ def _shift(page: Page, dy: float) -> Page:
 
 def _join(pages: list[Page], side: str) -> Page:
     placements = tuple(p for page in pages for p in page.placements)
-    trims = [intersect(Rect(p.x, p.y, p.x + p.width, p.y + p.height), p.clip) for p in placements]
-    return Page(pages[0].size, side, placements, tuple(m for page in pages for m in page.marks),
-                bound(t for t in trims if t is not None), bound(p.clip for p in placements), "",
+    boxes = page_boxes([(p.x, p.y, p.width, p.height, p.clip) for p in placements])
+    return Page(pages[0].size, side, placements, tuple(m for page in pages for m in page.marks), *boxes, "",
                 tuple(sorted({e for page in pages for e in page.bare_edges})),
                 tuple(dict.fromkeys(n for page in pages for n in page.notes)))
 
@@ -176,18 +167,16 @@ def _stack(blocks: list[Block]) -> Block:
     extents = [_extent(b.front) for b in blocks]
     total = sum(e.height for e in extents) + GAP * (len(blocks) - 1)
     top = size.height - (size.height - total) / 2
-    fronts, backs, counts = [], [], {}
+    fronts, backs, counts = [], [], Counter()
     for block, extent in zip(blocks, extents):
         dy = top - extent.y1
         fronts.append(_shift(block.front, dy))
         if block.back is not None:
-            # A long-edge flip of a portrait sheet mirrors x: the back moves with its front; else it mirrors y.
-            mirrors_x = (block.duplex == "long") == (size.height >= size.width)
+            mirrors_x = "width" in _mirror_axes(size, block.duplex)  # mirrored across: up as its front
             backs.append(_shift(block.back, dy if mirrors_x else -dy))
-        for name, count in block.counts.items():
-            counts[name] = counts.get(name, 0) + count
+        counts.update(block.counts)
         top -= extent.height + GAP
-    return Block(_join(fronts, "front"), _join(backs, "back") if backs else None, counts, blocks[0].duplex)
+    return Block(_join(fronts, "front"), _join(backs, "back") if backs else None, dict(counts), blocks[0].duplex)
 
 
 def note_shared_sheets(game: Game, pages: list[Page], shared: list[tuple[int, dict[str, int]]]) -> list[str]:

@@ -1,10 +1,7 @@
 """Turn a print-and-play PDF's pages into the order that prints double-sided: each back on its front's sheet.
 
-Printed whole on a duplex printer, page 2k-1 and page 2k share sheet k. A front without a back (a tuck box, a map
-tile, chips with no back) would push every later front onto the back of a sheet, so such pages go after the
-two-sided ones, each followed by a blank page: the pieces on them are cut out, so nothing may print behind them.
-A file whose pages are all one-sided is printed single-sided and keeps its order.
-"""
+On a duplex printer pages 2k-1 and 2k share sheet k, so a front without a back (a tuck box, a map tile) goes after
+the two-sided ones with a blank behind it (it is cut out: nothing may print there). All one-sided: order kept."""
 from __future__ import annotations
 
 from typing import Sequence

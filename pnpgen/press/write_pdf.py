@@ -1,9 +1,7 @@
 """Turn imposed pages and their faces' forms into a PDF streamed to its file: one Form XObject per face.
 
-Each page is written as soon as it is laid out, each face's form the first time a page shows it, and the
-font subsets last, once the document's glyphs are known; memory holds object numbers, not the document, and
-a form's only while a later page still shows its face.
-"""
+Pages are written as they come, a form when a page first shows it, font subsets last (once every glyph is known):
+memory holds object numbers, not the document, and a form's only while a later page still shows its face."""
 from __future__ import annotations
 
 import functools
@@ -18,7 +16,6 @@ from reportlab.lib.rl_accel import fp_str
 from ..files.atomic import write_atomically
 from ..faces.font import font_named
 from ..faces.form import Shape
-from ..units import mm
 from .form_objects import form_head
 from .placing import GREY, LABEL_SIZE, label_position, placing
 from .cid_fonts import cid_font_objects
@@ -34,34 +31,27 @@ from .recurring import key_prefix, recurring
 RECENT_PAGES = 8  # page contents (and marks, boxes...) kept: a page that repeats one written shortly before reuses them
 
 
-def write_pdf(pages: Sequence[Page], drawings: Mapping, path: Path, *, title: str, initial_font: str,
-              bleed: float | None, author: str = "pnpgen", subject: str = "", margin: float = mm(6)) -> None:
-    """Write the pages to path, replacing it only once the whole PDF is on disk.
-
-    drawings maps each face key to its FaceForm. bleed: the bleed every face
-    carries on each side; None reads it per placement from the face's width (PDFs mixing components)."""
-    write_atomically(Path(path), functools.partial(write_document, pages=pages, drawings=drawings, title=title,
-                                                   initial_font=initial_font, bleed=bleed, author=author,
-                                                   subject=subject, margin=margin), "PDF")
+def write_pdf(pages: Sequence[Page], drawings: Mapping, path: Path, **options) -> None:
+    """Write the pages to path (with write_document's options), replacing it only once the whole PDF is on disk."""
+    write_atomically(Path(path), functools.partial(write_document, pages=pages, drawings=drawings, **options), "PDF")
 
 
-def pdf_bytes(pages: Sequence[Page], drawings: Mapping, *, title: str, initial_font: str, bleed: float | None,
-              author: str = "pnpgen", subject: str = "", margin: float = mm(6)) -> bytes:
+def pdf_bytes(pages: Sequence[Page], drawings: Mapping, **options) -> bytes:
     """The PDF write_pdf writes, as bytes (exports rasterise it in memory)."""
     out = io.BytesIO()
-    write_document(out, pages, drawings, title=title, initial_font=initial_font, bleed=bleed, author=author,
-                   subject=subject, margin=margin)
+    write_document(out, pages, drawings, **options)
     return out.getvalue()
 
 
 def write_document(out: BinaryIO, pages: Sequence[Page], drawings: Mapping, *, title: str, initial_font: str,
-                   bleed: float | None, author: str = "pnpgen", subject: str = "", margin: float = mm(6),
-                   duplex: str = "long") -> None:
-    """duplex: the edge its back pages flip on (long, short), which the PDF asks the print dialog for."""
+                   bleed: float | None, subject: str = "", duplex: str = "long") -> None:
+    """drawings maps each face key to its FaceForm. bleed: the bleed every face carries on each side; None reads
+    it per placement from the face's width (PDFs mixing components). duplex: the edge its back pages flip on
+    (long, short), which the PDF asks the print dialog for."""
     info = (b"<< /Author %s /CreationDate (%s) /Creator (pnpgen) /Keywords () /ModDate (%s) /Producer (pnpgen) "
-            b"/Subject %s /Title %s /Trapped /False >>" % (text_string(author), EPOCH.encode(), EPOCH.encode(),
+            b"/Subject %s /Title %s /Trapped /False >>" % (text_string("pnpgen"), EPOCH.encode(), EPOCH.encode(),
                                                           text_string(subject), text_string(title)))
-    Document(out, drawings, initial_font).write(pages, bleed, margin, info, duplex)
+    Document(out, drawings, initial_font).write(pages, bleed, info, duplex)
 
 
 DUPLEX = {"long": b"DuplexFlipLongEdge", "short": b"DuplexFlipShortEdge"}  # the print dialog's preset
@@ -86,15 +76,14 @@ class Document:
         self.shown = Shown(self.fonts)  # the glyphs of records copied as they are
         self.label_font = label_font
         self.streams: dict[bytes, bytes] = {}  # the content streams of the pages written last
-        self.marks: dict[int, tuple] = {}  # id(a page's marks) -> (the marks, kept so the id stays theirs; operators)
-        self.moves: dict[tuple, tuple] = {}  # (id(a grid's slots), their bleeds) -> (the slots, kept; operators)
-        self.boxes: dict[tuple, tuple] = {}  # the ids of a page's paper and boxes -> (those, kept; their entries)
+        self.marks: dict[tuple, tuple] = {}  # a page's marks -> their operators (see recall)
+        self.moves: dict[tuple, tuple] = {}  # a grid's slots and their bleeds -> their placing() operators
+        self.boxes: dict[tuple, tuple] = {}  # a page's paper and boxes -> their entries
 
-    def write(self, pages: Sequence[Page], bleed: float | None, margin: float, info: bytes,
-              duplex: str = "long") -> None:
+    def write(self, pages: Sequence[Page], bleed: float | None, info: bytes, duplex: str = "long") -> None:
         tree = self.file.reserve()
         self.recurring = recurring(pages)
-        kids = array("Q", (self.write_page(page, tree, bleed, margin) for page in pages))
+        kids = array("Q", (self.write_page(page, tree, bleed) for page in pages))
         self.write_fonts()
         self.file.put(tree, b"<< /Type /Pages /Count %d /Kids [ %s ] >>" % (
             len(kids), b" ".join(b"%d 0 R" % kid for kid in kids)))
@@ -103,7 +92,7 @@ class Document:
         catalog = self.file.add(b"<< /Type /Catalog /Pages %d 0 R /PageMode /UseNone%s >>" % (tree, asked))
         self.file.finish(catalog, self.file.add(info))
 
-    def write_page(self, page: Page, tree: int, bleed: float | None, margin: float) -> int:
+    def write_page(self, page: Page, tree: int, bleed: float | None) -> int:
         placements, forms = page.placements, self.forms
         grid = isinstance(placements, Placed)
         entries = []
@@ -132,12 +121,9 @@ class Document:
                      for p, entry in zip(placements, entries)]
         code = [move + entry[3] for move, entry in zip(moves, entries)]
         if page.marks:
-            known = self.marks.get(id(page.marks))  # full sheets of a component share their marks
-            if known is None or known[0] is not page.marks:
-                known = keep(self.marks, id(page.marks), (page.marks, marks_operators(page.marks)))
-            code.append(known[1])
+            code.append(recall(self.marks, (page.marks,), lambda: marks_operators(page.marks)))
         fonts = b""
-        where = label_position(page, self.label_font, margin)
+        where = label_position(page, self.label_font)
         if where is not None:
             operators, number = self.label_operators(page.label, *where)
             code.append(operators)
@@ -149,25 +135,15 @@ class Document:
             b"/XObject << %s >>%s >> /Contents %d 0 R >>" % (tree, self.page_boxes(page), objects, fonts, content))
 
     def page_boxes(self, page: Page) -> bytes:
-        """A page's MediaBox, TrimBox and BleedBox entries: full sheets of a component share their paper and
-        boxes, and so these."""
+        """A page's MediaBox, TrimBox and BleedBox entries."""
         size, trim, bleed = page.size, page.trim_box, page.bleed_box
-        known = self.boxes.get((id(size), id(trim), id(bleed)))
-        if known is None or known[0] is not size or known[1] is not trim or known[2] is not bleed:
-            known = keep(self.boxes, (id(size), id(trim), id(bleed)), (size, trim, bleed, (
-                b"/MediaBox [ 0 0 %s ] /TrimBox [ %s ] /BleedBox [ %s ]"
-                % (fp_str(size.width, size.height).encode(), box(trim), box(bleed)))))
-        return known[3]
+        return recall(self.boxes, (size, trim, bleed), lambda: b"/MediaBox [ 0 0 %s ] /TrimBox [ %s ] /BleedBox [ %s ]"
+                      % (fp_str(size.width, size.height).encode(), box(trim), box(bleed)))
 
     def grid_moves(self, slots: tuple, bleeds: tuple[float, ...]) -> list[str]:
-        """The placing() operators of a grid page's slots: every full sheet of a component shares its slots,
-        and so these."""
-        known = self.moves.get((id(slots), bleeds))
-        if known is None or known[0] is not slots:
-            known = keep(self.moves, (id(slots), bleeds), (slots, [
-                placing(*slot[:5], slot[6] if len(slot) > 6 else (), slot[7] if len(slot) > 7 else "", face_bleed)
-                for slot, face_bleed in zip(slots, bleeds)]))  # a slot: the fields of a Placement after its face
-        return known[1]
+        """The placing() operators of a grid page's slots (each x, y, width, height, clip)."""
+        return recall(self.moves, (slots,), lambda: [placing(*slot, (), "", face_bleed)
+                                                     for slot, face_bleed in zip(slots, bleeds)], bleeds)
 
     def page_stream(self, code: bytes) -> bytes:
         """A page's content stream; the backs of a deck's full sheets are the same page over and over, and
@@ -252,6 +228,17 @@ def keep(cache: dict, key, value):
         cache.clear()
     cache[key] = value
     return value
+
+
+def recall(cache: dict, objects: tuple, make, *extra):
+    """What make() gives for these objects (and extra), kept by their identity: full sheets of a component share
+    their marks, slots, paper and boxes, and so what is written of them. The objects are kept so that no other
+    object takes their ids."""
+    key = (*map(id, objects), *extra)
+    known = cache.get(key)
+    if known is None or any(kept is not given for kept, given in zip(known[0], objects)):
+        known = keep(cache, key, (objects, make()))
+    return known[1]
 
 
 def box(rect: Rect) -> bytes:

@@ -52,20 +52,15 @@ def plan_raster(document: int, page: int, width: float, height: float, bleed: fl
 def rasterise(documents: Sequence[bytes], rasters: Sequence[Raster], *, workers: int | None = None,
               encode: bool = True, dpi: float | None = None, level: int = PNG_LEVEL) -> list[bytes]:
     """Return one PNG (encode) or raw RGB buffer (not encode) per raster, in order."""
-    results: list[bytes] = [b""] * len(rasters)
-    for index, data in rasterise_as_done(documents, rasters, workers=workers, encode=encode, dpi=dpi, level=level):
-        results[index] = data
-    return results
+    return [data for _, data in sorted(rasterise_as_done(documents, rasters, workers=workers, encode=encode, dpi=dpi,
+                                                         level=level))]
 
 
 def rasterise_as_done(documents: Sequence[bytes], rasters: Sequence[Raster], *, workers: int | None = None,
                       encode: bool = True, dpi: float | None = None,
                       level: int = PNG_LEVEL) -> Iterator[tuple[int, bytes]]:
-    """Yield (index, PNG or raw RGB bytes) as each raster is done, so the caller can write while workers render.
-
-    Pages are split between worker processes (pdfium is not thread-safe; each worker opens the PDFs
-    itself); small jobs render in this process. Output bytes never depend on the number of workers.
-    """
+    """Yield (index, PNG or raw RGB bytes) as each raster is done, so the caller can write while workers render:
+    worker processes, as pdfium is not thread-safe (small jobs render in this one); their number changes no byte."""
     workers = default_workers() if workers is None else max(1, workers)
     jobs = list(enumerate(rasters))
     if workers == 1 or len(jobs) < MIN_PARALLEL:
@@ -74,7 +69,8 @@ def rasterise_as_done(documents: Sequence[bytes], rasters: Sequence[Raster], *, 
             for index, raster in jobs:
                 yield index, make_image(documents, documents_open, raster, encode, dpi, level)
         finally:
-            close_all(documents_open)
+            for document in documents_open.values():
+                document.close()
         return
     chunks = split(jobs, workers * CHUNKS_PER_WORKER)
     context = multiprocessing.get_context(start_method())
@@ -102,13 +98,8 @@ def start_method() -> str:
 def split(jobs: list, count: int) -> list[list]:
     """Cut jobs into at most count contiguous runs of near-equal length (neighbours share a PDF)."""
     count = max(1, min(count, len(jobs)))
-    size, extra = divmod(len(jobs), count)
-    runs, start = [], 0
-    for i in range(count):
-        end = start + size + (1 if i < extra else 0)
-        runs.append(jobs[start:end])
-        start = end
-    return runs
+    size, extra = divmod(len(jobs), count)  # the first `extra` runs are one longer
+    return [jobs[i * size + min(i, extra):(i + 1) * size + min(i + 1, extra)] for i in range(count)]
 
 
 _worker_documents: Sequence[bytes] = ()
@@ -123,12 +114,6 @@ def open_worker(documents: Sequence[bytes]) -> None:
 def render_chunk(task) -> list[tuple[int, bytes]]:
     chunk, encode, dpi, level = task
     return [(index, make_image(_worker_documents, _worker_open, raster, encode, dpi, level)) for index, raster in chunk]
-
-
-def close_all(documents_open: dict[int, pdfium.PdfDocument]) -> None:
-    for document in documents_open.values():
-        document.close()
-    documents_open.clear()
 
 
 def make_image(documents: Sequence[bytes], documents_open: dict, raster: Raster, encode: bool,

@@ -65,10 +65,10 @@ def test_letter_fits_nine_and_clamps_the_outer_bleed_to_the_margin():
     assert len(page.placements) == 9
     grid = plan_grid(POKER, spec)
     assert (grid.cols, grid.rows, grid.paper) == (3, 3, LETTER)
-    used = page.bleed_used
-    assert near(used.left, 3) and near(used.right, 3)
-    assert near(used.top, 1.7) and near(used.bottom, 1.7)
-    assert near(grid.bleed.top, 1.7) and near(grid.bleed.left, 3)
+    trim, bleed = page.trim_box, page.bleed_box  # the bleed printed beyond the trim box on each side
+    assert near(trim.x0 - bleed.x0, 3) and near(bleed.x1 - trim.x1, 3)
+    assert near(bleed.y1 - trim.y1, 1.7) and near(trim.y0 - bleed.y0, 1.7)
+    assert near(grid.bleed[1], 1.7) and near(grid.bleed[0], 3)
     for p in page.placements:
         assert p.clip.y0 >= spec.margin - 1e-6 and p.clip.y1 <= LETTER.height - spec.margin + 1e-6
 
