@@ -125,12 +125,15 @@ def share_widths(natural: list[float], available: float, minimum: float) -> list
     return widths
 
 
+def pad_cells(left: float, right: float, top: float, bottom: float) -> list[tuple]:
+    """TableStyle commands giving every cell these paddings."""
+    return [(f"{side}PADDING", (0, 0), (-1, -1), amount)
+            for side, amount in zip(("LEFT", "RIGHT", "TOP", "BOTTOM"), (left, right, top, bottom))]
+
+
 def interleave(items: list, filler) -> list:
     """items with filler between each two: [a, f, b, f, c]."""
-    out = []
-    for index, item in enumerate(items):
-        out += [item] if index == 0 else [filler, item]
-    return out
+    return [part for item in items for part in (filler, item)][1:]
 
 
 class Typesetter:
@@ -185,7 +188,7 @@ class Typesetter:
 
     def heading_room(self, block: Heading) -> float:
         """The height a heading takes with what keeps it company: spacing and two lines."""
-        style = self.styles["h2" if block.level == 2 else "h3" if block.level == 3 else "h4"]
+        style = self.styles[f"h{min(block.level, 4)}"]
         return style.spaceBefore + style.leading * 2 + style.spaceAfter
 
     def heading(self, block: Heading, extra: float = 0.0) -> list:
@@ -196,7 +199,7 @@ class Typesetter:
         key = f"h{self.headings}"
         if block.level >= 4:
             return [self.paragraph(block.markup, self.styles["h4"])]
-        style = self.styles["h2" if block.level == 2 else "h3"]
+        style = self.styles[f"h{block.level}"]
         rule = colors.HexColor(self.look.accent) if block.level == 2 else None
         # Room for the heading and three lines of what follows, or the heading moves to the next page.
         need = self.heading_room(block) + self.look.size * self.look.leading * 3 + extra
@@ -206,13 +209,12 @@ class Typesetter:
     def listing(self, block: ListBlock) -> ListFlowable:
         s = self.look.size
         items = [ListItem(self.flowables(list(item), "item") or [Spacer(1, 0)]) for item in block.items]
-        common = dict(leftIndent=s * 1.8, bulletFontName=self.look.regular, bulletFontSize=s,
-                      bulletColor=colors.HexColor(self.look.accent), spaceAfter=s * 0.5)
+        common = dict(leftIndent=s * 1.8, bulletColor=colors.HexColor(self.look.accent), spaceAfter=s * 0.5)
         if block.ordered:
             return ListFlowable(items, bulletType="1", start=block.start, bulletFormat="%s.",
-                                **{**common, "bulletFontName": self.look.bold})
-        return ListFlowable(items, bulletType="bullet", start="•", bulletFontSize=text_size(self.look, 0.9), bulletOffsetY=0,
-                            **{k: v for k, v in common.items() if k != "bulletFontSize"})
+                                bulletFontName=self.look.bold, bulletFontSize=s, **common)
+        return ListFlowable(items, bulletType="bullet", start="•", bulletFontName=self.look.regular,
+                            bulletFontSize=text_size(self.look, 0.9), bulletOffsetY=0, **common)
 
     def table(self, block: TableBlock):
         s = self.look.size
@@ -244,10 +246,7 @@ class Typesetter:
             ("LINEBELOW", (0, 1), (-1, -1), 0.35, RULE),
             ("LINEBELOW", (0, -1), (-1, -1), 0.9, accent),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-            ("LEFTPADDING", (0, 0), (-1, -1), pad),
-            ("RIGHTPADDING", (0, 0), (-1, -1), pad),
-            ("TOPPADDING", (0, 0), (-1, -1), s * 0.3),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), s * 0.45),
+            *pad_cells(pad, pad, s * 0.3, s * 0.45),
         ]))
         return table
 
@@ -266,11 +265,8 @@ class Typesetter:
             ("FONT", (0, 0), (-1, -1), self.look.regular, self.look.size),
             ("ALIGN", (0, 0), (-1, -1), "CENTER"),
             ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
-            ("LEFTPADDING", (0, 0), (-1, -1), 0),
-            ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-            ("TOPPADDING", (0, 0), (-1, -1), 0),
+            *pad_cells(0, 0, 0, 0),
             ("BOTTOMPADDING", (0, 0), (-1, 0), self.look.size * 0.3),
-            ("BOTTOMPADDING", (0, 1), (-1, -1), 0),
             ("NOSPLIT", (0, 0), (-1, -1)),  # a caption never leaves its picture at a page break
         ]))
         return table
@@ -286,9 +282,6 @@ class Typesetter:
             ("FONT", (0, 0), (-1, -1), self.look.regular, self.look.size),
             ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor("#f5f1ea")),
             ("LINEBEFORE", (0, 0), (0, -1), 2.2, accent),
-            ("LEFTPADDING", (0, 0), (-1, -1), self.look.size * 1.0),
-            ("RIGHTPADDING", (0, 0), (-1, -1), self.look.size * 1.0),
-            ("TOPPADDING", (0, 0), (-1, -1), self.look.size * 0.6),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), self.look.size * 0.5),
+            *pad_cells(self.look.size, self.look.size, self.look.size * 0.6, self.look.size * 0.5),
         ]))
         return [table, Spacer(1, self.look.size * 0.8)]

@@ -14,7 +14,7 @@ from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, TableStyle
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from .. import units
-from .flowables import GREY, RULE, Heading2, Look, text_size
+from .flowables import GREY, RULE, Heading2, Look, pad_cells, text_size
 
 
 @dataclass(frozen=True)
@@ -122,11 +122,9 @@ def make_contents(look: Look) -> TableOfContents:
     level0 = ParagraphStyle("toc0", fontName=look.bold, fontSize=s, leading=s * 1.6, wordWrap="CJK",
                             spaceBefore=s * 0.2, rightIndent=s * 3)
     level1 = ParagraphStyle("toc1", parent=level0, fontName=look.regular, fontSize=text_size(look, 0.95),
-                            leading=s * 1.45,
-                            leftIndent=s * 2, spaceBefore=0)
-    rows = TableStyle([("FONT", (0, 0), (-1, -1), look.regular, s), ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                       ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 0),
-                       ("BOTTOMPADDING", (0, 0), (-1, -1), 0)])
+                            leading=s * 1.45, leftIndent=s * 2, spaceBefore=0)
+    rows = TableStyle([("FONT", (0, 0), (-1, -1), look.regular, s), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                       *pad_cells(0, 0, 0, 0)])
     return TableOfContents(levelStyles=[level0, level1], dotsMinLevel=0, tableStyle=rows)
 
 
@@ -136,15 +134,8 @@ def order_booklet(pages: int) -> list[tuple[int | None, int | None]]:
     The page count is padded to a multiple of four with blanks (None). Sheet k (from 0) carries on its
     front the pages n−2k (left) and 2k+1 (right), on its back 2k+2 (left) and n−2k−1 (right)."""
     n = max(4, -(-pages // 4) * 4)
-
-    def page(number: int) -> int | None:
-        return number if number <= pages else None
-
-    sides = []
-    for k in range(n // 4):
-        sides.append((page(n - 2 * k), page(2 * k + 1)))
-        sides.append((page(2 * k + 2), page(n - 2 * k - 1)))
-    return sides
+    sides = [side for k in range(n // 4) for side in ((n - 2 * k, 2 * k + 1), (2 * k + 2, n - 2 * k - 1))]
+    return [tuple(number if number <= pages else None for number in side) for side in sides]
 
 
 class BookletCanvas(Canvas):
@@ -237,10 +228,7 @@ def typeset(story: list, spec: PageSpec, look: Look, *, title: str, subject: str
     saved = rl_config.useA85
     rl_config.useA85 = 0
     try:
-        if booklet:
-            doc.multiBuild(list(story), canvasmaker=make_booklet_canvas(booklet, sheet))
-        else:
-            doc.multiBuild(list(story))
+        doc.multiBuild(list(story), canvasmaker=make_booklet_canvas(booklet, sheet) if booklet else Canvas)
     except PageLimit:
         return b"", doc.page_count
     finally:
