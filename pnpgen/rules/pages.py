@@ -71,12 +71,11 @@ class RulebookDoc(BaseDocTemplate):
         frame = Frame(spec.frame_left, spec.bottom, spec.frame_width, spec.height - spec.top - spec.bottom,
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="text")
         self.addPageTemplates([PageTemplate("page", [frame], onPage=self.decorate)])
-        self.outline_levels: list[int] = []
         self.page_count = 0
         self.page_limit = page_limit
 
     def beforeDocument(self):
-        self.outline_levels = []
+        self.outline_levels: list[int] = []
         self.canv.showOutline()
 
     def decorate(self, canvas: Canvas, doc) -> None:
