@@ -109,19 +109,14 @@ def share_widths(natural: list[float], available: float, minimum: float) -> list
     natural = [max(n, minimum) for n in natural]
     if sum(natural) <= available:
         return natural
-    widths = [0.0] * len(natural)
-    left, open_columns = available, sorted(range(len(natural)), key=lambda i: natural[i])
-    while open_columns:
-        share = left / len(open_columns)
-        index = open_columns[0]
-        if natural[index] <= share:
-            widths[index] = natural[index]
-            left -= natural[index]
-            open_columns.pop(0)
-        else:
-            for i in open_columns:
+    widths, left, order = list(natural), available, sorted(range(len(natural)), key=lambda i: natural[i])
+    for rank, index in enumerate(order):  # narrowest first: a column narrower than its share keeps its width
+        share = left / (len(order) - rank)
+        if natural[index] > share:
+            for i in order[rank:]:
                 widths[i] = share
             break
+        left -= natural[index]
     return widths
 
 
@@ -220,21 +215,15 @@ class Typesetter:
         s = self.look.size
         pad = s * 0.5
         head, cell = self.styles["cell_head"], self.styles["cell"]
-        rows = [block.header] + list(block.rows)
         columns = len(block.header)
-        natural = [max(measure_cell(row[c] if c < len(row) else "", head.fontName if r == 0 else cell.fontName,
-                                   cell.fontSize) for r, row in enumerate(rows)) + 2 * pad + 1
-                   for c in range(columns)]
+        rows = [(list(row) + [""] * columns)[:columns] for row in [block.header, *block.rows]]
+        natural = [max(measure_cell(row[c], head.fontName if r == 0 else cell.fontName, cell.fontSize)
+                       for r, row in enumerate(rows)) + 2 * pad + 1 for c in range(columns)]
         widths = share_widths(natural, self.width, s * 2.5)
-        data = []
-        for r, row in enumerate(rows):
-            cells = []
-            for c in range(columns):
-                base = head if r == 0 else cell
-                align = ALIGN.get(block.align[c] if c < len(block.align) else "left", TA_LEFT)
-                style = ParagraphStyle(f"{base.name}-{c}", parent=base, alignment=align)
-                cells.append(self.paragraph(row[c] if c < len(row) else "", style))
-            data.append(cells)
+        aligns = [ALIGN.get(block.align[c] if c < len(block.align) else "left", TA_LEFT) for c in range(columns)]
+        styles = [[ParagraphStyle(f"{base.name}-{c}", parent=base, alignment=aligns[c]) for c in range(columns)]
+                  for base in (head, cell)]
+        data = [[self.paragraph(text, styles[min(r, 1)][c]) for c, text in enumerate(row)] for r, row in enumerate(rows)]
         accent = colors.HexColor(self.look.accent)
         tint = mix(accent, 0.12)
         table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")

@@ -1,10 +1,7 @@
 """Turn rulebook Markdown into blocks (headings, paragraphs, lists, tables, figures) holding reportlab markup.
 
-Markdown is CommonMark plus GitHub tables (markdown-it-py); raw HTML is shown as text. Inline
-`**strong**` becomes bold, `*em*` the accent colour, `` `code` `` a tinted span. A soft line break
-between Japanese characters joins the lines without a space. An image must stand alone in its
-paragraph (several images in one paragraph make one row): `![caption](component:ID#N "WIDTH")`,
-see rules_figures.
+CommonMark plus GitHub tables (markdown-it-py); raw HTML is shown as text. A soft line break between Japanese
+characters joins the lines without a space. Images stand alone in their paragraph (several make one row).
 """
 from __future__ import annotations
 

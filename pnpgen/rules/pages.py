@@ -128,24 +128,18 @@ def make_contents(look: Look) -> TableOfContents:
 
 
 def order_booklet(pages: int) -> list[tuple[int | None, int | None]]:
-    """Saddle-stitch imposition: (left, right) 1-based page numbers of each sheet side, front then back.
-
-    The page count is padded to a multiple of four with blanks (None). Sheet k (from 0) carries on its
-    front the pages n−2k (left) and 2k+1 (right), on its back 2k+2 (left) and n−2k−1 (right)."""
+    """Saddle-stitch imposition: (left, right) 1-based page numbers of each sheet side, front then back; the
+    page count is padded to a multiple of four with blanks (None)."""
     n = max(4, -(-pages // 4) * 4)
     sides = [side for k in range(n // 4) for side in ((n - 2 * k, 2 * k + 1), (2 * k + 2, n - 2 * k - 1))]
     return [tuple(number if number <= pages else None for number in side) for side in sides]
 
 
 class BookletCanvas(Canvas):
-    """A canvas that keeps each A5 page as a form and, on save, imposes them two-up on A4 landscape sheets.
+    """A canvas that keeps each A5 page as a form and, on save, imposes them two-up on A4 landscape sheets."""
 
-    flip: "short" (duplex, flip on the short edge — the usual setting for booklets) or "long" (the back
-    sides are turned 180° so that a printer flipping on the long edge gives the same booklet). sheet:
-    the landscape sheet (width, height) the pages go on two-up."""
-
-    flip = "short"
-    sheet = (units.mm(297), units.mm(210))
+    flip = "short"  # or "long": the back sides turned 180°, for a printer flipping on the long edge
+    sheet = (units.mm(297), units.mm(210))  # the landscape sheet (width, height)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
