@@ -6,7 +6,7 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Callable, Sequence
 
-from ..errors import Location, PnpError
+from ..errors import Location, PnpError, Problem
 from ..export.pieces import card_caption
 from ..faces.face import Face
 from ..project.load import LList, LMap, load_file
@@ -64,12 +64,15 @@ class Side:
         self.locator = FieldLocator(project.root)
 
     def render(self, game: Game, component: Component, card: Card, side: str) -> Face | None:
-        if not self.label:
-            return self.render_face(game, component, card, side)
         try:
             return self.render_face(game, component, card, side)
-        except PnpError as err:  # an error in an old state names that state: the files now may be fine
-            raise PnpError([type(p)(p.location, f"(at {self.label}) {p.message}") for p in err.problems]) from None
+        except PnpError as err:
+            raise (name_state(err, self.label) if self.label else err) from None
+
+
+def name_state(err: PnpError, label: str) -> PnpError:
+    """The error with the state it comes from named: an old state's errors may be gone from the files now."""
+    return PnpError([Problem(p.location, f"(at {label}) {p.message}") for p in err.problems])
 
 
 def compare_games(old: Side, new: Side, games: Sequence[Game], changed_inputs: list[str]) -> list[CardChange]:
@@ -163,9 +166,8 @@ def pair_cards(old: Sequence[Card], new: Sequence[Card]) -> list[tuple[int | Non
             pairs += [(i1 + k, j1 + k) for k in range(i2 - i1)]
             continue
         chosen = pair_alike(old, new, range(i1, i2), range(j1, j2), varying)
-        matched_old = {i for i, _ in chosen.items()}
         by_new = {j: i for i, j in chosen.items()}
-        pairs += [(i, None) for i in range(i1, i2) if i not in matched_old]
+        pairs += [(i, None) for i in range(i1, i2) if i not in chosen]
         pairs += [(by_new.get(j), j) for j in range(j1, j2)]
     return pair_moved(pairs, old, new)
 

@@ -22,14 +22,11 @@ img{max-width:260px;border:1px solid #ccc;background:#fff}.none{color:#777}
 """
 
 
-def encode_data_uri(png: bytes) -> str:
-    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-
-
 def render_figure(png: bytes | None, caption: str, role: str) -> str:
     if png is None:
         return ""
-    return (f'<figure class="{role}"><img src="{encode_data_uri(png)}" alt="{escape(caption)}">'
+    uri = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+    return (f'<figure class="{role}"><img src="{uri}" alt="{escape(caption)}">'
             f"<figcaption>{escape(caption)}</figcaption></figure>")
 
 

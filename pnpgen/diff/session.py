@@ -14,7 +14,7 @@ from typing import Iterator
 
 from ..store.cache import Cache, default_cache_dir
 from ..digests import digest
-from ..errors import PnpError, Problem
+from ..errors import PnpError
 from ..faces.convert import Converter
 from ..faces.fonts import FontBook
 from ..faces.inputs import inputs_digest
@@ -23,7 +23,7 @@ from ..pipeline.prepare import open_fontbook, select_games
 from ..project.model import Project
 from ..project.revision import Stamp
 from ..project.validate import load_project
-from .compare import CardChange, Side, compare_games
+from .compare import CardChange, Side, compare_games, name_state
 from .pictures import Drawer, Picture, draw_pictures, settle
 from .revisions import choose_since, open_old_project
 from .sections import SectionChange, compare_rulebooks
@@ -87,7 +87,7 @@ def load_old(folder: Path, project: Project, label: str) -> Project:
     try:
         return load_project(source if source.exists() else folder)
     except PnpError as err:
-        raise PnpError([Problem(p.location, f"(at {label}) {p.message}") for p in err.problems]) from None
+        raise name_state(err, label) from None
 
 
 def hash_inputs(root: Path, same: set[str]) -> dict[str, str]:

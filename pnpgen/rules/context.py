@@ -10,7 +10,7 @@ from markupsafe import Markup, escape
 from ..errors import PnpError
 from ..project.assumptions import assumed_count
 from ..project.expand import expand_pieces
-from ..project.model import Component, Fields, Game
+from ..project.model import Fields, Game
 from ..templating.sandbox import compile_expression
 
 # A number the data only assumes (a count or figure the documents leave blank) travels from the rulebook's
@@ -28,12 +28,6 @@ class ComponentFacts:
     kind: str
     count: int  # physical pieces, copies included
     cards: tuple[Fields, ...]  # distinct cards, in data order
-
-
-def describe_component(component: Component) -> ComponentFacts:
-    pieces = expand_pieces(component)
-    return ComponentFacts(component.id, component.name, component.kind, len(pieces),
-                          tuple(card.fields for card in component.cards))
 
 
 def select_fields(game: Game, component_id: str, where: str | None = None) -> list[Fields]:
@@ -95,7 +89,8 @@ class Assumption:
 def make_context(game: Game, marks: list[Assumption] | None = None) -> dict:
     """Names the rulebook's Jinja expressions see: game, players, components and the helpers below. marks:
     where the assumed numbers printed are noted (each then printed with its mark); None prints them plain."""
-    components = {c.id: describe_component(c) for c in game.components}
+    components = {c.id: ComponentFacts(c.id, c.name, c.kind, len(expand_pieces(c)),
+                                       tuple(card.fields for card in c.cards)) for c in game.components}
 
     def note(assumption: Assumption) -> None:
         if assumption not in marks:
@@ -113,8 +108,7 @@ def make_context(game: Game, marks: list[Assumption] | None = None) -> dict:
         assumed = assumed_count(game, component_id) if where is None else None
         if assumed is None:
             return found
-        name = components[component_id].name if component_id in components else component_id
-        return mark(found, f"{name}の数", *assumed)
+        return mark(found, f"{components[component_id].name}の数", *assumed)  # select_fields found the component
 
     def each(component_id: str, by: str) -> int:
         """Pieces per value of the field `by`, when every value has the same number (e.g. markers per race)."""

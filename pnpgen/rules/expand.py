@@ -5,6 +5,7 @@ Kept apart from typesetting so that the checker, which reads the expanded rules 
 from __future__ import annotations
 
 import sys
+import traceback
 from pathlib import Path
 
 import jinja2
@@ -43,12 +44,8 @@ def expand_markdown(project: Project, game: Game, source: Path, text: str, marks
 
 def template_line() -> int:
     """The line of the rulebook template being rendered when the current exception was raised."""
-    tb, line = sys.exc_info()[2], 0
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == "<template>":
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    return line
+    frames = reversed(list(traceback.walk_tb(sys.exc_info()[2])))
+    return next((line for frame, line in frames if frame.f_code.co_filename == "<template>"), 0)
 
 
 def show_path(project: Project, source: Path) -> str:

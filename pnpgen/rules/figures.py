@@ -1,11 +1,7 @@
 """Turn `component:` image references into pictures of pieces: the printed cards' own forms, placed in the rulebook.
 
-Syntax (the src of a Markdown image): `component:ID` (the first piece), `component:ID#N` (the N-th
-piece, copies included, as numbered in the print files), `component:ID?field=value&field=value`
-(the first piece whose fields have those values; true/false for booleans), and `/back` at the end
-for the back: `![闘牌カード「７」](component:battle-cards?number=7 "36mm")`. The title, when given, is the printed width
-(mm, cm, in, pt); the alt text is the caption. The picture is clipped at the trim (a circle for
-round chips) and outlined with a hairline.
+The src of a Markdown image names the piece (`component:ID`, `component:ID#N`, `component:ID?field=value`, each
+perhaps ending in `/back`: the README's Rulebooks section), its title the printed width, its alt text the caption.
 """
 from __future__ import annotations
 
@@ -94,7 +90,8 @@ def shown_value(value) -> str:
 
 
 class PieceFlowable(Flowable):
-    """A piece drawn at a given width: vector, clipped to its trim, with a hairline outline."""
+    """A piece drawn at a given width: vector, clipped to its trim (a circle for a round chip), with a hairline
+    outline."""
 
     def __init__(self, image: PieceImage, width: float, font: str):
         super().__init__()
@@ -122,7 +119,7 @@ class PieceFlowable(Flowable):
         canvas.translate(-component.bleed, -component.bleed)
         place_form(canvas, image.key, image.form)
         canvas.restoreState()
-        canvas.saveState()
+        canvas.saveState()  # a hairline outline at the trim
         canvas.setStrokeColor(colors.Color(0.45, 0.45, 0.45))
         canvas.setLineWidth(0.4)
         if round_shape:

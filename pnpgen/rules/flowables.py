@@ -109,28 +109,26 @@ def share_widths(natural: list[float], available: float, minimum: float) -> list
     natural = [max(n, minimum) for n in natural]
     if sum(natural) <= available:
         return natural
-    widths = [0.0] * len(natural)
-    left, open_columns = available, sorted(range(len(natural)), key=lambda i: natural[i])
-    while open_columns:
-        share = left / len(open_columns)
-        index = open_columns[0]
-        if natural[index] <= share:
-            widths[index] = natural[index]
-            left -= natural[index]
-            open_columns.pop(0)
-        else:
-            for i in open_columns:
+    widths, left, order = list(natural), available, sorted(range(len(natural)), key=lambda i: natural[i])
+    for rank, index in enumerate(order):  # narrowest first: a column narrower than its share keeps its width
+        share = left / (len(order) - rank)
+        if natural[index] > share:
+            for i in order[rank:]:
                 widths[i] = share
             break
+        left -= natural[index]
     return widths
+
+
+def pad_cells(left: float, right: float, top: float, bottom: float) -> list[tuple]:
+    """TableStyle commands giving every cell these paddings."""
+    return [(f"{side}PADDING", (0, 0), (-1, -1), amount)
+            for side, amount in zip(("LEFT", "RIGHT", "TOP", "BOTTOM"), (left, right, top, bottom))]
 
 
 def interleave(items: list, filler) -> list:
     """items with filler between each two: [a, f, b, f, c]."""
-    out = []
-    for index, item in enumerate(items):
-        out += [item] if index == 0 else [filler, item]
-    return out
+    return [part for item in items for part in (filler, item)][1:]
 
 
 class Typesetter:
@@ -185,7 +183,7 @@ class Typesetter:
 
     def heading_room(self, block: Heading) -> float:
         """The height a heading takes with what keeps it company: spacing and two lines."""
-        style = self.styles["h2" if block.level == 2 else "h3" if block.level == 3 else "h4"]
+        style = self.styles[f"h{min(block.level, 4)}"]
         return style.spaceBefore + style.leading * 2 + style.spaceAfter
 
     def heading(self, block: Heading, extra: float = 0.0) -> list:
@@ -196,7 +194,7 @@ class Typesetter:
         key = f"h{self.headings}"
         if block.level >= 4:
             return [self.paragraph(block.markup, self.styles["h4"])]
-        style = self.styles["h2" if block.level == 2 else "h3"]
+        style = self.styles[f"h{block.level}"]
         rule = colors.HexColor(self.look.accent) if block.level == 2 else None
         # Room for the heading and three lines of what follows, or the heading moves to the next page.
         need = self.heading_room(block) + self.look.size * self.look.leading * 3 + extra
@@ -206,33 +204,26 @@ class Typesetter:
     def listing(self, block: ListBlock) -> ListFlowable:
         s = self.look.size
         items = [ListItem(self.flowables(list(item), "item") or [Spacer(1, 0)]) for item in block.items]
-        common = dict(leftIndent=s * 1.8, bulletFontName=self.look.regular, bulletFontSize=s,
-                      bulletColor=colors.HexColor(self.look.accent), spaceAfter=s * 0.5)
+        common = dict(leftIndent=s * 1.8, bulletColor=colors.HexColor(self.look.accent), spaceAfter=s * 0.5)
         if block.ordered:
             return ListFlowable(items, bulletType="1", start=block.start, bulletFormat="%s.",
-                                **{**common, "bulletFontName": self.look.bold})
-        return ListFlowable(items, bulletType="bullet", start="•", bulletFontSize=text_size(self.look, 0.9), bulletOffsetY=0,
-                            **{k: v for k, v in common.items() if k != "bulletFontSize"})
+                                bulletFontName=self.look.bold, bulletFontSize=s, **common)
+        return ListFlowable(items, bulletType="bullet", start="•", bulletFontName=self.look.regular,
+                            bulletFontSize=text_size(self.look, 0.9), bulletOffsetY=0, **common)
 
     def table(self, block: TableBlock):
         s = self.look.size
         pad = s * 0.5
         head, cell = self.styles["cell_head"], self.styles["cell"]
-        rows = [block.header] + list(block.rows)
         columns = len(block.header)
-        natural = [max(measure_cell(row[c] if c < len(row) else "", head.fontName if r == 0 else cell.fontName,
-                                   cell.fontSize) for r, row in enumerate(rows)) + 2 * pad + 1
-                   for c in range(columns)]
+        rows = [(list(row) + [""] * columns)[:columns] for row in [block.header, *block.rows]]
+        natural = [max(measure_cell(row[c], head.fontName if r == 0 else cell.fontName, cell.fontSize)
+                       for r, row in enumerate(rows)) + 2 * pad + 1 for c in range(columns)]
         widths = share_widths(natural, self.width, s * 2.5)
-        data = []
-        for r, row in enumerate(rows):
-            cells = []
-            for c in range(columns):
-                base = head if r == 0 else cell
-                align = ALIGN.get(block.align[c] if c < len(block.align) else "left", TA_LEFT)
-                style = ParagraphStyle(f"{base.name}-{c}", parent=base, alignment=align)
-                cells.append(self.paragraph(row[c] if c < len(row) else "", style))
-            data.append(cells)
+        aligns = [ALIGN.get(block.align[c] if c < len(block.align) else "left", TA_LEFT) for c in range(columns)]
+        styles = [[ParagraphStyle(f"{base.name}-{c}", parent=base, alignment=aligns[c]) for c in range(columns)]
+                  for base in (head, cell)]
+        data = [[self.paragraph(text, styles[min(r, 1)][c]) for c, text in enumerate(row)] for r, row in enumerate(rows)]
         accent = colors.HexColor(self.look.accent)
         tint = mix(accent, 0.12)
         table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
@@ -244,10 +235,7 @@ class Typesetter:
             ("LINEBELOW", (0, 1), (-1, -1), 0.35, RULE),
             ("LINEBELOW", (0, -1), (-1, -1), 0.9, accent),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-            ("LEFTPADDING", (0, 0), (-1, -1), pad),
-            ("RIGHTPADDING", (0, 0), (-1, -1), pad),
-            ("TOPPADDING", (0, 0), (-1, -1), s * 0.3),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), s * 0.45),
+            *pad_cells(pad, pad, s * 0.3, s * 0.45),
         ]))
         return table
 
@@ -266,11 +254,8 @@ class Typesetter:
             ("FONT", (0, 0), (-1, -1), self.look.regular, self.look.size),
             ("ALIGN", (0, 0), (-1, -1), "CENTER"),
             ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
-            ("LEFTPADDING", (0, 0), (-1, -1), 0),
-            ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-            ("TOPPADDING", (0, 0), (-1, -1), 0),
+            *pad_cells(0, 0, 0, 0),
             ("BOTTOMPADDING", (0, 0), (-1, 0), self.look.size * 0.3),
-            ("BOTTOMPADDING", (0, 1), (-1, -1), 0),
             ("NOSPLIT", (0, 0), (-1, -1)),  # a caption never leaves its picture at a page break
         ]))
         return table
@@ -286,9 +271,6 @@ class Typesetter:
             ("FONT", (0, 0), (-1, -1), self.look.regular, self.look.size),
             ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor("#f5f1ea")),
             ("LINEBEFORE", (0, 0), (0, -1), 2.2, accent),
-            ("LEFTPADDING", (0, 0), (-1, -1), self.look.size * 1.0),
-            ("RIGHTPADDING", (0, 0), (-1, -1), self.look.size * 1.0),
-            ("TOPPADDING", (0, 0), (-1, -1), self.look.size * 0.6),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), self.look.size * 0.5),
+            *pad_cells(self.look.size, self.look.size, self.look.size * 0.6, self.look.size * 0.5),
         ]))
         return [table, Spacer(1, self.look.size * 0.8)]

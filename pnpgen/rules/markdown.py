@@ -1,10 +1,7 @@
 """Turn rulebook Markdown into blocks (headings, paragraphs, lists, tables, figures) holding reportlab markup.
 
-Markdown is CommonMark plus GitHub tables (markdown-it-py); raw HTML is shown as text. Inline
-`**strong**` becomes bold, `*em*` the accent colour, `` `code` `` a tinted span. A soft line break
-between Japanese characters joins the lines without a space. An image must stand alone in its
-paragraph (several images in one paragraph make one row): `![caption](component:ID#N "WIDTH")`,
-see rules_figures.
+CommonMark plus GitHub tables (markdown-it-py); raw HTML is shown as text. A soft line break between Japanese
+characters joins the lines without a space. Images stand alone in their paragraph (several make one row).
 """
 from __future__ import annotations
 
@@ -44,13 +41,11 @@ class Heading:
     level: int
     markup: str
     text: str
-    line: int
 
 
 @dataclass(frozen=True)
 class Para:
     markup: str
-    line: int
 
 
 @dataclass(frozen=True)
@@ -58,13 +53,11 @@ class Image:
     src: str
     caption: str
     title: str
-    line: int
 
 
 @dataclass(frozen=True)
 class Figure:
     images: tuple[Image, ...]
-    line: int
 
 
 @dataclass(frozen=True)
@@ -72,7 +65,6 @@ class ListBlock:
     ordered: bool
     start: int
     items: tuple[tuple, ...]  # each item: a tuple of blocks
-    line: int
 
 
 @dataclass(frozen=True)
@@ -80,24 +72,21 @@ class Table:
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     align: tuple[str, ...]  # left | center | right per column
-    line: int
 
 
 @dataclass(frozen=True)
 class Quote:
     blocks: tuple
-    line: int
 
 
 @dataclass(frozen=True)
 class Code:
     text: str
-    line: int
 
 
 @dataclass(frozen=True)
 class Rule:
-    line: int
+    """A thematic break (---)."""
 
 
 @dataclass(frozen=True)
@@ -135,33 +124,33 @@ class Parser:
         refuse_oversize(node, line)
         if kind == "heading":
             inline = node.children[0]
-            return [Heading(int(node.tag[1]), self.inline(inline), flatten(inline).strip(), line)]
+            return [Heading(int(node.tag[1]), self.inline(inline), flatten(inline).strip())]
         if kind == "paragraph":
             inline = node.children[0]
             images = [c for c in inline.children if c.type == "image"]
             if not images:
-                return [Para(self.inline(inline), line)]
+                return [Para(self.inline(inline))]
             others = [c for c in inline.children if c.type not in ("image", "softbreak") and not
                       (c.type == "text" and not c.content.strip())]
             if others:
                 raise PnpError(f"line {line}: an image shares its paragraph with text; expected each image "
                                "(or a row of images) in a paragraph of its own")
-            return [Figure(tuple(Image(i.attrs.get("src", ""), flatten(i).strip(), str(i.attrs.get("title") or ""), line)
-                                 for i in images), line)]
+            return [Figure(tuple(Image(i.attrs.get("src", ""), flatten(i).strip(), str(i.attrs.get("title") or ""))
+                                 for i in images))]
         if kind in ("bullet_list", "ordered_list"):
             items = tuple(tuple(b for child in item.children for b in self.block(child)) for item in node.children)
             start = int(node.attrs.get("start", 1)) if kind == "ordered_list" else 1
-            return [ListBlock(kind == "ordered_list", start, items, line)]
+            return [ListBlock(kind == "ordered_list", start, items)]
         if kind == "table":
             return [self.table(node, line)]
         if kind == "blockquote":
-            return [Quote(tuple(b for child in node.children for b in self.block(child)), line)]
+            return [Quote(tuple(b for child in node.children for b in self.block(child)))]
         if kind in ("fence", "code_block"):
-            return [Code(node.content.rstrip("\n"), line)]
+            return [Code(node.content.rstrip("\n"))]
         if kind == "hr":
-            return [Rule(line)]
+            return [Rule()]
         if kind == "html_block":
-            return [Para(escape(node.content.strip()), line)]
+            return [Para(escape(node.content.strip()))]
         raise PnpError(f"line {line}: Markdown {kind} is not supported in rulebooks")
 
     def table(self, node: SyntaxTreeNode, line: int) -> Table:
@@ -175,11 +164,9 @@ class Parser:
         for cell in (cell for tr in rows for cell in tr.children):
             refuse_oversize(cell, line)
         cells = [[self.inline(cell.children[0]) if cell.children else "" for cell in tr.children] for tr in rows]
-        align = []
-        for cell in rows[0].children:
-            style = str(cell.attrs.get("style", ""))
-            align.append(style.split(":", 1)[1].strip() if "text-align" in style else "left")
-        return Table(tuple(cells[0]), tuple(tuple(r) for r in cells[1:]), tuple(align), line)
+        styles = [str(cell.attrs.get("style", "")) for cell in rows[0].children]
+        align = tuple(style.split(":", 1)[1].strip() if "text-align" in style else "left" for style in styles)
+        return Table(tuple(cells[0]), tuple(tuple(r) for r in cells[1:]), align)
 
     def inline(self, node: SyntaxTreeNode) -> str:
         parts = []
@@ -214,10 +201,9 @@ class Parser:
 
 def flatten(node: SyntaxTreeNode) -> str:
     """The text of an inline node without markup, its digits and marks as they are set."""
-    if node.type == "text":
-        return node.content.translate(HALF_WIDTH_DIGITS).replace(ASSUMED_MARK, "仮").replace(KNOWN_MARK, "注")
-    if node.type == "code_inline":
-        return node.content.replace(ASSUMED_MARK, "仮").replace(KNOWN_MARK, "注")
+    if node.type in ("text", "code_inline"):
+        text = node.content.translate(HALF_WIDTH_DIGITS) if node.type == "text" else node.content
+        return text.replace(ASSUMED_MARK, "仮").replace(KNOWN_MARK, "注")
     if node.type in ("softbreak", "hardbreak"):
         return "\n"
     return "".join(flatten(child) for child in node.children)

@@ -14,7 +14,7 @@ from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, TableStyle
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from .. import units
-from .flowables import GREY, RULE, Heading2, Look, text_size
+from .flowables import GREY, RULE, Heading2, Look, pad_cells, text_size
 
 
 @dataclass(frozen=True)
@@ -71,12 +71,11 @@ class RulebookDoc(BaseDocTemplate):
         frame = Frame(spec.frame_left, spec.bottom, spec.frame_width, spec.height - spec.top - spec.bottom,
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="text")
         self.addPageTemplates([PageTemplate("page", [frame], onPage=self.decorate)])
-        self.outline_levels: list[int] = []
         self.page_count = 0
         self.page_limit = page_limit
 
     def beforeDocument(self):
-        self.outline_levels = []
+        self.outline_levels: list[int] = []
         self.canv.showOutline()
 
     def decorate(self, canvas: Canvas, doc) -> None:
@@ -122,40 +121,25 @@ def make_contents(look: Look) -> TableOfContents:
     level0 = ParagraphStyle("toc0", fontName=look.bold, fontSize=s, leading=s * 1.6, wordWrap="CJK",
                             spaceBefore=s * 0.2, rightIndent=s * 3)
     level1 = ParagraphStyle("toc1", parent=level0, fontName=look.regular, fontSize=text_size(look, 0.95),
-                            leading=s * 1.45,
-                            leftIndent=s * 2, spaceBefore=0)
-    rows = TableStyle([("FONT", (0, 0), (-1, -1), look.regular, s), ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                       ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 0),
-                       ("BOTTOMPADDING", (0, 0), (-1, -1), 0)])
+                            leading=s * 1.45, leftIndent=s * 2, spaceBefore=0)
+    rows = TableStyle([("FONT", (0, 0), (-1, -1), look.regular, s), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                       *pad_cells(0, 0, 0, 0)])
     return TableOfContents(levelStyles=[level0, level1], dotsMinLevel=0, tableStyle=rows)
 
 
 def order_booklet(pages: int) -> list[tuple[int | None, int | None]]:
-    """Saddle-stitch imposition: (left, right) 1-based page numbers of each sheet side, front then back.
-
-    The page count is padded to a multiple of four with blanks (None). Sheet k (from 0) carries on its
-    front the pages n−2k (left) and 2k+1 (right), on its back 2k+2 (left) and n−2k−1 (right)."""
+    """Saddle-stitch imposition: (left, right) 1-based page numbers of each sheet side, front then back; the
+    page count is padded to a multiple of four with blanks (None)."""
     n = max(4, -(-pages // 4) * 4)
-
-    def page(number: int) -> int | None:
-        return number if number <= pages else None
-
-    sides = []
-    for k in range(n // 4):
-        sides.append((page(n - 2 * k), page(2 * k + 1)))
-        sides.append((page(2 * k + 2), page(n - 2 * k - 1)))
-    return sides
+    sides = [side for k in range(n // 4) for side in ((n - 2 * k, 2 * k + 1), (2 * k + 2, n - 2 * k - 1))]
+    return [tuple(number if number <= pages else None for number in side) for side in sides]
 
 
 class BookletCanvas(Canvas):
-    """A canvas that keeps each A5 page as a form and, on save, imposes them two-up on A4 landscape sheets.
+    """A canvas that keeps each A5 page as a form and, on save, imposes them two-up on A4 landscape sheets."""
 
-    flip: "short" (duplex, flip on the short edge — the usual setting for booklets) or "long" (the back
-    sides are turned 180° so that a printer flipping on the long edge gives the same booklet). sheet:
-    the landscape sheet (width, height) the pages go on two-up."""
-
-    flip = "short"
-    sheet = (units.mm(297), units.mm(210))
+    flip = "short"  # or "long": the back sides turned 180°, for a printer flipping on the long edge
+    sheet = (units.mm(297), units.mm(210))  # the landscape sheet (width, height)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -237,10 +221,7 @@ def typeset(story: list, spec: PageSpec, look: Look, *, title: str, subject: str
     saved = rl_config.useA85
     rl_config.useA85 = 0
     try:
-        if booklet:
-            doc.multiBuild(list(story), canvasmaker=make_booklet_canvas(booklet, sheet))
-        else:
-            doc.multiBuild(list(story))
+        doc.multiBuild(list(story), canvasmaker=make_booklet_canvas(booklet, sheet) if booklet else Canvas)
     except PageLimit:
         return b"", doc.page_count
     finally:

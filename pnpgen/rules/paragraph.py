@@ -10,6 +10,8 @@ hanging); spaces at line ends are dropped. Lines are set ragged right, all alike
 """
 from __future__ import annotations
 
+from itertools import groupby
+
 from reportlab.platypus.paragraph import (ParaLines, Paragraph, _handleBulletWidth, cjkU,
                                           makeCJKParaLine)
 
@@ -92,13 +94,8 @@ class Run(str):
 
 def join_runs(units: list) -> list[Run]:
     """The units with each run of one frag made one: makeCJKParaLine then makes the same line, comparing
-    frags and measuring fonts once a run instead of once a character."""
-    runs, start = [], 0
-    for index in range(1, len(units) + 1):
-        if index == len(units) or units[index].frag is not units[start].frag:
-            runs.append(Run("".join(units[start:index]), units[start].frag))
-            start = index
-    return runs
+    frags and measuring fonts once a run instead of once a character (frags compare by identity)."""
+    return [Run("".join(run), frag) for frag, run in groupby(units, key=lambda unit: unit.frag)]
 
 
 def make_units(frags: list) -> list:

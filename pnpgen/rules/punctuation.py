@@ -126,15 +126,11 @@ def small_cmap(kept: dict[int, str]):
 def squeeze(markup: str, half: str) -> str:
     """Paragraph markup with the marks JIS X 4051 sets half-width wrapped in <font name=half>."""
     tokens = _TOKEN.findall(markup)
-    chars = [i for i, t in enumerate(tokens) if not t.startswith("<")]
+    chars = [(i, t) for i, t in enumerate(tokens) if not t.startswith("<")]
     halve = set()
-    for position, index in enumerate(chars):
-        char = tokens[index]
-        following = tokens[chars[position + 1]] if position + 1 < len(chars) else ""
-        preceding = tokens[chars[position - 1]] if position else ""
-        if char in CLOSING and following and following in CLOSING + OPENING:
-            halve.add(index)
-        elif char in OPENING and preceding and preceding in OPENING:
+    for (_, preceding), (index, char), (_, following) in zip([(-1, "")] + chars, chars, chars[1:] + [(-1, "")]):
+        if (char in CLOSING and following and following in CLOSING + OPENING
+                or char in OPENING and preceding and preceding in OPENING):
             halve.add(index)
     if not halve:
         return markup

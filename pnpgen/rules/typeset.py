@@ -1,8 +1,7 @@
 """Turn a game's rulebook Markdown into print-ready PDFs: the rulebook (A4, A5 or an A5 booklet) and a rules sheet.
 
-The Markdown is first rendered as a sandboxed Jinja template with the game's data (rules_context),
-so that counts and tables come from cards.yaml; then parsed (rules_markdown), typeset with the
-bundled Noto Sans JP (rules_flowables, rules_paragraph) and paged (rules_pages).
+The Markdown is rendered as a sandboxed Jinja template over the game's data (expand.py, context.py), so
+that counts and tables come from cards.yaml; then parsed (markdown.py), set (flowables.py) and paged (pages.py).
 """
 from __future__ import annotations
 
@@ -19,6 +18,7 @@ from ..project.model import Game, Project
 from ..faces.render import Renderer
 from ..templating.run_budget import RunOutOfBudget
 from .expand import expand_markdown, show_path  # noqa: F401  (expand_markdown: the tests reach it here)
+from .figures import resolve_image
 from .flowables import Look, Typesetter
 from .context import Assumption
 from .markdown import HALF_WIDTH_DIGITS, MARKED, NOTED, Heading, Image, ListBlock, Para, Theme, parse_markdown
@@ -47,11 +47,10 @@ def build_rulebook(project: Project, game: Game, source: Path, out_path: Path, *
     spec = make_page_spec(HALF_PAGE[sheet] if booklet else page)
     blocks, look, setter = prepare(project, game, source, fontbook, renderer, converter, spec.size, spec.frame_width,
                                    final)
-    first = find_first_section(blocks)
-    story = setter.flowables(blocks[:first], "lead")
-    if any(isinstance(b, Heading) and b.level in (2, 3) for b in blocks):
-        story += [make_contents_heading(setter), make_contents(look)]
-    story += setter.flowables(blocks[first:])
+    # The contents' own heading is set like a section heading, but neither listed nor bookmarked.
+    contents = [KinsokuParagraph("目次", setter.styles["h2"]), make_contents(look)]
+    listed = any(isinstance(b, Heading) and b.level in (2, 3) for b in blocks)
+    story = tell_story(setter, blocks, contents if listed else [])
     title = find_title(blocks, game)
     data, _ = typeset(story, spec, look, title=title, subject=f"{game.title} — ルールブック", head=game.title,
                       booklet=flip if booklet else None, sheet=sheet, note=BOOKLET_NOTES[flip] if booklet else "")
@@ -68,8 +67,7 @@ def build_rules_sheet(project: Project, game: Game, source: Path, out_path: Path
         spec = replace(spec, top=spec.top * 0.7, bottom=spec.bottom * 0.6, side=spec.side * 0.75)
         blocks, look, setter = prepare(project, game, source, fontbook, renderer, converter, size, spec.frame_width,
                                        final, title_scale=1.8, leading=1.6)
-        first = find_first_section(blocks)
-        story = setter.flowables(blocks[:first], "lead") + setter.flowables(blocks[first:])
+        story = tell_story(setter, blocks, [])
         data, pages = typeset(story, spec, look, title=find_title(blocks, game), subject=f"{game.title} — ルールシート",
                               head="", numbered=False, page_limit=None if size == SHEET_SIZES[-1] else 1)
         if pages == 1:
@@ -77,11 +75,6 @@ def build_rules_sheet(project: Project, game: Game, source: Path, out_path: Path
             return Path(out_path)
     raise PnpError(f"the rules sheet needs {pages} pages even at {SHEET_SIZES[-1]} pt; expected it to fit one page "
                    "(shorten the text)", Location(show_path(project, source)))
-
-
-def make_contents_heading(setter: Typesetter):
-    """The contents' own heading, set like a section heading but neither listed nor bookmarked."""
-    return KinsokuParagraph("目次", setter.styles["h2"])
 
 
 def prepare(project: Project, game: Game, source: Path, fontbook: FontBook, renderer: Renderer,
@@ -102,8 +95,6 @@ def prepare(project: Project, game: Game, source: Path, fontbook: FontBook, rend
                 half_regular=half_font(fontbook, "normal"), half_bold=half_font(fontbook, "bold"), **look_options)
 
     def resolve(image: Image):
-        from .figures import resolve_image
-
         try:
             return resolve_image(image.src, image.title, image.caption, game, renderer, converter)
         except RunOutOfBudget:
@@ -125,14 +116,15 @@ def list_assumptions(marks: list[Assumption]) -> list:
             continue
         items = tuple((Para(f"{MARKED if kind else NOTED}{escape(m.what.translate(HALF_WIDTH_DIGITS))}"
                             + (f"：{m.value}" if kind else "") + f" — {escape(m.why.translate(HALF_WIDTH_DIGITS))}"
-                            + (f"（資料：{escape(m.source)}）" if m.source else ""), 0),) for m in chosen)
-        sections += [Heading(2, heading, heading, 0), Para(lead, 0), ListBlock(False, 1, items, 0)]
+                            + (f"（資料：{escape(m.source)}）" if m.source else "")),) for m in chosen)
+        sections += [Heading(2, heading, heading), Para(lead), ListBlock(False, 1, items)]
     return sections
 
 
-def find_first_section(blocks: list) -> int:
-    """Index of the first `##` heading: the contents go right before it."""
-    return next((i for i, b in enumerate(blocks) if isinstance(b, Heading) and b.level == 2), len(blocks))
+def tell_story(setter: Typesetter, blocks: list, contents: list) -> list:
+    """The blocks' flowables: those before the first `##` heading set as the lead, then the contents, then the rest."""
+    first = next((i for i, b in enumerate(blocks) if isinstance(b, Heading) and b.level == 2), len(blocks))
+    return setter.flowables(blocks[:first], "lead") + contents + setter.flowables(blocks[first:])
 
 
 def find_title(blocks: list, game: Game) -> str:
