@@ -6,7 +6,6 @@ from collections import Counter
 from itertools import product
 
 from ..project.model import Expectation, Game, Piece
-from .expressions import key_of
 from .findings import FAIL, PASS, WARN, Finding
 
 
@@ -14,8 +13,8 @@ def check_combinations(game: Game, expectation: Expectation, pieces: list[Piece]
     """Each combination of the fields `of` occurs exactly once (two mislabels that cancel out still fail)."""
     fields = expectation.of
     name = f"combinations {expectation.component} of {' × '.join(fields)}"
-    counts = Counter(tuple(key_of(p.card.fields.get(f)) for f in fields) for p in pieces)
-    axes = [list(dict.fromkeys(key_of(p.card.fields.get(f)) for p in pieces)) for f in fields]
+    counts = Counter(tuple(str(p.card.fields.get(f)) for f in fields) for p in pieces)
+    axes = [list(dict.fromkeys(str(p.card.fields.get(f)) for p in pieces)) for f in fields]
     twice = [(combo, n) for combo, n in counts.items() if n > 1]
     missing = [combo for combo in product(*axes) if combo not in counts]
     problems = [f"{'・'.join(combo)} ×{n} ({locate_combination(pieces, fields, combo)})" for combo, n in twice]
@@ -28,7 +27,7 @@ def check_combinations(game: Game, expectation: Expectation, pieces: list[Piece]
 
 
 def locate_combination(pieces: list[Piece], fields: tuple, combo: tuple) -> str:
-    places = sorted({p.card.location for p in pieces if tuple(key_of(p.card.fields.get(f)) for f in fields) == combo})
+    places = sorted({p.card.location for p in pieces if tuple(str(p.card.fields.get(f)) for f in fields) == combo})
     return ", ".join(f"{loc.file}:{loc.line}" for loc in places[:4])
 
 
@@ -55,12 +54,12 @@ def collect_names(game: Game, source: str, field: str, pieces_by_component: dict
     """The names a component's cards hold in `field`, or the keys of a game default (defaults.race_style)."""
     if source.startswith("defaults."):
         table = game.defaults.get(source.split(".", 1)[1])
-        return [key_of(k) for k in table] if hasattr(table, "items") else []
-    return list(dict.fromkeys(key_of(p.card.fields.get(field)) for p in pieces_by_component[source]))
+        return [str(k) for k in table] if hasattr(table, "items") else []
+    return list(dict.fromkeys(str(p.card.fields.get(field)) for p in pieces_by_component[source]))
 
 
 def locate_names(pieces: list[Piece], field: str, names: list[str]) -> str:
-    places = sorted({p.card.location for p in pieces if key_of(p.card.fields.get(field)) in names})
+    places = sorted({p.card.location for p in pieces if str(p.card.fields.get(field)) in names})
     return ", ".join(f"{loc.file}:{loc.line}" for loc in places[:4])
 
 

@@ -11,7 +11,7 @@ from ..errors import Location
 from ..project.expand import expand_pieces
 from ..project.model import Card, Component, Figure, Game, Project
 from .fields import template_texts
-from .findings import FAIL, PASS, WARN, Finding
+from .findings import FAIL, PASS, WARN, Finding, locator
 from .numerals import parse_number
 from .templatetext import find_printed_literals
 
@@ -125,14 +125,13 @@ def check_sheet_labels(project: Project, game: Game, component: Component) -> li
     sheets = {c.fields[SHEET] for c in component.cards}
     findings = []
     for name, source in template_texts(project, component).items():
+        locate = locator(source, f"templates/{name}")
         for text, start in find_printed_literals(source):
             stated = [(m.start(2), int(parse_number(m.group(2))), "total") for m in _OF.finditer(text)]
             stated += [(m.start(1), int(parse_number(m.group(1))), "sheet") for m in _OF.finditer(text) if m.group(1)]
             stated += [(m.start(1), int(parse_number(m.group(1))), "sheet") for m in _NAMED.finditer(text)]
             for offset, number, what in stated:
-                at = start + offset
-                line = source.count("\n", 0, at) + 1
-                where = Location(f"templates/{name}", line, at - (source.rfind("\n", 0, at) + 1) + 1)
+                where = locate(start + offset)
                 known = totals if what == "total" else sheets
                 shown = "、".join(str(v) for v in sorted(known, key=str))
                 check = f"template text {name} sheets {component.id}"

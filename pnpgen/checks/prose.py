@@ -208,7 +208,7 @@ def skipped(text: str, number: Number) -> bool:
         return True  # １〜７の数字: card values, not counts
     if following in _LIST or (number.start and text[number.start - 1] in _LIST):
         return True  # 1・2・3・down: a list of values
-    if number.start < 6 and _LIST_MARK.match(text) and _LIST_MARK.match(text).end() > number.start:
+    if skipped_mark(text, number):
         return True
     return text[after:after + 1] in ("%", "％", "mm", "m") or text[number.end:number.end + 2] in ("mm", "cm")
 

@@ -9,7 +9,11 @@ from typing import Callable
 
 from ..project.expand import expand_pieces
 from ..project.model import Component, Game, Piece
-from .expressions import key_of, select_cards
+from .expression_tree import read_fields
+from .expressions import select_cards
+from .figures import evaluate_figure
+from .numerals import find_numbers
+from .setups import pieces_used
 
 PER_WORDS = ("ずつ", "各", "あたり", "毎", "ごと", "につき", "それぞれ")
 PIECE_UNITS = frozenset({"", "枚", "個", "組", "セット", "部", "冊", "本"})
@@ -60,10 +64,7 @@ class Noun:
 
 
 def build_vocabulary(game: Game) -> list[Noun]:
-    nouns = [component_noun(game, c) for c in game.components]
-    nouns += setup_nouns(game)
-    nouns += figure_nouns(game)
-    return nouns
+    return [component_noun(game, c) for c in game.components] + setup_nouns(game) + figure_nouns(game)
 
 
 def list_names(component: Component) -> tuple[str, ...]:
@@ -121,13 +122,11 @@ def find_ranges(pieces: list[Piece]) -> frozenset:
 
 def find_removed(game: Game, component: Component, pieces: list[Piece]) -> tuple:
     """(players, the numbers the removed cards carry in the fields the removal reads), per removal setup."""
-    from .setups import pieces_used
-
     found = []
     for expectation in game.expectations:
         if expectation.kind != "setup" or expectation.component != component.id or not expectation.setup.remove:
             continue
-        fields = [a or b for a, b in re.findall(r"card\.(\w+)|card\[['\"](\w+)['\"]\]", expectation.setup.remove)]
+        fields = read_fields(expectation.setup.remove)
         for players in expectation.players:
             kept = {id(p) for p in pieces_used(expectation, pieces, players)}
             values = {p.card.fields.get(f) for p in pieces if id(p) not in kept for f in fields}
@@ -144,7 +143,7 @@ def count_each_owner(pieces: list[Piece]) -> set:
         for other in fields:
             if other == owner:
                 continue
-            pairs = Counter((key_of(p.card.fields.get(owner)), key_of(p.card.fields.get(other))) for p in pieces)
+            pairs = Counter((str(p.card.fields.get(owner)), str(p.card.fields.get(other))) for p in pieces)
             for value in fields[other]:
                 each = {pairs.get((o, value), 0) for o in fields[owner]}
                 if len(each) == 1:
@@ -163,14 +162,12 @@ def count_by_field(pieces: list[Piece]) -> dict[str, Counter]:
     for name in names:
         values = [p.card.fields.get(name) for p in pieces]
         if not any(isinstance(v, (tuple, list)) or hasattr(v, "items") for v in values):
-            out[name] = Counter(key_of(v) for v in values)
+            out[name] = Counter(str(v) for v in values)
     return out
 
 
 def count_used(game: Game, component: Component, pieces: list[Piece], players: int | None) -> set:
     """Pieces used, per player count, as the setups say (使うエリアカード at 3 players: 27)."""
-    from .setups import pieces_used
-
     found = set()
     for expectation in game.expectations:
         if expectation.kind != "setup" or expectation.component != component.id:
@@ -183,7 +180,7 @@ def count_used(game: Game, component: Component, pieces: list[Piece], players: i
                 if setup.deal or setup.set_aside:  # 配られずに残るカード: what is neither dealt, drawn nor set aside
                     found.add(len(used) - count * (setup.deal + setup.turns) - setup.set_aside)
                 if expectation.by:
-                    each = set(Counter(key_of(p.card.fields.get(expectation.by)) for p in used).values())
+                    each = set(Counter(str(p.card.fields.get(expectation.by)) for p in used).values())
                     found |= each | ({n * players for n in each} if players else set())  # 全員: every player's set
     return found
 
@@ -204,8 +201,6 @@ def setup_nouns(game: Game) -> list[Noun]:
 
 
 def figure_nouns(game: Game) -> list[Noun]:
-    from .figures import evaluate_figure
-
     nouns = []
     for figure in game.figures:
         if not figure.words or figure.kind:  # a rule in words ties no number
@@ -232,8 +227,6 @@ def figure_nouns(game: Game) -> list[Noun]:
 
 def find_figure_units(figure) -> frozenset:
     """The counter word the document writes after this figure (６トリック, ３ＶＰ, １回), from its quote."""
-    from .numerals import find_numbers
-
     if figure.source is None:
         return frozenset({""})
     values = {figure.value} if not isinstance(figure.value, str) else {v for _, v in figure.examples}
