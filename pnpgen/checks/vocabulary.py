@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..project.expand import expand_pieces
-from ..project.model import Component, Game, Piece
+from ..project.model import Component, Expectation, Game, Piece
 from .expression_tree import read_fields
 from .expressions import select_cards
 from .figures import evaluate_figure
@@ -78,11 +78,11 @@ def list_names(component: Component) -> tuple[str, ...]:
 def component_noun(game: Game, component: Component) -> Noun:
     pieces = expand_pieces(component)
     narrowed = [e for e in game.expectations if e.component == component.id and e.where]
-    subsets = [pieces] + [select_subset(game, e.where, pieces) for e in narrowed]
-    names = set(list_names(component))
-    named = [(words, len(select_subset(game, e.where, pieces))) for e in narrowed if e.source
-             for words in [set(_RUN.findall(e.source.quote)) - names] if words]
-
+    subsets = [pieces] + [select_cards(e.where, e, pieces) for e in narrowed]
+    names = list_names(component)
+    named = [(words, len(chosen)) for e, chosen in zip(narrowed, subsets[1:]) if e.source
+             for words in [set(_RUN.findall(e.source.quote)) - set(names)] if words]
+    setups = [e for e in game.expectations if e.kind == "setup" and e.component == component.id]
     tallies = [counts for chosen in subsets for counts in count_by_field(chosen).values()]
     numbers = {v for p in pieces for v in p.card.fields.values() if isinstance(v, int) and not isinstance(v, bool)}
     used: dict = {}
@@ -103,11 +103,11 @@ def component_noun(game: Game, component: Component) -> Noun:
         if context.players is None:  # pieces used at a player count only when the phrase names one
             return values
         if context.players not in used:
-            used[context.players] = count_used(game, component, pieces, context.players)
+            used[context.players] = count_used(setups, pieces, context.players)
         return values | used[context.players]
 
-    return Noun(list_names(component), f"count {component.id}", accepts, f"{{{{ count('{component.id}')|zen }}}}", component.location,
-                card_values=frozenset(numbers), removed=find_removed(game, component, pieces), ranges=find_ranges(pieces))
+    return Noun(names, f"count {component.id}", accepts, f"{{{{ count('{component.id}')|zen }}}}", component.location,
+                card_values=frozenset(numbers), removed=find_removed(setups, pieces), ranges=find_ranges(pieces))
 
 
 def find_ranges(pieces: list[Piece]) -> frozenset:
@@ -120,12 +120,10 @@ def find_ranges(pieces: list[Piece]) -> frozenset:
     return frozenset(found)
 
 
-def find_removed(game: Game, component: Component, pieces: list[Piece]) -> tuple:
+def find_removed(setups: list[Expectation], pieces: list[Piece]) -> tuple:
     """(players, the numbers the removed cards carry in the fields the removal reads), per removal setup."""
     found = []
-    for expectation in game.expectations:
-        if expectation.kind != "setup" or expectation.component != component.id or not expectation.setup.remove:
-            continue
+    for expectation in (e for e in setups if e.setup.remove):
         fields = read_fields(expectation.setup.remove)
         for players in expectation.players:
             kept = {id(p) for p in pieces_used(expectation, pieces, players)}
@@ -151,11 +149,6 @@ def count_each_owner(pieces: list[Piece]) -> set:
     return found
 
 
-def select_subset(game: Game, where: str, pieces: list[Piece]) -> list[Piece]:
-    expectation = next(e for e in game.expectations if e.where == where)
-    return select_cards(where, expectation, pieces)
-
-
 def count_by_field(pieces: list[Piece]) -> dict[str, Counter]:
     names = dict.fromkeys(k for p in pieces for k in p.card.fields)
     out = {}
@@ -166,22 +159,18 @@ def count_by_field(pieces: list[Piece]) -> dict[str, Counter]:
     return out
 
 
-def count_used(game: Game, component: Component, pieces: list[Piece], players: int | None) -> set:
-    """Pieces used, per player count, as the setups say (使うエリアカード at 3 players: 27)."""
+def count_used(setups: list[Expectation], pieces: list[Piece], players: int) -> set:
+    """Pieces used at a player count, as the setups say (使うエリアカード at 3 players: 27)."""
     found = set()
-    for expectation in game.expectations:
-        if expectation.kind != "setup" or expectation.component != component.id:
-            continue
-        for count in expectation.players:
-            if players in (None, count):
-                used = pieces_used(expectation, pieces, count)
-                found |= {len(used), len(pieces) - len(used)} if len(used) < len(pieces) else {len(used)}  # 計６枚を抜き
-                setup = expectation.setup
-                if setup.deal or setup.set_aside:  # 配られずに残るカード: what is neither dealt, drawn nor set aside
-                    found.add(len(used) - count * (setup.deal + setup.turns) - setup.set_aside)
-                if expectation.by:
-                    each = set(Counter(str(p.card.fields.get(expectation.by)) for p in used).values())
-                    found |= each | ({n * players for n in each} if players else set())  # 全員: every player's set
+    for expectation in (e for e in setups if players in e.players):
+        used = pieces_used(expectation, pieces, players)
+        found |= {len(used), len(pieces) - len(used)} if len(used) < len(pieces) else {len(used)}  # 計６枚を抜き
+        setup = expectation.setup
+        if setup.deal or setup.set_aside:  # 配られずに残るカード: what is neither dealt, drawn nor set aside
+            found.add(len(used) - players * (setup.deal + setup.turns) - setup.set_aside)
+        if expectation.by:
+            each = set(Counter(str(p.card.fields.get(expectation.by)) for p in used).values())
+            found |= each | {n * players for n in each}  # 全員: every player's set
     return found
 
 
