@@ -25,10 +25,8 @@ from .vocabulary import build_vocabulary
 def check_project(project: Project, games=None, strict: bool = False) -> list[Finding]:
     """Every finding for the chosen games; `strict` also lists numbers in prose that nothing accounts for."""
     documents = Documents(project)
-    findings: list[Finding] = []
-    for game in games if games is not None else project.games:
-        findings.extend(check_game(project, game, documents, strict))
-    return findings
+    return [f for game in (games if games is not None else project.games)
+            for f in check_game(project, game, documents, strict)]
 
 
 def check_game(project: Project, game: Game, documents: Documents | None = None, strict: bool = False) -> list[Finding]:

@@ -31,11 +31,9 @@ def check_values(game: Game, figure: Figure) -> tuple[list[Finding], bool]:
                         f"assumption: '{figure.value}' is checked only at its examples: {why}", figure.source,
                         figure="values")], False
     word = stated_rounding(game, figure)
-    findings = []
     counts = game.players if uses_players else (None,)
-    values = []
-    for players in counts:
-        findings.extend(check_at(game, figure, players, word, values))
+    values: list = []
+    findings = [f for players in counts for f in check_at(game, figure, players, word, values)]
     if not findings:
         where = f"at {counts[0]}–{counts[-1]} players" if uses_players else "at every value"
         low, high = (shown(round(v)) for v in (min(values), max(values))) if values else ("none", "none")

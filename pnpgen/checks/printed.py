@@ -24,11 +24,7 @@ _NAMED = re.compile(r"(?:シート|[Ss]heet)\s*" + _NUMERAL + r"(?!\s*[／/0-9�
 
 def check_held_figures(game: Game) -> list[Finding]:
     """Each value a figure's `in:` names must be the figure: a template prints the value, not the figure."""
-    findings = []
-    for figure in game.figures:
-        for path in figure.held:
-            findings.extend(check_held(game, figure, path))
-    return findings
+    return [f for figure in game.figures for path in figure.held for f in check_held(game, figure, path)]
 
 
 def check_held(game: Game, figure: Figure, path: str) -> list[Finding]:
@@ -63,19 +59,16 @@ def resolve_path(game: Game, path: str) -> Iterator[tuple[str, object, Location]
     parts = path.removesuffix(LENGTH).strip().split(".")
     if parts[0] == "defaults":
         places = dict(game.default_places)
-        for name, value in walk(game.defaults, parts[1:], "defaults"):
-            if not counted or isinstance(value, (tuple, list)) or hasattr(value, "items"):
-                yield name + (LENGTH if counted else ""), len(value) if counted else value, places.get(name, game.location)
-        return
-    component = game.component(parts[0])
-    if component is None or len(parts) < 2:
-        return
-    for card in component.cards:
-        for name, value in walk(card.fields, parts[1:], component.id):
-            if counted and not (isinstance(value, (tuple, list)) or hasattr(value, "items")):
-                continue
-            yield name + (LENGTH if counted else ""), len(value) if counted else value, \
-                place_of(game, component, card, parts[1])
+        found = [(name, value, places.get(name, game.location))
+                 for name, value in walk(game.defaults, parts[1:], "defaults")]
+    else:
+        component = game.component(parts[0])
+        cards = component.cards if component is not None and len(parts) > 1 else ()
+        found = [(name, value, place_of(game, component, card, parts[1])) for card in cards
+                 for name, value in walk(card.fields, parts[1:], component.id)]
+    for name, value, where in found:
+        if not counted or isinstance(value, (tuple, list)) or hasattr(value, "items"):
+            yield name + (LENGTH if counted else ""), len(value) if counted else value, where
 
 
 def walk(value, parts: list[str], prefix: str) -> Iterator[tuple[str, object]]:
@@ -110,12 +103,8 @@ def check_sheets(project: Project, game: Game) -> list[Finding]:
     """A map printed across sheets (`sheets: N`, each card's `sheet: k`) must have each sheet 1…N, as often as the
     others: a label or join mark that names a sheet no piece prints is an error at the data line that makes it, or
     at the template's line when the template writes the sheet's number itself."""
-    findings = []
-    for component in game.components:
-        if component.cards and all(SHEET in c.fields and SHEETS in c.fields for c in component.cards):
-            findings.extend(check_map_sheets(game, component))
-            findings.extend(check_sheet_labels(project, game, component))
-    return findings
+    maps = [m for m in game.components if m.cards and all(SHEET in c.fields and SHEETS in c.fields for c in m.cards)]
+    return [f for m in maps for f in check_map_sheets(game, m) + check_sheet_labels(project, game, m)]
 
 
 def check_sheet_labels(project: Project, game: Game, component: Component) -> list[Finding]:
@@ -169,8 +158,9 @@ def check_map_sheets(game: Game, component: Component) -> list[Finding]:
         for k in beyond:
             findings.append(Finding(FAIL, game.id, check, place_of(game, component, first[(total, k)], SHEET),
                                     f"a sheet of 1–{total}", k,
-                                    f"sheet {k} of a map of {total} sheet(s) (sheets: {total}, {show(count_at)}): its label "
-                                    f"reads 「シート {k}／{total}」 and its join marks name sheets the map does not have"))
+                                    f"sheet {k} of a map of {total} sheet(s) (sheets: {total}, {count_at.file}:"
+                                    f"{count_at.line}): its label reads 「シート {k}／{total}」 and its join marks name "
+                                    "sheets the map does not have"))
         for k in missing:
             joined = [j for j in (k - 1, k + 1) if j in printed]
             marks = " and ".join(f"sheet {j}" for j in joined) or "no sheet"
@@ -179,20 +169,18 @@ def check_map_sheets(game: Game, component: Component) -> list[Finding]:
                                     f"{k} that does not exist and every label reads ／{total}; expected sheets: "
                                     f"{max([j for j in printed if j <= total], default=0)} or a card {{sheet: {k}}}"))
         within = {k: n for k, n in printed.items() if k <= total}
-        if not beyond and not missing and len(set(within.values())) > 1:
+        if beyond or missing:
+            continue
+        if len(set(within.values())) > 1:
             most = max(within, key=lambda k: (within[k], -k))
             least = min(within, key=lambda k: (within[k], k))
             findings.append(Finding(FAIL, game.id, check, place_of(game, component, first[(total, most)], SHEET),
                                     f"each sheet {within[least]}×", f"sheet {most} {within[most]}×",
                                     f"sheet {most} is printed {within[most]} times but sheet {least} {within[least]}: "
                                     f"a set of {total} sheets would lack sheet {least}"))
-        if not beyond and not missing and len(set(within.values())) == 1:
+        else:
             sets = next(iter(within.values()))
             findings.append(Finding(PASS, game.id, check, count_at, total, total,
                                     f"{sets} set(s) of sheets 1–{total}: every label k／{total} and join mark names a "
                                     "sheet that is printed"))
     return findings
-
-
-def show(location: Location) -> str:
-    return f"{location.file}:{location.line}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import replace
 
 from ..project.model import Component, Game, Project
 from .fields import template_texts
@@ -95,13 +96,10 @@ def mark_assumed(findings: list[Finding], origin: str, assumed: dict[str, str]) 
     marked = []
     for finding in findings:
         label = finding.check[len(origin) + 1:]
-        detail = _RULEBOOK_FIGURE.sub(r"{{ card.figures.\1|zen }}", finding.detail)
         if finding.status == PASS and label in assumed:
-            finding = Finding(WARN, finding.game, finding.check, finding.location, "not stated", finding.found,
-                              f"assumption: the template prints {finding.found}, which the document does not state "
-                              f"({assumed[label]})", finding.source, figure="assumed")
-        elif detail != finding.detail:
-            finding = Finding(finding.status, finding.game, finding.check, finding.location, finding.expected,
-                              finding.found, detail, finding.source, figure=finding.figure)
-        marked.append(finding)
+            marked.append(replace(finding, status=WARN, expected="not stated", figure="assumed",
+                                  detail=f"assumption: the template prints {finding.found}, which the document does "
+                                  f"not state ({assumed[label]})"))
+        else:
+            marked.append(replace(finding, detail=_RULEBOOK_FIGURE.sub(r"{{ card.figures.\1|zen }}", finding.detail)))
     return marked
