@@ -181,10 +181,5 @@ def numbers_stated_at(quote: str, players: int) -> list:
     """The numbers a quote states after 「N人プレイ」 for this N, up to the next player count."""
     numbers = find_numbers(quote)
     marks = [i for i, n in enumerate(numbers) if n.players]
-    stated = []
-    for place, index in enumerate(marks):
-        if numbers[index].value != players:
-            continue
-        stop = marks[place + 1] if place + 1 < len(marks) else len(numbers)
-        stated += [n.value for n in numbers[index + 1:stop] if not n.players]
-    return stated
+    return [n.value for index, stop in zip(marks, marks[1:] + [len(numbers)]) if numbers[index].value == players
+            for n in numbers[index + 1:stop]]

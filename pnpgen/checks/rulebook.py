@@ -12,7 +12,6 @@ from ..project.model import Game, Project
 from ..rules.expand import show_path
 from ..templating.run_budget import RunOutOfBudget
 from .findings import FAIL, PASS, Finding, locator
-from .numerals import parse_number  # noqa: F401  (the tests read numbers through here)
 from .tables import check_prose
 from .templatetext import spaces
 from .vocabulary import build_vocabulary

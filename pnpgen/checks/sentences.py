@@ -19,10 +19,8 @@ def split_sentences(text: str):
     break, not an end; a heading, a table row and a blank line end one. One pass, and no sentence is longer than
     MAX_SENTENCE, so reading each stays bounded and the whole is linear in the text's length."""
     for start, end in find_sentences(text):
-        while end - start > MAX_SENTENCE:
-            yield start, start + MAX_SENTENCE
-            start += MAX_SENTENCE
-        yield start, end
+        for piece in range(start, end, MAX_SENTENCE):
+            yield piece, min(piece + MAX_SENTENCE, end)
 
 
 def find_sentences(text: str):

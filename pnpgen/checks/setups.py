@@ -50,14 +50,10 @@ def pieces_used(expectation: Expectation, pieces: list[Piece], players: int) -> 
     return pieces
 
 
-def expected_count(expectation: Expectation, players: int):
-    if isinstance(expectation.equals, str):
-        return evaluate(expectation.equals, expectation, players=players)
-    return expectation.equals
-
-
 def check_used(game: Game, expectation: Expectation, used: list[Piece], players: int) -> list[Finding]:
-    expected = expected_count(expectation, players)
+    expected = expectation.equals
+    if isinstance(expected, str):
+        expected = evaluate(expected, expectation, players=players)
     if expected is None:
         return []
     name = f"setup {expectation.component} at {players} players: pieces used"

@@ -68,11 +68,8 @@ def build_vocabulary(game: Game) -> list[Noun]:
 
 
 def list_names(component: Component) -> tuple[str, ...]:
-    names = [component.name]
-    bare = re.sub(r"[（(][^）)]*[）)]$", "", component.name)
-    if bare and bare != component.name:
-        names.append(bare)
-    return tuple(names)
+    bare = re.sub(r"[（(][^）)]*[）)]$", "", component.name)  # 英雄カード（４種）: also 英雄カード
+    return (component.name, bare) if bare and bare != component.name else (component.name,)
 
 
 def component_noun(game: Game, component: Component) -> Noun:
@@ -112,12 +109,8 @@ def component_noun(game: Game, component: Component) -> Noun:
 
 def find_ranges(pieces: list[Piece]) -> frozenset:
     """(lowest, highest) of each field whose values are all numbers."""
-    found = set()
-    for name in dict.fromkeys(k for p in pieces for k in p.card.fields):
-        values = [p.card.fields.get(name) for p in pieces]
-        if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-            found.add((min(values), max(values)))
-    return frozenset(found)
+    return frozenset((min(values), max(values)) for values in field_values(pieces).values()
+                     if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values))
 
 
 def find_removed(setups: list[Expectation], pieces: list[Piece]) -> tuple:
@@ -149,14 +142,15 @@ def count_each_owner(pieces: list[Piece]) -> set:
     return found
 
 
-def count_by_field(pieces: list[Piece]) -> dict[str, Counter]:
+def field_values(pieces: list[Piece]) -> dict[str, list]:
+    """Each field any card has, with its value on every piece (None where a card lacks it)."""
     names = dict.fromkeys(k for p in pieces for k in p.card.fields)
-    out = {}
-    for name in names:
-        values = [p.card.fields.get(name) for p in pieces]
-        if not any(isinstance(v, (tuple, list)) or hasattr(v, "items") for v in values):
-            out[name] = Counter(str(v) for v in values)
-    return out
+    return {name: [p.card.fields.get(name) for p in pieces] for name in names}
+
+
+def count_by_field(pieces: list[Piece]) -> dict[str, Counter]:
+    return {name: Counter(map(str, values)) for name, values in field_values(pieces).items()
+            if not any(isinstance(v, (tuple, list)) or hasattr(v, "items") for v in values)}
 
 
 def count_used(setups: list[Expectation], pieces: list[Piece], players: int) -> set:
