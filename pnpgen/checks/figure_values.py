@@ -77,8 +77,7 @@ def input_points(figure: Figure, players: int | None) -> list[dict]:
 
 
 def check_at(game: Game, figure: Figure, players: int | None, word: str | None, values: list) -> list[Finding]:
-    """The figure's values at one player count (added to `values`): a finding for each way they fail, none when
-    they hold."""
+    """The figure's values at one player count (added to `values`): a finding for each way they fail."""
     at = f" at {players} players" if players is not None else ""
     try:
         points = input_points(figure, players)

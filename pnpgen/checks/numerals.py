@@ -76,8 +76,7 @@ def find_numbers(text: str) -> list[Number]:
 
 
 def numbers_for_players(text: str, players: int | None) -> list[Number]:
-    """The numbers a phrase states for a player count (not the player counts): its "４人…" part when it has parts
-    for several counts."""
+    """The numbers (not player counts) a phrase states for a player count: its "４人…" part when it has several."""
     numbers = find_numbers(text)
     marks = [n for n in numbers if n.players]
     mine = [i for i, m in enumerate(marks) if m.value == players]

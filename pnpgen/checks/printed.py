@@ -101,8 +101,7 @@ def place_of(game: Game, component: Component, card: Card, name: str) -> Locatio
 
 def check_sheets(project: Project, game: Game) -> list[Finding]:
     """A map printed across sheets (`sheets: N`, each card's `sheet: k`) must have each sheet 1…N, as often as the
-    others: a label or join mark that names a sheet no piece prints is an error at the data line that makes it, or
-    at the template's line when the template writes the sheet's number itself."""
+    others: a label or join mark naming a sheet no piece prints is an error at the data or template line."""
     maps = [m for m in game.components if m.cards and all(SHEET in c.fields and SHEETS in c.fields for c in m.cards)]
     return [f for m in maps for f in check_map_sheets(game, m) + check_sheet_labels(project, game, m)]
 
@@ -115,24 +114,20 @@ def check_sheet_labels(project: Project, game: Game, component: Component) -> li
     findings = []
     for name, source in template_texts(project, component).items():
         locate = locator(source, f"templates/{name}")
+        check = f"template text {name} sheets {component.id}"
         for text, start in find_printed_literals(source):
-            stated = [(m.start(2), int(parse_number(m.group(2))), "total") for m in _OF.finditer(text)]
-            stated += [(m.start(1), int(parse_number(m.group(1))), "sheet") for m in _OF.finditer(text) if m.group(1)]
-            stated += [(m.start(1), int(parse_number(m.group(1))), "sheet") for m in _NAMED.finditer(text)]
-            for offset, number, what in stated:
-                where = locate(start + offset)
-                known = totals if what == "total" else sheets
+            stated = [(m.start(2), int(parse_number(m.group(2))), SHEETS) for m in _OF.finditer(text)]
+            stated += [(m.start(1), int(parse_number(m.group(1))), SHEET) for m in _OF.finditer(text) if m.group(1)]
+            stated += [(m.start(1), int(parse_number(m.group(1))), SHEET) for m in _NAMED.finditer(text)]
+            for offset, number, field in stated:
+                known, ours, named, has = ((totals, "the sheets", f"a map of {number} sheets", "sheets: ")
+                                           if field == SHEETS else (sheets, "a sheet", f"sheet {number}", "sheets "))
                 shown = "、".join(str(v) for v in sorted(known, key=str))
-                check = f"template text {name} sheets {component.id}"
-                if number in known:
-                    findings.append(Finding(PASS, game.id, check, where, number, number, f"「{text.strip()}」 names "
-                                            f"{'the sheets' if what == 'total' else 'a sheet'} the data has"))
-                    continue
-                findings.append(Finding(FAIL, game.id, check, where, shown, number,
-                                        f"「{text.strip()}」 names {'a map of' if what == 'total' else 'sheet'} {number}"
-                                        f"{' sheets' if what == 'total' else ''}, but {component.id} has "
-                                        f"{'sheets: ' + shown if what == 'total' else 'sheets ' + shown}; print "
-                                        f"card.{SHEETS if what == 'total' else SHEET} instead of the number"))
+                findings.append(Finding(PASS, game.id, check, locate(start + offset), number, number,
+                                        f"「{text.strip()}」 names {ours} the data has") if number in known else
+                                Finding(FAIL, game.id, check, locate(start + offset), shown, number,
+                                        f"「{text.strip()}」 names {named}, but {component.id} has {has}{shown}; "
+                                        f"print card.{field} instead of the number"))
     return findings
 
 

@@ -15,9 +15,8 @@ _PLAYER_MARK = re.compile(r"([0-9０-９]+)\s*人(?:プレイ|用)?(?:時|の場
 
 
 def split_sentences(text: str):
-    """(start, end) of each sentence: a line break inside a paragraph or a list item's continuation line is a soft
-    break, not an end; a heading, a table row and a blank line end one. One pass, and no sentence is longer than
-    MAX_SENTENCE, so reading each stays bounded and the whole is linear in the text's length."""
+    """(start, end) of each sentence, none longer than MAX_SENTENCE: reading each stays bounded and the whole is
+    linear in the text's length."""
     for start, end in find_sentences(text):
         for piece in range(start, end, MAX_SENTENCE):
             yield piece, min(piece + MAX_SENTENCE, end)
