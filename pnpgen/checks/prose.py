@@ -3,6 +3,7 @@ to a known noun — a component, a setup figure, a rule figure — is held to th
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -48,15 +49,14 @@ def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[i
     """Findings for each number in the sentences of `text` outside its table lines; `locate` turns offsets into places;
     `subject` is what the text is about when no heading says (a card's text: its component)."""
     findings: list[Finding] = []
-    previous, heading, lead, last_end, line = "", "", "", 0, 0
+    previous, heading, lead, last_end = "", "", "", 0
     heading_players = lead_players = None
+    breaks = [m.start() for m in re.finditer("\n", text)]
     for start, end in split_sentences(text):
         gap = text[last_end:start]
-        line += gap.count("\n")
         sentence = text[start:end]
-        if line in tables:
-            line += sentence.count("\n")
-            last_end = end
+        last_end = end
+        if bisect_left(breaks, start) in tables:  # the line the sentence starts on
             continue
         item = bool(ITEM.match(sentence))
         if "\n\n" in gap and not item:
@@ -71,8 +71,6 @@ def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[i
         findings.extend(check_span(game, span, locate, nouns, strict, origin))
         if not sentence.lstrip().startswith("#"):
             previous = sentence
-        line += sentence.count("\n")
-        last_end = end
     return findings
 
 
