@@ -41,10 +41,10 @@ def check_game(project: Project, game: Game, documents: Documents | None = None,
             results = check_names(game, expectation, pieces)
         else:
             check = {"total": check_total, "distribution": check_distribution, "per": check_per_owner,
-                     "combinations": check_combinations, "invariant": check_invariant}.get(expectation.kind, check_setup)
-            results = check(game, expectation, chosen)
+                     "combinations": check_combinations, "invariant": check_invariant}.get(expectation.kind)
+            results = (check or check_setup)(game, expectation, chosen)
         findings.extend(apply_known(expectation, results))
-        cited = [Source(expectation.source.document, quote) for _, quote in expectation.cited] if expectation.source else []
+        cited = [Source(expectation.source.document, q) for _, q in expectation.cited] if expectation.source else []
         for source in [expectation.source, *cited]:
             findings.extend(check_source(documents, game, source, expectation.location))
     findings.extend(check_figures(project, game, documents))
@@ -78,8 +78,8 @@ def check_total(game: Game, expectation: Expectation, pieces: list[Piece]) -> li
     status = PASS if len(pieces) == expectation.equals else FAIL
     counts = sorted(Counter(p.card.location for p in pieces).items())
     detail = "" if status == PASS else "cards: " + ", ".join(f"{loc.file}:{loc.line} ×{n}" for loc, n in counts)
-    return [Finding(status, game.id, subject(expectation), expectation.location, expectation.equals, len(pieces), detail,
-                    expectation.source, figure="total"),
+    return [Finding(status, game.id, subject(expectation), expectation.location, expectation.equals, len(pieces),
+                    detail, expectation.source, figure="total"),
             check_cited(game, subject(expectation), expectation, "equals", expectation.equals)]
 
 
@@ -98,7 +98,8 @@ def check_distribution(game: Game, expectation: Expectation, pieces: list[Piece]
               check_stated_distribution(game, subject(expectation), expected, find_cited_source(expectation, "equals"),
                                         expectation.location))
     return [Finding(FAIL if differ else PASS, game.id, subject(expectation), expectation.location,
-                    expected, {k: found.get(k, 0) for k in keys}, detail, expectation.source, figure="distribution"), stated]
+                    expected, {k: found.get(k, 0) for k in keys}, detail, expectation.source, figure="distribution"),
+            stated]
 
 
 def locations(pieces: list[Piece], field: str, value: str) -> str:

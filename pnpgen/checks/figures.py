@@ -45,7 +45,8 @@ def check_players(game: Game, figure: Figure) -> Finding:
 def check_number(game: Game, figure: Figure) -> Finding:
     found = check_stated(game, f"figure {figure.name}", "value", figure.value, figure.source, figure.location)
     if figure.assumed:  # an assumption stays one, whether or not its phrase has the number
-        return replace(found, status=WARN, expected="not stated", found=figure.value, detail=f"assumption: {figure.assumed}")
+        return replace(found, status=WARN, expected="not stated", found=figure.value,
+                       detail=f"assumption: {figure.assumed}")
     return found
 
 

@@ -60,9 +60,7 @@ def find_numbers(text: str) -> list[Number]:
         counter = _COUNTER.match(text, match.end())
         unit = counter.group(1) if counter else ""
         kanji = match.group(0)[0] in _KANJI
-        if kanji and not unit:
-            continue
-        if kanji and match.start() > 0 and text[match.start() - 1] in "第":
+        if kanji and (not unit or text[match.start() - 1:match.start()] == "第"):  # 第三: an ordinal
             continue
         if unit == "人" and not _PLAYERS.match(text, match.end()):
             unit = "人数"  # 子プレイヤー３人: a number of people, not a player count

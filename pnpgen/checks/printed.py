@@ -154,8 +154,8 @@ def check_map_sheets(game: Game, component: Component) -> list[Finding]:
             findings.append(Finding(FAIL, game.id, check, place_of(game, component, first[(total, k)], SHEET),
                                     f"a sheet of 1–{total}", k,
                                     f"sheet {k} of a map of {total} sheet(s) (sheets: {total}, {count_at.file}:"
-                                    f"{count_at.line}): its label reads 「シート {k}／{total}」 and its join marks name "
-                                    "sheets the map does not have"))
+                                    f"{count_at.line}): its label reads 「シート {k}／{total}」 and its join marks "
+                                    "name sheets the map does not have"))
         for k in missing:
             joined = [j for j in (k - 1, k + 1) if j in printed]
             marks = " and ".join(f"sheet {j}" for j in joined) or "no sheet"

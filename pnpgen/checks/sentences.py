@@ -42,6 +42,5 @@ def find_sentences(text: str):
 
 def read_condition(text: str, players: tuple) -> int | None:
     """The one player count a heading or a list's lead line states (### ３人プレイの場合, ４人プレイ時：)."""
-    counts = {int(parse_number(m.group(1))) for m in _PLAYER_MARK.finditer(text)}
-    counts &= set(players)
+    counts = {int(parse_number(m.group(1))) for m in _PLAYER_MARK.finditer(text)} & set(players)
     return counts.pop() if len(counts) == 1 else None

@@ -61,7 +61,8 @@ def check_tables(game: Game, text: str, tables: set[int], locate, nouns, strict:
         block = list(group)
         if in_table:
             heading = find_section_above(lines, block[0])
-            findings.extend(check_table(game, [(lines[i], offsets[i]) for i in block], heading, locate, nouns, strict, origin))
+            rows = [(lines[i], offsets[i]) for i in block]
+            findings.extend(check_table(game, rows, heading, locate, nouns, strict, origin))
     return findings
 
 

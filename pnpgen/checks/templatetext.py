@@ -60,7 +60,7 @@ def check_template_text(project: Project, game: Game, nouns: list[Noun], strict:
         heading = f"# {subject}\n" if subject and not find_numbers(subject) else ""
         at = locator(source, f"templates/{name}")
         for text, start in find_printed_literals(source):
-            locate = lambda offset, start=start, at=at: at(start + offset)  # noqa: E731  (a text's offsets are the source's)
+            locate = lambda offset, start=start, at=at: at(start + offset)  # noqa: E731  (offsets are the source's)
             if find_numbers(text):  # read under the component's name as a heading: offsets past it are the text's
                 shifted = lambda offset, start=start - len(heading), at=at: at(start + offset)  # noqa: E731
                 stated = check_prose(game, heading + text, shifted, nouns, strict, origin, subject)
