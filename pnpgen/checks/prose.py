@@ -227,13 +227,8 @@ def find_nearest_noun(text: str, number: Number, nouns: list[Noun]) -> Noun | No
 
 def find_last_noun(text: str, nouns: list[Noun]) -> Noun | None:
     """The noun written last in a neighbouring phrase (手札を配ります。４人プレイでは３枚ずつ)."""
-    best, position = None, -1
-    for noun in nouns:
-        for word in noun.words:
-            spot = text.rfind(word)
-            if spot > position:
-                best, position = noun, spot
-    return best
+    spots = [(text.rfind(word), noun) for noun in nouns for word in noun.words if word in text]
+    return max(spots, key=lambda spot: spot[0])[1] if spots else None  # the first noun of those written last
 
 
 def judge(game: Game, noun: Noun | None, number: Number, context: Context, text: str, where: Location, strict: bool,
