@@ -7,6 +7,7 @@ import re
 from ..project.model import Game
 from .findings import Finding
 from .tables import check_prose
+from .templatetext import PRINTED
 from .vocabulary import Noun
 from .wordrules import check_text, find_rules
 
@@ -33,9 +34,6 @@ def check_card_text(game: Game, nouns: list[Noun], strict: bool = False) -> list
     return findings
 
 
-_PRINTED = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]")
-
-
 def find_texts(fields, prefix: str = "", words: bool = False):
     """(field path, text) for every string in a card's fields that states a number (with `words`, every printed
     string), nested lists and mappings included."""
@@ -44,7 +42,7 @@ def find_texts(fields, prefix: str = "", words: bool = False):
         name = f"{prefix}{key}"
         if isinstance(value, str):
             if not re.fullmatch(r"#[0-9a-fA-F]{3,8}", value) and (
-                    any(c.isdigit() or c in "一二三四五六七八九十" for c in value) or (words and _PRINTED.search(value))):
+                    any(c.isdigit() or c in "一二三四五六七八九十" for c in value) or (words and PRINTED.search(value))):
                 yield name, value
         elif isinstance(value, (tuple, list)) or hasattr(value, "items"):
             yield from find_texts(value, name + ".", words)

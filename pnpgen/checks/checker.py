@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from ..project.expand import expand_pieces
 from ..project.model import Expectation, Game, Piece, Project, Source
@@ -10,57 +11,42 @@ from .cardtext import check_card_text
 from .combinations import check_combinations, check_names
 from .documents import (Documents, check_cited, check_game_document, check_source, check_stated_distribution,
                         find_cited_source)
-from .expressions import key_of, select_cards
+from .expressions import select_cards
+from .fields import check_unread_fields
+from .figures import check_figures
 from .findings import FAIL, PASS, WARN, Finding
 from .invariants import check_invariant
 from .printed import check_held_figures, check_sheets
+from .rulebook import check_rulebook
+from .setups import check_setup
 from .templatetext import check_template_text
 from .vocabulary import build_vocabulary
 
 def check_project(project: Project, games=None, strict: bool = False) -> list[Finding]:
     """Every finding for the chosen games; `strict` also lists numbers in prose that nothing accounts for."""
     documents = Documents(project)
-    findings: list[Finding] = []
-    for game in games if games is not None else project.games:
-        findings.extend(check_game(project, game, documents, strict))
-    return findings
+    return [f for game in (games if games is not None else project.games)
+            for f in check_game(project, game, documents, strict)]
 
 
 def check_game(project: Project, game: Game, documents: Documents | None = None, strict: bool = False) -> list[Finding]:
-    from .fields import check_unread_fields
-    from .figures import check_figures
-    from .setups import check_setup
-
     documents = documents or Documents(project)
     pieces = {c.id: expand_pieces(c) for c in game.components}
     findings: list[Finding] = check_game_document(documents, game)
     for expectation in game.expectations:
-        chosen = filter_pieces(pieces[expectation.component], expectation.where, expectation)
-        if expectation.kind == "total":
-            results = [check_total(game, expectation, chosen),
-                       check_cited(game, subject(expectation), expectation, "equals", expectation.equals)]
-        elif expectation.kind == "distribution":
-            expected = {key_of(k): v for k, v in expectation.equals.items()}
-            stated = (check_cited(game, subject(expectation), expectation, "equals", expected)
-                      if "equals" in dict(expectation.assumed) else
-                      check_stated_distribution(game, subject(expectation), expected, find_cited_source(expectation, "equals"),
-                                                expectation.location))
-            results = [check_distribution(game, expectation, chosen), stated]
-        elif expectation.kind == "per":
-            results = check_per_owner(game, expectation, chosen)
-        elif expectation.kind == "combinations":
-            results = check_combinations(game, expectation, chosen)
-        elif expectation.kind == "names":
+        chosen = pieces[expectation.component]
+        if expectation.where:
+            chosen = select_cards(expectation.where, expectation, chosen)
+        if expectation.kind == "names":
             results = check_names(game, expectation, pieces)
-        elif expectation.kind == "invariant":
-            results = check_invariant(game, expectation, chosen)
         else:
-            results = check_setup(game, expectation, chosen)
+            check = {"total": check_total, "distribution": check_distribution, "per": check_per_owner,
+                     "combinations": check_combinations, "invariant": check_invariant}.get(expectation.kind)
+            results = (check or check_setup)(game, expectation, chosen)
         findings.extend(apply_known(expectation, results))
-        findings.extend(check_source(documents, game, expectation.source, expectation.location))
-        for figure, quote in expectation.cited:
-            if expectation.source:
-                findings.extend(check_source(documents, game, Source(expectation.source.document, quote), expectation.location))
+        cited = [Source(expectation.source.document, q) for _, q in expectation.cited] if expectation.source else []
+        for source in [expectation.source, *cited]:
+            findings.extend(check_source(documents, game, source, expectation.location))
     findings.extend(check_figures(project, game, documents))
     findings.extend(check_held_figures(game))
     findings.extend(check_sheets(project, game))
@@ -75,16 +61,8 @@ def check_game(project: Project, game: Game, documents: Documents | None = None,
     findings.extend(state_boxes(game))
 
     if game.rulebook or game.rules_sheet:
-        from .rulebook import check_rulebook
-
         findings.extend(check_rulebook(project, game, strict=strict, nouns=nouns))
     return findings
-
-
-def filter_pieces(pieces: list[Piece], where: str | None, expectation: Expectation, **names) -> list[Piece]:
-    if not where:
-        return pieces
-    return select_cards(where, expectation, pieces, **names)
 
 
 def subject(expectation: Expectation) -> str:
@@ -96,40 +74,41 @@ def subject(expectation: Expectation) -> str:
     return text
 
 
-def check_total(game: Game, expectation: Expectation, pieces: list[Piece]) -> Finding:
-    found = len(pieces)
-    status = PASS if found == expectation.equals else FAIL
-    detail = "" if status == PASS else card_breakdown(pieces)
-    return Finding(status, game.id, subject(expectation), expectation.location, expectation.equals, found, detail,
-                   expectation.source, figure="total")
+def check_total(game: Game, expectation: Expectation, pieces: list[Piece]) -> list[Finding]:
+    status = PASS if len(pieces) == expectation.equals else FAIL
+    counts = sorted(Counter(p.card.location for p in pieces).items())
+    detail = "" if status == PASS else "cards: " + ", ".join(f"{loc.file}:{loc.line} ×{n}" for loc, n in counts)
+    return [Finding(status, game.id, subject(expectation), expectation.location, expectation.equals, len(pieces),
+                    detail, expectation.source, figure="total"),
+            check_cited(game, subject(expectation), expectation, "equals", expectation.equals)]
 
 
-def card_breakdown(pieces: list[Piece]) -> str:
-    counts = Counter(p.card.location for p in pieces)
-    return "cards: " + ", ".join(f"{loc.file}:{loc.line} ×{n}" for loc, n in sorted(counts.items()))
-
-
-def check_distribution(game: Game, expectation: Expectation, pieces: list[Piece]) -> Finding:
-    expected = {key_of(k): v for k, v in expectation.equals.items()}
-    found = Counter(key_of(p.card.fields.get(expectation.by)) for p in pieces)
+def check_distribution(game: Game, expectation: Expectation, pieces: list[Piece]) -> list[Finding]:
+    """Each value's count held to `equals`, and `equals` to its quote."""
+    expected = {str(k): v for k, v in expectation.equals.items()}
+    found = Counter(str(p.card.fields.get(expectation.by)) for p in pieces)
     keys = list(expected) + [k for k in sorted(found) if k not in expected]
     differ = [k for k in keys if expected.get(k, 0) != found.get(k, 0)]
     detail = "; ".join(
         f"{expectation.by} {k}: expected {expected.get(k, 0)}, found {found.get(k, 0)} ({locations(pieces, expectation.by, k)})"
         for k in differ
     )
-    found_shown = {k: found.get(k, 0) for k in keys}
-    return Finding(FAIL if differ else PASS, game.id, subject(expectation), expectation.location,
-                   expected, found_shown, detail, expectation.source, figure="distribution")
+    stated = (check_cited(game, subject(expectation), expectation, "equals", expected)
+              if "equals" in dict(expectation.assumed) else
+              check_stated_distribution(game, subject(expectation), expected, find_cited_source(expectation, "equals"),
+                                        expectation.location))
+    return [Finding(FAIL if differ else PASS, game.id, subject(expectation), expectation.location,
+                    expected, {k: found.get(k, 0) for k in keys}, detail, expectation.source, figure="distribution"),
+            stated]
 
 
 def locations(pieces: list[Piece], field: str, value: str) -> str:
-    spots = sorted({p.card.location for p in pieces if key_of(p.card.fields.get(field)) == value})
+    spots = sorted({p.card.location for p in pieces if str(p.card.fields.get(field)) == value})
     return ", ".join(f"{loc.file}:{loc.line}" for loc in spots[:6]) or "no card"
 
 
 def check_per_owner(game: Game, expectation: Expectation, pieces: list[Piece]) -> list[Finding]:
-    counts = Counter(key_of(p.card.fields.get(expectation.by)) for p in pieces)
+    counts = Counter(str(p.card.fields.get(expectation.by)) for p in pieces)
     differ = {owner: n for owner, n in counts.items() if n != expectation.each}
     detail = "; ".join(f"{owner}: {n} ({locations(pieces, expectation.by, owner)})" for owner, n in sorted(differ.items()))
     name = subject(expectation)
@@ -152,9 +131,9 @@ def apply_known(expectation: Expectation, results: list[Finding]) -> list[Findin
     known = dict(expectation.known)
     figures = list(dict.fromkeys(r.figure for r in results if r.figure))
     first = results[0] if results else None
+    where = first.location if first else expectation.location
     extra = []
     for figure, why in known.items():
-        where = first.location if first else expectation.location
         if figure not in figures:
             extra.append(Finding(FAIL, first.game if first else "", subject(expectation), where, "a figure this expectation checks",
                                  figure, f"known: names '{figure}', which this expectation does not check; expected one of: "
@@ -164,8 +143,7 @@ def apply_known(expectation: Expectation, results: list[Finding]) -> list[Findin
                                  detail=f"'{figure}' is marked known but now holds; remove it from 'known:' ({why})",
                                  source=first.source, figure=figure))
     return [r if r.status != FAIL or r.figure not in known else
-            Finding(WARN, r.game, r.check, r.location, r.expected, r.found,
-                    f"known: {known[r.figure]}" + (f" — {r.detail}" if r.detail else ""), r.source, figure=r.figure)
+            replace(r, status=WARN, detail=f"known: {known[r.figure]}" + (f" — {r.detail}" if r.detail else ""))
             for r in results] + extra
 
 

@@ -2,11 +2,11 @@
 components together (races, player colours) the same in each component and in the document."""
 from __future__ import annotations
 
+import math
 from collections import Counter
 from itertools import product
 
 from ..project.model import Expectation, Game, Piece
-from .expressions import key_of
 from .findings import FAIL, PASS, WARN, Finding
 
 
@@ -14,21 +14,19 @@ def check_combinations(game: Game, expectation: Expectation, pieces: list[Piece]
     """Each combination of the fields `of` occurs exactly once (two mislabels that cancel out still fail)."""
     fields = expectation.of
     name = f"combinations {expectation.component} of {' × '.join(fields)}"
-    counts = Counter(tuple(key_of(p.card.fields.get(f)) for f in fields) for p in pieces)
-    axes = [list(dict.fromkeys(key_of(p.card.fields.get(f)) for p in pieces)) for f in fields]
+    counts = Counter(tuple(str(p.card.fields.get(f)) for f in fields) for p in pieces)
+    axes = [list(dict.fromkeys(str(p.card.fields.get(f)) for p in pieces)) for f in fields]
     twice = [(combo, n) for combo, n in counts.items() if n > 1]
     missing = [combo for combo in product(*axes) if combo not in counts]
-    problems = [f"{'・'.join(combo)} ×{n} ({locate_combination(pieces, fields, combo)})" for combo, n in twice]
+    problems = [f"{'・'.join(combo)} ×{n} ({locate_cards(pieces, fields, {combo})})" for combo, n in twice]
     problems += [f"{'・'.join(combo)} missing" for combo in missing]
-    expected = 1
-    for axis in axes:
-        expected *= len(axis)
-    return [Finding(FAIL if problems else PASS, game.id, name, expectation.location, expected, len(counts),
-                    "; ".join(problems[:12]), expectation.source, figure="combinations")]
+    return [Finding(FAIL if problems else PASS, game.id, name, expectation.location, math.prod(map(len, axes)),
+                    len(counts), "; ".join(problems[:12]), expectation.source, figure="combinations")]
 
 
-def locate_combination(pieces: list[Piece], fields: tuple, combo: tuple) -> str:
-    places = sorted({p.card.location for p in pieces if tuple(key_of(p.card.fields.get(f)) for f in fields) == combo})
+def locate_cards(pieces: list[Piece], fields: tuple, wanted: set[tuple]) -> str:
+    """Where the first four cards are written whose values in `fields` are one of `wanted`."""
+    places = sorted({p.card.location for p in pieces if tuple(str(p.card.fields.get(f)) for f in fields) in wanted})
     return ", ".join(f"{loc.file}:{loc.line}" for loc in places[:4])
 
 
@@ -41,9 +39,9 @@ def check_names(game: Game, expectation: Expectation, pieces_by_component: dict[
     for cid, names in found.items():
         extra = [n for n in names if n not in reference]
         lacking = [n for n in reference if n not in names]
-        detail = "; ".join(part for part in (
-            f"not in the list: {', '.join(extra)} ({locate_names(pieces_by_component.get(cid, []), field, extra) or cid})" if extra else "",
-            f"missing: {', '.join(lacking)}" if lacking else "") if part)
+        spots = locate_cards(pieces_by_component.get(cid, []), (field,), {(n,) for n in extra}) or cid
+        detail = "; ".join(part for part in (f"not in the list: {', '.join(extra)} ({spots})" if extra else "",
+                                             f"missing: {', '.join(lacking)}" if lacking else "") if part)
         findings.append(Finding(FAIL if detail else PASS, game.id, f"names {field} in {cid}", expectation.location,
                                 reference, names, detail, expectation.source, figure="names"))
     if expectation.names:
@@ -55,13 +53,8 @@ def collect_names(game: Game, source: str, field: str, pieces_by_component: dict
     """The names a component's cards hold in `field`, or the keys of a game default (defaults.race_style)."""
     if source.startswith("defaults."):
         table = game.defaults.get(source.split(".", 1)[1])
-        return [key_of(k) for k in table] if hasattr(table, "items") else []
-    return list(dict.fromkeys(key_of(p.card.fields.get(field)) for p in pieces_by_component[source]))
-
-
-def locate_names(pieces: list[Piece], field: str, names: list[str]) -> str:
-    places = sorted({p.card.location for p in pieces if key_of(p.card.fields.get(field)) in names})
-    return ", ".join(f"{loc.file}:{loc.line}" for loc in places[:4])
+        return [str(k) for k in table] if hasattr(table, "items") else []
+    return list(dict.fromkeys(str(p.card.fields.get(field)) for p in pieces_by_component[source]))
 
 
 def check_listed(game: Game, expectation: Expectation) -> Finding:

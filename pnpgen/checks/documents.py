@@ -158,8 +158,9 @@ def read_stated_mapping(quote: str) -> dict[str, int] | None:
 def check_stated_distribution(game: Game, check: str, expected: dict, source: Source | None, location: Location) -> Finding:
     """A distribution held to the quote: value by value when the quote lists it, else its counts and values."""
     name = f"{check}: equals as the document states"
-    if source is None:
-        return check_stated(game, check, "equals", expected, None, location)
+    numbers = [n.value for n in numbers_for_players(source.quote, None)] if source else []
+    if not numbers:  # no quote, or one that states no figure: an assumption
+        return check_stated(game, check, "equals", expected, source, location)
     mapping = read_stated_mapping(source.quote)
     if mapping is not None:
         differ = [k for k in dict.fromkeys(list(mapping) + list(expected)) if mapping.get(k) != expected.get(k)]
@@ -167,10 +168,6 @@ def check_stated_distribution(game: Game, check: str, expected: dict, source: So
             return Finding(PASS, game.id, name, location, mapping, expected, "", source, figure="equals")
         detail = "; ".join(f"{k}: the quote states {mapping.get(k, 'none')}, equals says {expected.get(k, 'none')}" for k in differ)
         return Finding(FAIL, game.id, name, location, mapping, expected, detail, source, figure="equals")
-    numbers = [n.value for n in find_numbers(source.quote) if not n.players]
-    if not numbers:
-        return Finding(WARN, game.id, name, location, "not stated", expected,
-                       "assumption: the quoted phrase states no figure, so this one is assumed, not cited", source, figure="equals")
     ranges = [(parse_number(a), parse_number(b)) for a, b in _RANGE.findall(source.quote)]
     missing = [f"count {v}" for v in dict.fromkeys(expected.values()) if v not in numbers]
     missing += [f"value {k}" for k in expected if is_number(k) and parse_number(k) not in numbers

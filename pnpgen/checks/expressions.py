@@ -1,4 +1,4 @@
-"""Turn an expectation's expressions into values, and values into the keys distributions count by."""
+"""Turn an expectation's expressions into values, and the cards they fail on into located errors."""
 from __future__ import annotations
 
 import difflib
@@ -66,7 +66,3 @@ def locate_field(card, err: Exception, pieces: list) -> Location:
             if name == missing.group(1) and spot.file == where.file and spot.sheet == where.sheet:
                 return Location(where.file, where.line, spot.col, where.sheet)
     return where
-
-
-def key_of(value) -> str:
-    return str(value)

@@ -61,12 +61,9 @@ def template_texts(project: Project, component: Component) -> dict[str, str]:
 
 def template_reads(project: Project, component: Component) -> tuple[set[str], set[str]]:
     """Names the component's templates read as card.NAME (strict), and every word in them (loose)."""
-    strict: set[str] = set()
-    loose: set[str] = set()
-    for text in template_texts(project, component).values():
-        strict |= {a or b or c for a, b, c in _READ.findall(text)}
-        loose |= set(_WORD.findall(text))
-    return strict, loose | strict
+    texts = template_texts(project, component).values()
+    strict = {a or b or c for text in texts for a, b, c in _READ.findall(text)}
+    return strict, strict | {word for text in texts for word in _WORD.findall(text)}
 
 
 def expectation_words(game: Game) -> set[str]:
@@ -80,8 +77,5 @@ def expectation_words(game: Game) -> set[str]:
 
 
 def rulebook_words(project: Project, game: Game) -> set[str]:
-    words: set[str] = set()
-    for source in (game.rulebook, game.rules_sheet):
-        if source:
-            words |= set(_WORD.findall(read_quietly(Path(source), project.root)))
-    return words
+    return {word for source in (game.rulebook, game.rules_sheet) if source
+            for word in _WORD.findall(read_quietly(Path(source), project.root))}

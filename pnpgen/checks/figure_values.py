@@ -31,11 +31,9 @@ def check_values(game: Game, figure: Figure) -> tuple[list[Finding], bool]:
                         f"assumption: '{figure.value}' is checked only at its examples: {why}", figure.source,
                         figure="values")], False
     word = stated_rounding(game, figure)
-    findings = []
     counts = game.players if uses_players else (None,)
-    values = []
-    for players in counts:
-        findings.extend(check_at(game, figure, players, word, values))
+    values: list = []
+    findings = [f for players in counts for f in check_at(game, figure, players, word, values)]
     if not findings:
         where = f"at {counts[0]}–{counts[-1]} players" if uses_players else "at every value"
         low, high = (shown(round(v)) for v in (min(values), max(values))) if values else ("none", "none")
@@ -79,8 +77,7 @@ def input_points(figure: Figure, players: int | None) -> list[dict]:
 
 
 def check_at(game: Game, figure: Figure, players: int | None, word: str | None, values: list) -> list[Finding]:
-    """The figure's values at one player count (added to `values`): a finding for each way they fail, none when
-    they hold."""
+    """The figure's values at one player count (added to `values`): a finding for each way they fail."""
     at = f" at {players} players" if players is not None else ""
     try:
         points = input_points(figure, players)
@@ -183,10 +180,5 @@ def numbers_stated_at(quote: str, players: int) -> list:
     """The numbers a quote states after 「N人プレイ」 for this N, up to the next player count."""
     numbers = find_numbers(quote)
     marks = [i for i, n in enumerate(numbers) if n.players]
-    stated = []
-    for place, index in enumerate(marks):
-        if numbers[index].value != players:
-            continue
-        stop = marks[place + 1] if place + 1 < len(marks) else len(numbers)
-        stated += [n.value for n in numbers[index + 1:stop] if not n.players]
-    return stated
+    return [n.value for index, stop in zip(marks, marks[1:] + [len(numbers)]) if numbers[index].value == players
+            for n in numbers[index + 1:stop]]

@@ -2,6 +2,8 @@
 each held to the numbers its quoted phrase states, an expression to the examples the document gives."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..project.model import Figure, Game, Project
 from ..templating.sandbox import compile_expression
 from .documents import Documents, check_source, check_stated
@@ -43,8 +45,8 @@ def check_players(game: Game, figure: Figure) -> Finding:
 def check_number(game: Game, figure: Figure) -> Finding:
     found = check_stated(game, f"figure {figure.name}", "value", figure.value, figure.source, figure.location)
     if figure.assumed:  # an assumption stays one, whether or not its phrase has the number
-        return Finding(WARN, game.id, found.check, figure.location, "not stated", figure.value,
-                       f"assumption: {figure.assumed}", figure.source, figure="value")
+        return replace(found, status=WARN, expected="not stated", found=figure.value,
+                       detail=f"assumption: {figure.assumed}")
     return found
 
 

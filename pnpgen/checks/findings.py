@@ -1,7 +1,10 @@
 """Turn what a check found into findings: a status, what was checked, where, and the document it cites."""
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
 from dataclasses import dataclass
+from typing import Callable
 
 from ..errors import Location, Problem
 from ..project.model import Source
@@ -61,6 +64,17 @@ def jsonable(value):
     if isinstance(value, dict):
         return {str(k): v for k, v in value.items()}
     return value
+
+
+def locator(text: str, file: str) -> Callable[[int], Location]:
+    """Offsets into `text` as the file:line:col they stand at."""
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def locate(offset: int) -> Location:
+        line = bisect_right(starts, offset)
+        return Location(file, line, offset - starts[line - 1] + 1)
+
+    return locate
 
 
 def failures(findings: list[Finding]) -> list[Finding]:

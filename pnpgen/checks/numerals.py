@@ -60,9 +60,7 @@ def find_numbers(text: str) -> list[Number]:
         counter = _COUNTER.match(text, match.end())
         unit = counter.group(1) if counter else ""
         kanji = match.group(0)[0] in _KANJI
-        if kanji and not unit:
-            continue
-        if kanji and match.start() > 0 and text[match.start() - 1] in "第":
+        if kanji and (not unit or text[match.start() - 1:match.start()] == "第"):  # 第三: an ordinal
             continue
         if unit == "人" and not _PLAYERS.match(text, match.end()):
             unit = "人数"  # 子プレイヤー３人: a number of people, not a player count
@@ -75,22 +73,16 @@ def find_numbers(text: str) -> list[Number]:
     return sorted(found, key=lambda n: n.start)
 
 
-def drop_player_counts(numbers: list[Number]) -> list[Number]:
-    """The numbers that are not player counts."""
-    return [n for n in numbers if not n.players]
-
-
 def numbers_for_players(text: str, players: int | None) -> list[Number]:
-    """The numbers a phrase states for a player count: its "４人…" part when it has parts for several counts."""
+    """The numbers (not player counts) a phrase states for a player count: its "４人…" part when it has several."""
     numbers = find_numbers(text)
     marks = [n for n in numbers if n.players]
-    if players is None or len({m.value for m in marks}) < 2:
-        return drop_player_counts(numbers)
     mine = [i for i, m in enumerate(marks) if m.value == players]
-    if not mine:
-        return drop_player_counts([n for n in numbers if n.end <= marks[0].start])
-    chosen = []
-    for i in mine:
-        stop = marks[i + 1].start if i + 1 < len(marks) else len(text)
-        chosen += [n for n in numbers if marks[i].end <= n.start < stop]
-    return drop_player_counts(chosen)
+    if players is None or len({m.value for m in marks}) < 2:
+        chosen = numbers
+    elif not mine:
+        chosen = [n for n in numbers if n.end <= marks[0].start]
+    else:
+        stops = [marks[i + 1].start if i + 1 < len(marks) else len(text) for i in mine]
+        chosen = [n for i, stop in zip(mine, stops) for n in numbers if marks[i].end <= n.start < stop]
+    return [n for n in chosen if not n.players]

@@ -11,7 +11,7 @@ from ..errors import Location
 from ..project.expand import expand_pieces
 from ..project.model import Card, Component, Figure, Game, Project
 from .fields import template_texts
-from .findings import FAIL, PASS, WARN, Finding
+from .findings import FAIL, PASS, WARN, Finding, locator
 from .numerals import parse_number
 from .templatetext import find_printed_literals
 
@@ -24,11 +24,7 @@ _NAMED = re.compile(r"(?:シート|[Ss]heet)\s*" + _NUMERAL + r"(?!\s*[／/0-9�
 
 def check_held_figures(game: Game) -> list[Finding]:
     """Each value a figure's `in:` names must be the figure: a template prints the value, not the figure."""
-    findings = []
-    for figure in game.figures:
-        for path in figure.held:
-            findings.extend(check_held(game, figure, path))
-    return findings
+    return [f for figure in game.figures for path in figure.held for f in check_held(game, figure, path)]
 
 
 def check_held(game: Game, figure: Figure, path: str) -> list[Finding]:
@@ -63,19 +59,16 @@ def resolve_path(game: Game, path: str) -> Iterator[tuple[str, object, Location]
     parts = path.removesuffix(LENGTH).strip().split(".")
     if parts[0] == "defaults":
         places = dict(game.default_places)
-        for name, value in walk(game.defaults, parts[1:], "defaults"):
-            if not counted or isinstance(value, (tuple, list)) or hasattr(value, "items"):
-                yield name + (LENGTH if counted else ""), len(value) if counted else value, places.get(name, game.location)
-        return
-    component = game.component(parts[0])
-    if component is None or len(parts) < 2:
-        return
-    for card in component.cards:
-        for name, value in walk(card.fields, parts[1:], component.id):
-            if counted and not (isinstance(value, (tuple, list)) or hasattr(value, "items")):
-                continue
-            yield name + (LENGTH if counted else ""), len(value) if counted else value, \
-                place_of(game, component, card, parts[1])
+        found = [(name, value, places.get(name, game.location))
+                 for name, value in walk(game.defaults, parts[1:], "defaults")]
+    else:
+        component = game.component(parts[0])
+        cards = component.cards if component is not None and len(parts) > 1 else ()
+        found = [(name, value, place_of(game, component, card, parts[1])) for card in cards
+                 for name, value in walk(card.fields, parts[1:], component.id)]
+    for name, value, where in found:
+        if not counted or isinstance(value, (tuple, list)) or hasattr(value, "items"):
+            yield name + (LENGTH if counted else ""), len(value) if counted else value, where
 
 
 def walk(value, parts: list[str], prefix: str) -> Iterator[tuple[str, object]]:
@@ -108,14 +101,9 @@ def place_of(game: Game, component: Component, card: Card, name: str) -> Locatio
 
 def check_sheets(project: Project, game: Game) -> list[Finding]:
     """A map printed across sheets (`sheets: N`, each card's `sheet: k`) must have each sheet 1…N, as often as the
-    others: a label or join mark that names a sheet no piece prints is an error at the data line that makes it, or
-    at the template's line when the template writes the sheet's number itself."""
-    findings = []
-    for component in game.components:
-        if component.cards and all(SHEET in c.fields and SHEETS in c.fields for c in component.cards):
-            findings.extend(check_map_sheets(game, component))
-            findings.extend(check_sheet_labels(project, game, component))
-    return findings
+    others: a label or join mark naming a sheet no piece prints is an error at the data or template line."""
+    maps = [m for m in game.components if m.cards and all(SHEET in c.fields and SHEETS in c.fields for c in m.cards)]
+    return [f for m in maps for f in check_map_sheets(game, m) + check_sheet_labels(project, game, m)]
 
 
 def check_sheet_labels(project: Project, game: Game, component: Component) -> list[Finding]:
@@ -125,26 +113,21 @@ def check_sheet_labels(project: Project, game: Game, component: Component) -> li
     sheets = {c.fields[SHEET] for c in component.cards}
     findings = []
     for name, source in template_texts(project, component).items():
+        locate = locator(source, f"templates/{name}")
+        check = f"template text {name} sheets {component.id}"
         for text, start in find_printed_literals(source):
-            stated = [(m.start(2), int(parse_number(m.group(2))), "total") for m in _OF.finditer(text)]
-            stated += [(m.start(1), int(parse_number(m.group(1))), "sheet") for m in _OF.finditer(text) if m.group(1)]
-            stated += [(m.start(1), int(parse_number(m.group(1))), "sheet") for m in _NAMED.finditer(text)]
-            for offset, number, what in stated:
-                at = start + offset
-                line = source.count("\n", 0, at) + 1
-                where = Location(f"templates/{name}", line, at - (source.rfind("\n", 0, at) + 1) + 1)
-                known = totals if what == "total" else sheets
+            stated = [(m.start(2), int(parse_number(m.group(2))), SHEETS) for m in _OF.finditer(text)]
+            stated += [(m.start(1), int(parse_number(m.group(1))), SHEET) for m in _OF.finditer(text) if m.group(1)]
+            stated += [(m.start(1), int(parse_number(m.group(1))), SHEET) for m in _NAMED.finditer(text)]
+            for offset, number, field in stated:
+                known, ours, named, has = ((totals, "the sheets", f"a map of {number} sheets", "sheets: ")
+                                           if field == SHEETS else (sheets, "a sheet", f"sheet {number}", "sheets "))
                 shown = "、".join(str(v) for v in sorted(known, key=str))
-                check = f"template text {name} sheets {component.id}"
-                if number in known:
-                    findings.append(Finding(PASS, game.id, check, where, number, number, f"「{text.strip()}」 names "
-                                            f"{'the sheets' if what == 'total' else 'a sheet'} the data has"))
-                    continue
-                findings.append(Finding(FAIL, game.id, check, where, shown, number,
-                                        f"「{text.strip()}」 names {'a map of' if what == 'total' else 'sheet'} {number}"
-                                        f"{' sheets' if what == 'total' else ''}, but {component.id} has "
-                                        f"{'sheets: ' + shown if what == 'total' else 'sheets ' + shown}; print "
-                                        f"card.{SHEETS if what == 'total' else SHEET} instead of the number"))
+                findings.append(Finding(PASS, game.id, check, locate(start + offset), number, number,
+                                        f"「{text.strip()}」 names {ours} the data has") if number in known else
+                                Finding(FAIL, game.id, check, locate(start + offset), shown, number,
+                                        f"「{text.strip()}」 names {named}, but {component.id} has {has}{shown}; "
+                                        f"print card.{field} instead of the number"))
     return findings
 
 
@@ -170,8 +153,9 @@ def check_map_sheets(game: Game, component: Component) -> list[Finding]:
         for k in beyond:
             findings.append(Finding(FAIL, game.id, check, place_of(game, component, first[(total, k)], SHEET),
                                     f"a sheet of 1–{total}", k,
-                                    f"sheet {k} of a map of {total} sheet(s) (sheets: {total}, {show(count_at)}): its label "
-                                    f"reads 「シート {k}／{total}」 and its join marks name sheets the map does not have"))
+                                    f"sheet {k} of a map of {total} sheet(s) (sheets: {total}, {count_at.file}:"
+                                    f"{count_at.line}): its label reads 「シート {k}／{total}」 and its join marks "
+                                    "name sheets the map does not have"))
         for k in missing:
             joined = [j for j in (k - 1, k + 1) if j in printed]
             marks = " and ".join(f"sheet {j}" for j in joined) or "no sheet"
@@ -180,20 +164,18 @@ def check_map_sheets(game: Game, component: Component) -> list[Finding]:
                                     f"{k} that does not exist and every label reads ／{total}; expected sheets: "
                                     f"{max([j for j in printed if j <= total], default=0)} or a card {{sheet: {k}}}"))
         within = {k: n for k, n in printed.items() if k <= total}
-        if not beyond and not missing and len(set(within.values())) > 1:
+        if beyond or missing:
+            continue
+        if len(set(within.values())) > 1:
             most = max(within, key=lambda k: (within[k], -k))
             least = min(within, key=lambda k: (within[k], k))
             findings.append(Finding(FAIL, game.id, check, place_of(game, component, first[(total, most)], SHEET),
                                     f"each sheet {within[least]}×", f"sheet {most} {within[most]}×",
                                     f"sheet {most} is printed {within[most]} times but sheet {least} {within[least]}: "
                                     f"a set of {total} sheets would lack sheet {least}"))
-        if not beyond and not missing and len(set(within.values())) == 1:
+        else:
             sets = next(iter(within.values()))
             findings.append(Finding(PASS, game.id, check, count_at, total, total,
                                     f"{sets} set(s) of sheets 1–{total}: every label k／{total} and join mark names a "
                                     "sheet that is printed"))
     return findings
-
-
-def show(location: Location) -> str:
-    return f"{location.file}:{location.line}"

@@ -3,6 +3,7 @@ to a known noun — a component, a setup figure, a rule figure — is held to th
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -48,15 +49,14 @@ def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[i
     """Findings for each number in the sentences of `text` outside its table lines; `locate` turns offsets into places;
     `subject` is what the text is about when no heading says (a card's text: its component)."""
     findings: list[Finding] = []
-    previous, heading, lead, last_end, line = "", "", "", 0, 0
+    previous, heading, lead, last_end = "", "", "", 0
     heading_players = lead_players = None
+    breaks = [m.start() for m in re.finditer("\n", text)]
     for start, end in split_sentences(text):
         gap = text[last_end:start]
-        line += gap.count("\n")
         sentence = text[start:end]
-        if line in tables:
-            line += sentence.count("\n")
-            last_end = end
+        last_end = end
+        if bisect_left(breaks, start) in tables:  # the line the sentence starts on
             continue
         item = bool(ITEM.match(sentence))
         if "\n\n" in gap and not item:
@@ -71,8 +71,6 @@ def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[i
         findings.extend(check_span(game, span, locate, nouns, strict, origin))
         if not sentence.lstrip().startswith("#"):
             previous = sentence
-        line += sentence.count("\n")
-        last_end = end
     return findings
 
 
@@ -88,36 +86,32 @@ def find_pairs(text: str, numbers: list[Number]) -> dict[int, str]:
 
 def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, origin: str,
                context: Context | None = None, fallback: tuple[str, ...] = ()) -> list[Finding]:
+    """Findings for each number of a sentence, or (given the `context` of its headers) of a table cell."""
     text = span.text
-    quoted = frozenset(str(parse_number(q)) for q in _QUOTED.findall(text))
-    per = any(word in text for word in PER_WORDS) or bool(_ONE_EACH.search(text))
+    cell = context is not None
+    base = context or Context()
+    quoted = frozenset(str(parse_number(q)) for q in _QUOTED.findall(text)) | base.quoted
+    per = base.per or any(word in text for word in PER_WORDS) or bool(_ONE_EACH.search(text))
     findings = []
     numbers = find_numbers(text)
-    pairs = find_pairs(text, numbers) if context is None else {}
+    pairs = {} if cell else find_pairs(text, numbers)
     for number in numbers:
         if skipped(text, number) or pairs.get(number.start) == "":
             continue
         where = locate(span.start + number.start)
-        if number.players and _PLAYER_FORM.match(text, number.end) and context is None:
-            findings.append(check_players(game, number, where, origin))
+        if number.players and not cell:
+            if _PLAYER_FORM.match(text, number.end):
+                findings.append(check_players(game, number, where, origin))
             continue
-        if number.players and context is None:
-            continue
-        if context:
-            players = context.players
-        else:
-            players = find_players_before(numbers, number, game.players)
-            players = span.players if players is None else players
+        players = base.players if cell else find_players_before(numbers, number, game.players, span.players)
         paired = frozenset({pairs[number.start]}) if number.start in pairs else frozenset()
-        here = Context(players, per or (context.per if context else False),
-                       quoted | paired | (context.quoted if context else frozenset()),
-                       context.inputs if context else {}, part=context is not None or "うち" in text or bool(paired),
+        here = Context(players, per, quoted | paired, base.inputs, part=cell or "うち" in text or bool(paired),
                        values=bool(_VALUES.search(text)) and not number.unit, text=text)  # 数字は１２, not 数字が３枚ずつ
         factor = text[number.start - 1:number.start] in _TIMES  # ×２ＶＰ: a factor, unit or not
         if factor or text[number.end + len(number.unit):][:1] in _TIMES:  # ５人×３枚: a product's factor is per owner
             here = replace(here, per=True)
         fitting = [n for n in nouns if factor or n.takes(number.unit)]
-        if "残" in text[max(0, number.start - 6):number.start] or context is not None and "残" in span.before + "".join(fallback[:1]):
+        if "残" in text[max(0, number.start - 6):number.start] or cell and "残" in span.before + "".join(fallback[:1]):
             # 配り、残った３枚 or a row 「配られずに残るカード」: what is left of a component, not a deal
             fitting = [n for n in fitting if n.label.startswith("count ")]
         noun = find_bracketed_noun(text, number, fitting, MAX_GAP) or find_nearest_noun(text, number, fitting)
@@ -128,16 +122,16 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
             far += (span.subject,) if here.values else ()  # a card's 「数字は１３」, not its 「二枚選んで」
             for other in fallback + far:
                 noun = noun or find_last_noun(other, fitting)
-        if context is None and noun is not None and names_value(text, number, noun):
+        if not cell and noun is not None and names_value(text, number, noun):
             continue  # 「９と１０を抜く」「５の菓子カード」: a value the component's cards have, not a count of them
-        if context is None and counts_range(text, number):
+        if not cell and counts_range(text, number):
             continue  # 「１〜３の３枚」: as many as the values the range names
         if noun is not None and noun.label.startswith("figure ") and _TOTAL.search(text[max(0, number.start - 4):number.start]):
             noun = with_totals(noun, nouns, here)  # ３ラウンド（計１８トリック）: the figure times another
         findings.extend(judge(game, noun, number, here, text, where, strict, origin, counted=bool(paired)))
-    if context is None and _REMOVE.search(text):
+    if not cell and _REMOVE.search(text):
         findings.extend(check_removal(game, span, numbers, nouns, locate, origin))
-    if context is None:
+    if not cell:
         findings.extend(check_value_ranges(game, span, nouns, locate, origin))
     return findings
 
@@ -171,8 +165,7 @@ def check_removal(game: Game, span: Span, numbers: list[Number], nouns: list[Nou
     noun = next((n for n in nouns if n.removed and any(w in text for w in n.words)), None)
     if noun is None and not any(w in text for n in nouns for w in n.words):
         noun = next((n for n in nouns if n.removed and any(w in span.before + span.heading for w in n.words)), None)
-    players = find_players_before(numbers, numbers[-1], game.players) if numbers else None
-    players = span.players if players is None else players
+    players = find_players_before(numbers, numbers[-1], game.players, span.players) if numbers else span.players
     if noun is None or players is None:
         return []
     named = [n for n in numbers if not n.players and not n.unit and n.value in noun.card_values and not skipped_mark(text, n)]
@@ -208,15 +201,15 @@ def skipped(text: str, number: Number) -> bool:
         return True  # １〜７の数字: card values, not counts
     if following in _LIST or (number.start and text[number.start - 1] in _LIST):
         return True  # 1・2・3・down: a list of values
-    if number.start < 6 and _LIST_MARK.match(text) and _LIST_MARK.match(text).end() > number.start:
+    if skipped_mark(text, number):
         return True
     return text[after:after + 1] in ("%", "％", "mm", "m") or text[number.end:number.end + 2] in ("mm", "cm")
 
 
-def find_players_before(numbers: list[Number], number: Number, players: tuple = ()) -> int | None:
-    """The player count the phrase states before the number (４人なら各自３枚), when it is one of the game's."""
+def find_players_before(numbers: list[Number], number: Number, players: tuple, default: int | None) -> int | None:
+    """The game's player count the phrase states before the number (４人なら各自３枚), else `default`."""
     earlier = [n for n in numbers if n.players and n.end <= number.start and (not players or n.value in players)]
-    return int(earlier[-1].value) if earlier else None
+    return int(earlier[-1].value) if earlier else default
 
 
 def find_nearest_noun(text: str, number: Number, nouns: list[Noun]) -> Noun | None:
@@ -234,13 +227,8 @@ def find_nearest_noun(text: str, number: Number, nouns: list[Noun]) -> Noun | No
 
 def find_last_noun(text: str, nouns: list[Noun]) -> Noun | None:
     """The noun written last in a neighbouring phrase (手札を配ります。４人プレイでは３枚ずつ)."""
-    best, position = None, -1
-    for noun in nouns:
-        for word in noun.words:
-            spot = text.rfind(word)
-            if spot > position:
-                best, position = noun, spot
-    return best
+    spots = [(text.rfind(word), noun) for noun in nouns for word in noun.words if word in text]
+    return max(spots, key=lambda spot: spot[0])[1] if spots else None  # the first noun of those written last
 
 
 def judge(game: Game, noun: Noun | None, number: Number, context: Context, text: str, where: Location, strict: bool,

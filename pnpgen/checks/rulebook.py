@@ -1,24 +1,19 @@
 """Turn a game's rulebook sources into findings: every literal number held to the data, expressions and pictures.
 
-The recommended way to state a figure is an expression — `闘牌カード（{{ count('battle-cards')|zen }}枚）`,
-`{{ figure('tricks')|zen }}トリック`, `{{ setup('deal', players=4)|zen }}枚` — it cannot drift. A number
-written out (ASCII, full-width or kanji) is tied to the nearest component, setup or rule figure of its phrase
-or table (see prose.py and tables.py) and fails when the data gives another; template errors and picture
-references that name no piece fail too.
-"""
+An expression (`{{ count('battle-cards')|zen }}枚`) cannot drift; a number written out is tied to the nearest
+noun of its phrase or table (prose.py, tables.py) and fails when the data gives another."""
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from pathlib import Path
 
 from ..errors import Location, PnpError
 from ..project.model import Game, Project
 from ..rules.expand import show_path
 from ..templating.run_budget import RunOutOfBudget
-from .findings import FAIL, PASS, Finding
-from .numerals import parse_number  # noqa: F401  (the tests read numbers through here)
+from .findings import FAIL, PASS, Finding, locator
 from .tables import check_prose
+from .templatetext import spaces
 from .vocabulary import build_vocabulary
 from .wordrules import check_text, find_rules
 
@@ -42,36 +37,12 @@ def check_rulebook(project: Project, game: Game, sources: list[Path] | None = No
         except (OSError, UnicodeDecodeError) as err:
             findings.append(Finding(FAIL, game.id, "rulebook source", Location(where), detail=f"cannot read it ({err})"))
             continue
-        findings.extend(check_counts(game, text, where, strict, nouns))
-        findings.extend(check_rules_in_words(game, text, where))
+        scan = blank(text)
+        locate = locator(scan, where)
+        findings.extend(check_prose(game, scan, locate, nouns, strict, "rulebook"))
+        findings.extend(check_text(game, scan, locate, find_rules(game), "rulebook"))
         findings.extend(check_expansion(project, game, Path(source), text, where))
     return findings
-
-
-def check_counts(game: Game, text: str, where: str, strict: bool = False, nouns=None) -> list[Finding]:
-    """A finding for every literal number tied to a component or figure in the Markdown source."""
-    scan = blank(text)
-
-    def locate(offset: int) -> Location:
-        line = scan.count("\n", 0, offset) + 1
-        return Location(where, line, offset - (scan.rfind("\n", 0, offset) + 1) + 1)
-
-    return check_prose(game, scan, locate, nouns if nouns is not None else build_vocabulary(game), strict, "rulebook")
-
-
-def check_rules_in_words(game: Game, text: str, where: str) -> list[Finding]:
-    """Each sentence that speaks of a rule in words (端数切り捨て, 時計回り) held to the document's word."""
-    rules = find_rules(game)
-    if not rules:
-        return []
-    scan = blank(text)
-    starts = [0] + [m.end() for m in re.finditer("\n", scan)]
-
-    def locate(offset: int) -> Location:
-        line = bisect_right(starts, offset)
-        return Location(where, line, offset - starts[line - 1] + 1)
-
-    return check_text(game, scan, locate, rules, "rulebook")
 
 
 def check_expansion(project: Project, game: Game, source: Path, text: str, where: str) -> list[Finding]:
@@ -102,9 +73,6 @@ def check_expansion(project: Project, game: Game, source: Path, text: str, where
 
 def blank(text: str) -> str:
     """The text with template code, fenced code and link targets replaced by spaces (lines and columns kept)."""
-    def spaces(match: re.Match) -> str:
-        return re.sub(r"[^\n]", " ", match.group(0))
-
     for pattern in (_TEMPLATE, _FENCE, _URL):
         text = pattern.sub(spaces, text)
     return text

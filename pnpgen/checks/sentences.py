@@ -15,14 +15,11 @@ _PLAYER_MARK = re.compile(r"([0-9０-９]+)\s*人(?:プレイ|用)?(?:時|の場
 
 
 def split_sentences(text: str):
-    """(start, end) of each sentence: a line break inside a paragraph or a list item's continuation line is a soft
-    break, not an end; a heading, a table row and a blank line end one. One pass, and no sentence is longer than
-    MAX_SENTENCE, so reading each stays bounded and the whole is linear in the text's length."""
+    """(start, end) of each sentence, none longer than MAX_SENTENCE: reading each stays bounded and the whole is
+    linear in the text's length."""
     for start, end in find_sentences(text):
-        while end - start > MAX_SENTENCE:
-            yield start, start + MAX_SENTENCE
-            start += MAX_SENTENCE
-        yield start, end
+        for piece in range(start, end, MAX_SENTENCE):
+            yield piece, min(piece + MAX_SENTENCE, end)
 
 
 def find_sentences(text: str):
@@ -45,6 +42,5 @@ def find_sentences(text: str):
 
 def read_condition(text: str, players: tuple) -> int | None:
     """The one player count a heading or a list's lead line states (### ３人プレイの場合, ４人プレイ時：)."""
-    counts = {int(parse_number(m.group(1))) for m in _PLAYER_MARK.finditer(text)}
-    counts &= set(players)
+    counts = {int(parse_number(m.group(1))) for m in _PLAYER_MARK.finditer(text)} & set(players)
     return counts.pop() if len(counts) == 1 else None

@@ -2,12 +2,12 @@
 their own quoted phrase, pieces used, needed versus available, and pieces left unaccounted for."""
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from ..project.model import Expectation, Game, Piece
 from .documents import check_cited, find_cited_source
-from .expressions import evaluate, key_of, select_cards
+from .expression_tree import read_fields
+from .expressions import evaluate, select_cards
 from .figure_values import is_whole, shown
 from .findings import FAIL, PASS, WARN, Finding
 from .numerals import numbers_for_players
@@ -50,14 +50,10 @@ def pieces_used(expectation: Expectation, pieces: list[Piece], players: int) -> 
     return pieces
 
 
-def expected_count(expectation: Expectation, players: int):
-    if isinstance(expectation.equals, str):
-        return evaluate(expectation.equals, expectation, players=players)
-    return expectation.equals
-
-
 def check_used(game: Game, expectation: Expectation, used: list[Piece], players: int) -> list[Finding]:
-    expected = expected_count(expectation, players)
+    expected = expectation.equals
+    if isinstance(expected, str):
+        expected = evaluate(expected, expectation, players=players)
     if expected is None:
         return []
     name = f"setup {expectation.component} at {players} players: pieces used"
@@ -68,7 +64,7 @@ def check_used(game: Game, expectation: Expectation, used: list[Piece], players:
     if not expectation.by:
         status = PASS if len(used) == expected else FAIL
         return [Finding(status, game.id, name, expectation.location, expected, len(used), "", expectation.source, figure="used")]
-    counts = Counter(key_of(p.card.fields.get(expectation.by)) for p in used)
+    counts = Counter(str(p.card.fields.get(expectation.by)) for p in used)
     differ = {owner: n for owner, n in counts.items() if n != expected}
     detail = "; ".join(f"{owner}: {n}" for owner, n in sorted(differ.items()))
     found = expected if not differ else f"{len(differ)} of {len(counts)} differ"
@@ -85,9 +81,7 @@ def check_removed(game: Game, expectation: Expectation, pieces: list[Piece], use
     removed = [p for p in pieces if id(p) not in kept]
     source = find_cited_source(expectation, "remove")
     name = f"setup {expectation.component} at {players} players: pieces removed as the document states"
-    fields = list(dict.fromkeys(re.findall(r"card\.(\w+)|card\[['\"](\w+)['\"]\]", setup.remove)))
-    fields = [a or b for a, b in fields]
-    values = {f: sorted({p.card.fields.get(f) for p in removed}, key=str) for f in fields}
+    values = {f: sorted({p.card.fields.get(f) for p in removed}, key=str) for f in read_fields(setup.remove)}
     shown = "; ".join(f"{f} {', '.join(map(str, v)) or 'none'}" for f, v in values.items())
     if source is None:
         return []

@@ -2,6 +2,7 @@
 player count, a field value or a figure, and each number in a cell is held to what the data gives there."""
 from __future__ import annotations
 
+import itertools
 import re
 
 from ..project.model import Game
@@ -54,21 +55,14 @@ def read_header_value(text: str) -> str | None:
 
 def check_tables(game: Game, text: str, tables: set[int], locate, nouns, strict: bool, origin: str) -> list:
     lines = text.split("\n")
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line) + 1)
+    offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
     findings = []
-    index = 0
-    while index < len(lines):
-        if index not in tables:
-            index += 1
-            continue
-        block = []
-        while index in tables:
-            block.append(index)
-            index += 1
-        heading = find_section_above(lines, block[0])
-        findings.extend(check_table(game, [(lines[i], offsets[i]) for i in block], heading, locate, nouns, strict, origin))
+    for in_table, group in itertools.groupby(range(len(lines)), key=tables.__contains__):
+        block = list(group)
+        if in_table:
+            heading = find_section_above(lines, block[0])
+            rows = [(lines[i], offsets[i]) for i in block]
+            findings.extend(check_table(game, rows, heading, locate, nouns, strict, origin))
     return findings
 
 
@@ -93,15 +87,13 @@ def check_table(game: Game, rows: list[tuple[str, int]], heading: str, locate, n
         for column, (cell, start) in enumerate(row[1:], 1):
             column_header = header[column] if column < len(header) else ""
             players = read_header_players(column_header, column=True) or read_header_players(row_header)
-            inputs = {}
-            if players is not None:
-                inputs["players"] = players
+            inputs = {"players": players} if players is not None else {}
             if read_header_value(column_header) is not None and read_header_players(row_header) is not None:
                 inputs["*"] = int(read_header_value(column_header))
             if VALUE_WORDS.search(column_header):
                 continue  # a column of card values (downを倒せる数字), not of counts
-            quoted = frozenset(read_header_value(column_header) or column_header.strip() for _ in (0,)) | frozenset(
-                {read_header_value(row_header) or row_header.strip()})
+            quoted = frozenset({read_header_value(column_header) or column_header.strip(),
+                                read_header_value(row_header) or row_header.strip()})
             per = any(w in row_header + column_header for w in PER_WORDS)
             context = Context(players, per, quoted, inputs)
             span = Span(cell, start, row_header)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import replace
 
-from ..errors import Location
 from ..project.model import Component, Game, Project
 from .fields import template_texts
-from .findings import PASS, WARN, Finding
+from .findings import PASS, WARN, Finding, locator
 from .numerals import find_numbers
 from .tables import check_prose
 from .vocabulary import Noun, list_names
@@ -18,7 +18,7 @@ _COMMENT = re.compile(r"\{#.*?#\}", re.S)
 _CODE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
 _STRING = re.compile(r"'((?:[^'\\\n]|\\.)*)'|\"((?:[^\"\\\n]|\\.)*)\"")
 _TAG = re.compile(r"<[^<>]*>")
-_PRINTED = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]")
+PRINTED = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]")
 _ESCAPE = re.compile(r"\\(.)")
 
 
@@ -31,12 +31,12 @@ def find_printed_literals(source: str) -> tuple[tuple[str, int], ...]:
     for code in _CODE.finditer(kept):
         for match in _STRING.finditer(code.group(0)):
             body = match.group(1) if match.group(1) is not None else match.group(2)
-            if _PRINTED.search(body):  # an escape (\n) keeps its two characters, so offsets stay the source's
+            if PRINTED.search(body):  # an escape (\n) keeps its two characters, so offsets stay the source's
                 found.append((_ESCAPE.sub(lambda m: " \n" if m.group(1) == "n" else " " + m.group(1), body),
                               code.start() + match.start() + 1))
     outside = _TAG.sub(spaces, _CODE.sub(spaces, kept))
     for match in re.finditer(r"[^\n<>]+", outside):  # each run between tags once: linear in the template's length
-        if _PRINTED.search(match.group(0)):
+        if PRINTED.search(match.group(0)):
             text = match.group(0)
             found.append((text.strip(), match.start() + len(text) - len(text.lstrip())))
     return tuple(found)
@@ -58,15 +58,11 @@ def check_template_text(project: Project, game: Game, nouns: list[Noun], strict:
         origin = f"template text {name}"
         subject = list_names(drawn[0])[-1] if len(drawn) == 1 else ""
         heading = f"# {subject}\n" if subject and not find_numbers(subject) else ""
+        at = locator(source, f"templates/{name}")
         for text, start in find_printed_literals(source):
-            line = source.count("\n", 0, start) + 1
-            column = start - (source.rfind("\n", 0, start) + 1) + 1
-
-            def locate(offset: int, line=line, column=column, name=name) -> Location:
-                return Location(f"templates/{name}", line, column + offset)  # each text stands on one line
-
+            locate = lambda offset, start=start, at=at: at(start + offset)  # noqa: E731  (offsets are the source's)
             if find_numbers(text):  # read under the component's name as a heading: offsets past it are the text's
-                shifted = lambda offset, at=locate: at(offset - len(heading))  # noqa: E731  (the heading is not in the source)
+                shifted = lambda offset, start=start - len(heading), at=at: at(start + offset)  # noqa: E731
                 stated = check_prose(game, heading + text, shifted, nouns, strict, origin, subject)
                 findings.extend(mark_assumed(stated, origin, assumed))
             findings.extend(check_text(game, text, locate, rules, origin))
@@ -100,13 +96,10 @@ def mark_assumed(findings: list[Finding], origin: str, assumed: dict[str, str]) 
     marked = []
     for finding in findings:
         label = finding.check[len(origin) + 1:]
-        detail = _RULEBOOK_FIGURE.sub(r"{{ card.figures.\1|zen }}", finding.detail)
         if finding.status == PASS and label in assumed:
-            finding = Finding(WARN, finding.game, finding.check, finding.location, "not stated", finding.found,
-                              f"assumption: the template prints {finding.found}, which the document does not state "
-                              f"({assumed[label]})", finding.source, figure="assumed")
-        elif detail != finding.detail:
-            finding = Finding(finding.status, finding.game, finding.check, finding.location, finding.expected,
-                              finding.found, detail, finding.source, figure=finding.figure)
-        marked.append(finding)
+            marked.append(replace(finding, status=WARN, expected="not stated", figure="assumed",
+                                  detail=f"assumption: the template prints {finding.found}, which the document does "
+                                  f"not state ({assumed[label]})"))
+        else:
+            marked.append(replace(finding, detail=_RULEBOOK_FIGURE.sub(r"{{ card.figures.\1|zen }}", finding.detail)))
     return marked

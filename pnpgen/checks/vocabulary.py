@@ -8,8 +8,12 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..project.expand import expand_pieces
-from ..project.model import Component, Game, Piece
-from .expressions import key_of, select_cards
+from ..project.model import Component, Expectation, Game, Piece
+from .expression_tree import read_fields
+from .expressions import select_cards
+from .figures import evaluate_figure
+from .numerals import find_numbers
+from .setups import pieces_used
 
 PER_WORDS = ("ずつ", "各", "あたり", "毎", "ごと", "につき", "それぞれ")
 PIECE_UNITS = frozenset({"", "枚", "個", "組", "セット", "部", "冊", "本"})
@@ -60,28 +64,22 @@ class Noun:
 
 
 def build_vocabulary(game: Game) -> list[Noun]:
-    nouns = [component_noun(game, c) for c in game.components]
-    nouns += setup_nouns(game)
-    nouns += figure_nouns(game)
-    return nouns
+    return [component_noun(game, c) for c in game.components] + setup_nouns(game) + figure_nouns(game)
 
 
 def list_names(component: Component) -> tuple[str, ...]:
-    names = [component.name]
-    bare = re.sub(r"[（(][^）)]*[）)]$", "", component.name)
-    if bare and bare != component.name:
-        names.append(bare)
-    return tuple(names)
+    bare = re.sub(r"[（(][^）)]*[）)]$", "", component.name)  # 英雄カード（４種）: also 英雄カード
+    return (component.name, bare) if bare and bare != component.name else (component.name,)
 
 
 def component_noun(game: Game, component: Component) -> Noun:
     pieces = expand_pieces(component)
     narrowed = [e for e in game.expectations if e.component == component.id and e.where]
-    subsets = [pieces] + [select_subset(game, e.where, pieces) for e in narrowed]
-    names = set(list_names(component))
-    named = [(words, len(select_subset(game, e.where, pieces))) for e in narrowed if e.source
-             for words in [set(_RUN.findall(e.source.quote)) - names] if words]
-
+    subsets = [pieces] + [select_cards(e.where, e, pieces) for e in narrowed]
+    names = list_names(component)
+    named = [(words, len(chosen)) for e, chosen in zip(narrowed, subsets[1:]) if e.source
+             for words in [set(_RUN.findall(e.source.quote)) - set(names)] if words]
+    setups = [e for e in game.expectations if e.kind == "setup" and e.component == component.id]
     tallies = [counts for chosen in subsets for counts in count_by_field(chosen).values()]
     numbers = {v for p in pieces for v in p.card.fields.values() if isinstance(v, int) and not isinstance(v, bool)}
     used: dict = {}
@@ -102,32 +100,24 @@ def component_noun(game: Game, component: Component) -> Noun:
         if context.players is None:  # pieces used at a player count only when the phrase names one
             return values
         if context.players not in used:
-            used[context.players] = count_used(game, component, pieces, context.players)
+            used[context.players] = count_used(setups, pieces, context.players)
         return values | used[context.players]
 
-    return Noun(list_names(component), f"count {component.id}", accepts, f"{{{{ count('{component.id}')|zen }}}}", component.location,
-                card_values=frozenset(numbers), removed=find_removed(game, component, pieces), ranges=find_ranges(pieces))
+    return Noun(names, f"count {component.id}", accepts, f"{{{{ count('{component.id}')|zen }}}}", component.location,
+                card_values=frozenset(numbers), removed=find_removed(setups, pieces), ranges=find_ranges(pieces))
 
 
 def find_ranges(pieces: list[Piece]) -> frozenset:
     """(lowest, highest) of each field whose values are all numbers."""
-    found = set()
-    for name in dict.fromkeys(k for p in pieces for k in p.card.fields):
-        values = [p.card.fields.get(name) for p in pieces]
-        if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-            found.add((min(values), max(values)))
-    return frozenset(found)
+    return frozenset((min(values), max(values)) for values in field_values(pieces).values()
+                     if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values))
 
 
-def find_removed(game: Game, component: Component, pieces: list[Piece]) -> tuple:
+def find_removed(setups: list[Expectation], pieces: list[Piece]) -> tuple:
     """(players, the numbers the removed cards carry in the fields the removal reads), per removal setup."""
-    from .setups import pieces_used
-
     found = []
-    for expectation in game.expectations:
-        if expectation.kind != "setup" or expectation.component != component.id or not expectation.setup.remove:
-            continue
-        fields = [a or b for a, b in re.findall(r"card\.(\w+)|card\[['\"](\w+)['\"]\]", expectation.setup.remove)]
+    for expectation in (e for e in setups if e.setup.remove):
+        fields = read_fields(expectation.setup.remove)
         for players in expectation.players:
             kept = {id(p) for p in pieces_used(expectation, pieces, players)}
             values = {p.card.fields.get(f) for p in pieces if id(p) not in kept for f in fields}
@@ -144,7 +134,7 @@ def count_each_owner(pieces: list[Piece]) -> set:
         for other in fields:
             if other == owner:
                 continue
-            pairs = Counter((key_of(p.card.fields.get(owner)), key_of(p.card.fields.get(other))) for p in pieces)
+            pairs = Counter((str(p.card.fields.get(owner)), str(p.card.fields.get(other))) for p in pieces)
             for value in fields[other]:
                 each = {pairs.get((o, value), 0) for o in fields[owner]}
                 if len(each) == 1:
@@ -152,39 +142,29 @@ def count_each_owner(pieces: list[Piece]) -> set:
     return found
 
 
-def select_subset(game: Game, where: str, pieces: list[Piece]) -> list[Piece]:
-    expectation = next(e for e in game.expectations if e.where == where)
-    return select_cards(where, expectation, pieces)
+def field_values(pieces: list[Piece]) -> dict[str, list]:
+    """Each field any card has, with its value on every piece (None where a card lacks it)."""
+    names = dict.fromkeys(k for p in pieces for k in p.card.fields)
+    return {name: [p.card.fields.get(name) for p in pieces] for name in names}
 
 
 def count_by_field(pieces: list[Piece]) -> dict[str, Counter]:
-    names = dict.fromkeys(k for p in pieces for k in p.card.fields)
-    out = {}
-    for name in names:
-        values = [p.card.fields.get(name) for p in pieces]
-        if not any(isinstance(v, (tuple, list)) or hasattr(v, "items") for v in values):
-            out[name] = Counter(key_of(v) for v in values)
-    return out
+    return {name: Counter(map(str, values)) for name, values in field_values(pieces).items()
+            if not any(isinstance(v, (tuple, list)) or hasattr(v, "items") for v in values)}
 
 
-def count_used(game: Game, component: Component, pieces: list[Piece], players: int | None) -> set:
-    """Pieces used, per player count, as the setups say (使うエリアカード at 3 players: 27)."""
-    from .setups import pieces_used
-
+def count_used(setups: list[Expectation], pieces: list[Piece], players: int) -> set:
+    """Pieces used at a player count, as the setups say (使うエリアカード at 3 players: 27)."""
     found = set()
-    for expectation in game.expectations:
-        if expectation.kind != "setup" or expectation.component != component.id:
-            continue
-        for count in expectation.players:
-            if players in (None, count):
-                used = pieces_used(expectation, pieces, count)
-                found |= {len(used), len(pieces) - len(used)} if len(used) < len(pieces) else {len(used)}  # 計６枚を抜き
-                setup = expectation.setup
-                if setup.deal or setup.set_aside:  # 配られずに残るカード: what is neither dealt, drawn nor set aside
-                    found.add(len(used) - count * (setup.deal + setup.turns) - setup.set_aside)
-                if expectation.by:
-                    each = set(Counter(key_of(p.card.fields.get(expectation.by)) for p in used).values())
-                    found |= each | ({n * players for n in each} if players else set())  # 全員: every player's set
+    for expectation in (e for e in setups if players in e.players):
+        used = pieces_used(expectation, pieces, players)
+        found |= {len(used), len(pieces) - len(used)} if len(used) < len(pieces) else {len(used)}  # 計６枚を抜き
+        setup = expectation.setup
+        if setup.deal or setup.set_aside:  # 配られずに残るカード: what is neither dealt, drawn nor set aside
+            found.add(len(used) - players * (setup.deal + setup.turns) - setup.set_aside)
+        if expectation.by:
+            each = set(Counter(str(p.card.fields.get(expectation.by)) for p in used).values())
+            found |= each | {n * players for n in each}  # 全員: every player's set
     return found
 
 
@@ -204,8 +184,6 @@ def setup_nouns(game: Game) -> list[Noun]:
 
 
 def figure_nouns(game: Game) -> list[Noun]:
-    from .figures import evaluate_figure
-
     nouns = []
     for figure in game.figures:
         if not figure.words or figure.kind:  # a rule in words ties no number
@@ -232,8 +210,6 @@ def figure_nouns(game: Game) -> list[Noun]:
 
 def find_figure_units(figure) -> frozenset:
     """The counter word the document writes after this figure (６トリック, ３ＶＰ, １回), from its quote."""
-    from .numerals import find_numbers
-
     if figure.source is None:
         return frozenset({""})
     values = {figure.value} if not isinstance(figure.value, str) else {v for _, v in figure.examples}

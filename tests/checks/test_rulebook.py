@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from pnpgen.checks.checker import FAIL, PASS
-from pnpgen.checks.rulebook import blank, check_rulebook, parse_number
+from pnpgen.checks.numerals import parse_number
+from pnpgen.checks.rulebook import blank, check_rulebook
 from pnpgen.project.validate import load_project
 
 ROOT = Path(__file__).resolve().parents[2]
