@@ -7,6 +7,7 @@ from reportlab.lib.rl_accel import fp_str
 
 from .font import font_named
 from .paint_refs import SVG
+from .painter import index_in
 from .svgpath import NotDrawable, parse_numbers
 from .svgvalues import parse_colour, parse_font_size, parse_fraction, parse_number
 
@@ -49,7 +50,7 @@ def paint_text(painter, element, style: dict, cascade) -> None:
         opacity = parse_fraction(run_style.get("opacity", "1"))
         painter.alpha("ca", round(opacity * parse_fraction(run_style.get("fill-opacity", "1")), 6))
         painter.emit(f"BT 1 0 0 -1 {fp_str(x, y)} Tm")
-        painter.special(["T", painter.font(selector), size, text])
+        painter.special(["T", index_in(painter.fonts, selector), size, text])
         painter.emit("ET")
 
 

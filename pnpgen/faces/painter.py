@@ -45,10 +45,7 @@ class Painter:
         self.ops.append(text)
 
     def special(self, part: list) -> None:
-        if self.ops:
-            self.parts.append(" ".join(self.ops))
-            self.ops = []
-        self.parts.append(part)
+        self.finish().append(part)
 
     def finish(self) -> list:
         if self.ops:
@@ -74,16 +71,6 @@ class Painter:
             self.state[key] = value
             self.special(["A", key, value])
 
-    def font(self, selector: tuple) -> int:
-        if selector not in self.fonts:
-            self.fonts.append(selector)
-        return self.fonts.index(selector)
-
-    def shading(self, record: list) -> int:
-        if record not in self.shadings:
-            self.shadings.append(record)
-        return self.shadings.index(record)
-
     def group(self, paint_inside, opacity: float) -> None:
         """What paint_inside() draws, as a transparency group shown at opacity: SVG's group opacity."""
         parts, ops, state = self.parts, self.ops, dict(self.state)
@@ -98,11 +85,6 @@ class Painter:
         self.groups.append(inside)
         self.special(["X", len(self.groups) - 1])
         self.pop()
-
-    def image(self, href: str) -> int:
-        if href not in self.images:
-            self.images.append(href)
-        return self.images.index(href)
 
     def form(self, width: float, height: float) -> FaceForm:
         """The face painted: its text in glyph IDs of the font files self.measure names, its opacities and
@@ -119,6 +101,13 @@ class Painter:
                         [(struct.pack(f">{len(shown)}H", *sorted(shown)), "".join(shown[g] for g in sorted(shown)))
                          for shown in glyphs], shape.states, shape.images, shape.shadings, shape.groups,
                         tuple(names), [], shape)
+
+
+def index_in(items: list, item) -> int:
+    """item's place in items (a font, image or shading a stream names by number), added at the end if new."""
+    if item not in items:
+        items.append(item)
+    return items.index(item)
 
 
 def encode_parts(parts: list, files: list, glyphs: list[dict[int, str]], states: dict[tuple, int]) -> bytes:
