@@ -16,7 +16,7 @@ from .. import units
 from ..store.cache import Cache
 from ..digests import feed_digest
 from ..errors import PnpError
-from .describe import describe_card, distinguishing_fields
+from .describe import describe_card, distinguishing_fields, field_holding
 from .face import Face, Origin
 from .fonts import FontBook
 from .icons import IconSet
@@ -26,10 +26,11 @@ from .stored import StoredForms
 from ..project.assumptions import mark_assumed
 from ..project.model import Card, Component, Fields, Game, Project
 from ..templating import limits
+from ..templating.limits import ENDLESS, NO_MEMORY
 from ..templating.run_budget import RunOutOfBudget, Spender
 from ..project.revision import Stamp, project_stamp
 from ..templating.sandbox import make_environment
-from .template_errors import explain_error, template_location
+from .template_errors import explain_undefined, find_undecodable, template_line, template_location
 from .text import TextDoesNotFit, fit_text
 
 SAFE_MM = 3.0
@@ -210,12 +211,31 @@ class Renderer:
             return limits.render(self.env.get_template(template), context, spender)
         except RunOutOfBudget:
             raise  # the run's, not this face's: no card or template line to add
+        except TextDoesNotFit as err:
+            field = field_holding(card, err.content)
+            raise PnpError(f"{where}: {field}in {template_line(template)}: {err}", card.location) from None
+        except jinja2.UndefinedError as err:
+            raise PnpError(f"{where}: {template_line(template)}: {explain_undefined(err.message, card)}", card.location) from None
+        except SecurityError as err:
+            raise PnpError(f"{where}: {template_line(template)}: refused by the sandbox ({err})", card.location) from None
         except jinja2.TemplateSyntaxError as err:
             raise PnpError(f"template syntax error: {err.message}", template_location(self.project, err)) from None
-        except (TextDoesNotFit, jinja2.UndefinedError, SecurityError, jinja2.TemplateNotFound, PnpError, NameError,
-                RecursionError, MemoryError, TypeError, ValueError, ArithmeticError, LookupError) as err:
-            raise PnpError(f"{where}: {explain_error(err, card, template, self.project.templates_dir)}",
-                           card.location) from None
+        except jinja2.TemplateNotFound as err:
+            raise PnpError(f"{where}: template '{err.name}' not found; expected it under templates/", card.location) from None
+        except PnpError as err:
+            raise PnpError(f"{where}: {template_line(template)}: {err.problems[0]}", card.location) from None
+        except UnicodeDecodeError:
+            raise PnpError(f"{where}: {find_undecodable(self.project.templates_dir, template)} is not UTF-8 text; "
+                           "expected templates saved as UTF-8", card.location) from None
+        except NameError:  # Jinja folds a literal such as 1e400 to inf and then cannot name it
+            raise PnpError(f"{where}: {template_line(template)}: a number too large to compute with; "
+                           "expected numbers of ordinary size", card.location) from None
+        except RecursionError:
+            raise PnpError(f"{where}: {template_line(template)}: {ENDLESS}", card.location) from None
+        except MemoryError:
+            raise PnpError(f"{where}: {template_line(template)}: {NO_MEMORY}", card.location) from None
+        except (TypeError, ValueError, ArithmeticError, LookupError) as err:
+            raise PnpError(f"{where}: {template_line(template)}: {err}", card.location) from None
 
     def describe(self, component: Component, card: Card) -> str:
         """The card by the fields that tell it from the others of its component (computed once a component)."""

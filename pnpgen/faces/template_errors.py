@@ -7,36 +7,9 @@ import sys
 from pathlib import Path
 
 import jinja2
-from jinja2.sandbox import SecurityError
 
-from ..errors import Location, PnpError
+from ..errors import Location
 from ..project.model import Card, Project
-from ..templating.limits import ENDLESS, NO_MEMORY
-from .describe import field_holding
-from .text import TextDoesNotFit
-
-# A NameError: Jinja folds a literal such as 1e400 to inf and then cannot name it.
-BEYOND = {NameError: "a number too large to compute with; expected numbers of ordinary size",
-          RecursionError: ENDLESS, MemoryError: NO_MEMORY}
-
-
-def explain_error(err: Exception, card: Card, template: str, templates_dir: Path) -> str:
-    """What rendering a card's template raised, in words: where in the templates, and what is wrong. Called
-    while err is handled (template_line reads its traceback)."""
-    line = template_line(template)
-    if isinstance(err, TextDoesNotFit):
-        return f"{field_holding(card, err.content)}in {line}: {err}"
-    if isinstance(err, jinja2.TemplateNotFound):
-        return f"template '{err.name}' not found; expected it under templates/"
-    if isinstance(err, UnicodeDecodeError):
-        return f"{find_undecodable(templates_dir, template)} is not UTF-8 text; expected templates saved as UTF-8"
-    if isinstance(err, jinja2.UndefinedError):
-        return f"{line}: {explain_undefined(err.message, card)}"
-    if isinstance(err, SecurityError):
-        return f"{line}: refused by the sandbox ({err})"
-    if isinstance(err, PnpError):
-        return f"{line}: {err.problems[0]}"
-    return f"{line}: {next((text for kind, text in BEYOND.items() if isinstance(err, kind)), err)}"
 
 
 def explain_undefined(message: str, card: Card) -> str:
