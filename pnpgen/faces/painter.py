@@ -97,10 +97,9 @@ class Painter:
         content = zlib.compress(encode_parts(self.finish(), files, glyphs, states)) + b"".join(streams)
         shape = shape_of(width, height, self.fonts, [font_named(name).digest for name in names], list(states),
                          self.images, self.shadings, [len(s) for s in streams])
-        return FaceForm(shape.width, shape.height, content, shape.fonts, shape.digests,
-                        [(struct.pack(f">{len(shown)}H", *sorted(shown)), "".join(shown[g] for g in sorted(shown)))
-                         for shown in glyphs], shape.states, shape.images, shape.shadings, shape.groups,
-                        tuple(names), [], shape)
+        return FaceForm.of_shape(shape, content, [(struct.pack(f">{len(shown)}H", *sorted(shown)),
+                                                   "".join(shown[g] for g in sorted(shown))) for shown in glyphs],
+                                 resolved_fonts=tuple(names))
 
 
 def index_in(items: list, item) -> int:

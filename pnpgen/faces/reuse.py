@@ -17,12 +17,25 @@ ALL = None  # the key set of a render that read the whole card
 MISSING = "\0missing"  # the value of a field a render asked for and the card does not have
 
 
+def reading_all(name: str):
+    """Fields' method of that name, noting that the template reads the card as a whole (iterating, printing it)."""
+    method = getattr(Fields, name)
+
+    def read_all(self, *args):
+        self._seen = ALL
+        return method(self, *args)
+
+    return read_all
+
+
 class TrackedFields(Fields):
     """The card's fields as a template sees them, noting which ones it reads."""
 
     __slots__ = ("_seen",)  # underscored, as _note: a template asking for card.seen or card.note gets the field
     # the Mapping ways, through __getitem__ and __iter__ (Fields reads its values directly), so that they note
     __contains__, items, values = Mapping.__contains__, Mapping.items, Mapping.values
+    __iter__, __len__, __hash__, __eq__, __repr__, merged = map(
+        reading_all, ("__iter__", "__len__", "__hash__", "__eq__", "__repr__", "merged"))
 
     def __init__(self, fields: Fields):
         self._at, self._values = fields._at, fields._values
@@ -39,30 +52,6 @@ class TrackedFields(Fields):
     def __getattr__(self, name: str):
         self._note(name)
         return Fields.__getattr__(self, name)
-
-    def __iter__(self) -> Iterator[str]:
-        self._seen = ALL
-        return iter(self._at)
-
-    def __len__(self) -> int:
-        self._seen = ALL
-        return len(self._values)
-
-    def __hash__(self) -> int:
-        self._seen = ALL
-        return Fields.__hash__(self)
-
-    def __eq__(self, other: object) -> bool:
-        self._seen = ALL
-        return Fields.__eq__(self, other)
-
-    def __repr__(self) -> str:
-        self._seen = ALL
-        return Fields.__repr__(self)
-
-    def merged(self, other) -> Fields:
-        self._seen = ALL
-        return Fields.merged(self, other)
 
 
 TrackedFields.__name__ = TrackedFields.__qualname__ = "Fields"  # messages name the type as the designer knows it
