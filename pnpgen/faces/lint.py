@@ -14,6 +14,7 @@ import cssselect2
 import tinycss2
 
 from ..errors import PnpError
+from .svgvalues import parse_declarations
 
 UNSUPPORTED_ELEMENTS = {"filter", "mask", "pattern", "foreignObject", "script"}
 UNSUPPORTED_ATTRIBUTES = {"letter-spacing", "dominant-baseline", "filter", "mask"}
@@ -64,10 +65,6 @@ def walk(element, scale: float, problems: list[str]) -> None:
             declarations.update(parsed)
     for attribute in UNSUPPORTED_ATTRIBUTES & set(element.attrib):
         problems.append(f"{attribute}=…")
-    if name == "use":
-        href = element.get("href") or element.get("{http://www.w3.org/1999/xlink}href") or ""
-        if not href.startswith("#"):
-            problems.append(f'<use href="{href[:60]}"> (a <use> shows an element of the same face: href="#id")')
     inner = scale
     for attribute in GEOMETRY & set(declarations):
         value = declarations[attribute]
@@ -112,19 +109,6 @@ def smallest_size(view_box: str) -> float:
     """The smaller of a viewBox's width and height (a tiny one magnifies what it holds)."""
     numbers = [abs(float(n)) for n in NUMBER.findall(view_box)[2:4]]
     return max(min(numbers, default=1.0), 1e-9)
-
-
-def parse_declarations(text: str) -> dict[str, str] | None:
-    """name: value; pairs, or None when a declaration is not one (a value holding another ':')."""
-    found = {}
-    for part in (p.strip() for p in text.split(";")):
-        if not part:
-            continue
-        if part.count(":") != 1:
-            return None
-        name, value = (s.strip() for s in part.split(":"))
-        found[name] = value
-    return found
 
 
 def lint_declarations(declarations: dict[str, str], prefix: str) -> list[str]:

@@ -8,7 +8,7 @@ from .paint_refs import SVG, clip_operators, gradient_shading, href_of, referenc
 from .paint_text import paint_text
 from .painter import Painter, index_in, set_stroke
 from .svgpath import NotDrawable, multiply, parse_numbers, parse_transform, trace_ellipse, trace_path, trace_points, trace_rect
-from .svgvalues import parse_colour, parse_fraction, parse_length, parse_number
+from .svgvalues import parse_colour, parse_declarations, parse_fraction, parse_length, parse_number
 
 INHERITED = ("fill", "stroke", "stroke-width", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit",
              "stroke-dasharray", "stroke-dashoffset", "fill-rule", "fill-opacity", "stroke-opacity",
@@ -48,18 +48,15 @@ def paint_children(painter: Painter, element, style: dict) -> None:
 
 def cascade(element, inherited: dict, rules: dict) -> dict:
     """The element's style: what it inherits, then its attributes, its <style> rules, its style="…"."""
-    style = dict(inherited)
-    style.pop("opacity", None)
-    style.pop("display", None)
+    style = {name: value for name, value in inherited.items() if name not in OWN}
     for name, value in element.attrib.items():
         if name in NAMES:
             style[name] = value.strip()
         elif name in REFUSED:
             raise NotDrawable(name)
     chosen = [("<style> ", rules[element].items())] if rules and element in rules else []
-    declarations = element.get("style")
-    if declarations:
-        chosen.append(("style ", (d.split(":", 1) for d in declarations.split(";") if ":" in d)))
+    if element.get("style"):
+        chosen.append(("style ", (parse_declarations(element.get("style")) or {}).items()))
     for where, found in chosen:
         for name, value in found:
             name = name.strip()
@@ -208,12 +205,7 @@ def paint_shape(painter: Painter, name: str, element, style: dict) -> None:
     if stroke is not None:
         set_stroke(painter, style, stroke)
         painter.alpha("CA", round(opacity * parse_fraction(style.get("stroke-opacity", "1")), 6))
-    if fill is not None and stroke is not None:
-        operator = "B*" if even_odd else "B"
-    elif fill is not None:
-        operator = "f*" if even_odd else "f"
-    else:
-        operator = "S"
+    operator = "S" if fill is None else ("B" if stroke is not None else "f") + ("*" if even_odd else "")
     painter.emit(f"{geometry} {operator}")
 
 
@@ -222,10 +214,8 @@ def trace_shape(name: str, element) -> str | None:
     get = element.get
     if name == "rect":
         x, y, w, h = (parse_number(get(a), 0) for a in ("x", "y", "width", "height"))
-        rx, ry = get("rx"), get("ry")
-        rx_value = parse_number(rx if rx is not None else ry, 0)
-        ry_value = parse_number(ry if ry is not None else rx, 0)
-        return trace_rect(x, y, w, h, rx_value, ry_value) if w > 0 and h > 0 else None
+        rx, ry = get("rx", get("ry")), get("ry", get("rx"))  # one radius given is both
+        return trace_rect(x, y, w, h, parse_number(rx, 0), parse_number(ry, 0)) if w > 0 and h > 0 else None
     if name == "circle":
         r = parse_number(get("r"), 0)
         return trace_ellipse(parse_number(get("cx"), 0), parse_number(get("cy"), 0), r, r) if r > 0 else None

@@ -113,16 +113,9 @@ def trace_path(data: str) -> str:
             ops.append(f"{fp_str(x, y)} m")
             command = "l" if relative else "L"  # further pairs are line-tos
             last_control = None
-        elif upper == "L":
-            x, y = ox + values[0], oy + values[1]
-            ops.append(f"{fp_str(x, y)} l")
-            last_control = None
-        elif upper == "H":
-            x = ox + values[0]
-            ops.append(f"{fp_str(x, y)} l")
-            last_control = None
-        elif upper == "V":
-            y = oy + values[0]
+        elif upper in "LHV":
+            x = ox + values[0] if upper != "V" else x
+            y = oy + values[-1] if upper != "H" else y
             ops.append(f"{fp_str(x, y)} l")
             last_control = None
         elif upper == "C":
