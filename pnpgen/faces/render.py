@@ -16,7 +16,8 @@ from .. import units
 from ..store.cache import Cache
 from ..digests import feed_digest
 from ..errors import PnpError
-from .describe import describe_card, distinguishing_fields, field_holding
+from .describe import (describe_card, distinguishing_fields, explain_undefined, field_holding, find_undecodable,
+                       template_line, template_location)
 from .face import Face, Origin
 from .fonts import FontBook
 from .icons import IconSet
@@ -30,7 +31,6 @@ from ..templating.limits import ENDLESS, NO_MEMORY
 from ..templating.run_budget import RunOutOfBudget, Spender
 from ..project.revision import Stamp, project_stamp
 from ..templating.sandbox import make_environment
-from .template_errors import explain_undefined, find_undecodable, template_line, template_location
 from .text import TextDoesNotFit, fit_text
 
 SAFE_MM = 3.0

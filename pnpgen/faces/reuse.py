@@ -151,7 +151,6 @@ def describe_values(fields: Fields, keys: tuple | None) -> str:
 
 SIDES = ("front", "back")
 KEY = 32  # bytes of a face key
-ZERO = bytes(KEY)  # a face not noted
 
 
 class CardFaceKeys:
@@ -177,13 +176,8 @@ class CardFaceKeys:
 
     def find_card(self, component, index: int, sides: tuple[bool, bool]) -> tuple | None:
         """The keys noted for the card's sides (None for a side it does not have), or None unless all are noted."""
-        keys = self.keys_of(component)
-        at = 2 * index * KEY
-        if keys is None or at + 2 * KEY > len(keys):
-            return None
-        front = keys[at:at + KEY] if sides[0] else None
-        back = keys[at + KEY:at + 2 * KEY] if sides[1] else None
-        return None if front == ZERO or back == ZERO else (front and front.hex(), back and back.hex())
+        found = tuple(self.find(component, index, side) if wanted else None for side, wanted in zip(SIDES, sides))
+        return None if any(wanted and key is None for key, wanted in zip(found, sides)) else found
 
     def find(self, component, index: int, side: str) -> str | None:
         keys = self.keys_of(component)
