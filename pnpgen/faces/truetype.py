@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ..errors import Location, PnpError
-from .cmap import read_cmap, write_cmap
-from .sfnt import U32, assemble_font, read_be, swapped
+from .cmap import U32, assemble_font, read_be, read_cmap, swapped, write_cmap
 
 COPIED_TABLES = ("OS/2", "cvt ", "fpgm", "maxp", "name", "prep")  # kept byte for byte in a subset
 MAX_COMPONENT_DEPTH = 32  # real fonts nest composites 1-3 deep; a malicious one must not run away
