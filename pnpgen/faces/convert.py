@@ -42,9 +42,6 @@ class Converter:
         self.unpacked: dict[str, FaceForm] = {}  # forms, when there is no pack to keep them in
         self.recent: OrderedDict[str, FaceForm] = OrderedDict()  # the forms read last, at most RECENT_FORMS
 
-    def forms(self) -> "Forms":
-        return Forms(self)
-
     def face_form(self, key: str, svg: str, template: str) -> FaceForm:
         """The form of a face rendered just now (painted unless the pack holds it, drawable)."""
         self.store(key, svg, template)
@@ -86,7 +83,7 @@ class Converter:
                     self.store(face.key, face.svg, face.template)
                 except PnpError as err:
                     raise PnpError(f"{face.origin}: {err.problems[0].message}", face.location) from None
-        return self.forms()
+        return Forms(self)
 
     def paint(self, key: str, svg: str, template: str) -> FaceForm:
         """The face's form, painted from its SVG (here, so that a helper process paints half the faces), its

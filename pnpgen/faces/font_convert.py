@@ -61,10 +61,8 @@ def store_derived(folder: Path, key: str, data: bytes) -> Path:
 
 
 def find_derived(folder: Path, key: str) -> Path | None:
-    """A font store_derived kept for key, if it is a regular file of this user whose bytes match its name.
-
-    Anything else (a link, another user's file, a file changed since) is ignored and made again.
-    """
+    """A font store_derived kept for key, if it is a regular file of this user whose bytes match its name
+    (a link, another user's file, a file changed since is ignored and made again)."""
     for path in sorted(Path(folder).glob(f"{key}-*.ttf")):
         try:
             info = os.lstat(path)

@@ -1,10 +1,8 @@
 """Turn a face's form into its record and back: PDF content naming glyphs by ID, the same bytes in every document.
 
-Text is shown in 2-byte glyph IDs of the font file (Identity-H), so nothing in the content depends on
-which other faces share the document: the writer copies the bytes and gives each form its resources.
-The record keeps what those resources need: the fonts (by SVG selector and file digest), the glyphs each
-shows with the text they stand for, the opacities and the images. What the faces of one template share
-(the shape: size, fonts, digests, opacities, images) is read and checked once per distinct bytes.
+Text is shown in 2-byte glyph IDs of the font file (Identity-H), so nothing in the content depends on which
+other faces share the document: the writer copies the bytes and gives each form the resources its record
+names. What the faces of one template share (the shape) is read and checked once per distinct bytes.
 """
 from __future__ import annotations
 

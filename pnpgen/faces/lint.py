@@ -1,9 +1,8 @@
 """Turn a face's SVG tree into the list of what the PDF could not show or compute, with the template named.
 
-The painter draws no filters, masks or letter-spacing, cannot read a style declaration holding a second
-':' or a bad CSS selector, and must not write numbers beyond what a PDF can hold (1e308, scale(1e999),
-transforms multiplying up). Attributes,
-`style="…"` and the declarations of `<style>` elements are all held to the same rules.
+The painter draws no filters, masks or letter-spacing, cannot read a style declaration holding a second ':' or
+a bad CSS selector, and must not write numbers beyond what a PDF can hold (1e308, scale(1e999), transforms
+multiplying up). Attributes, `style="…"` and `<style>` declarations are held to the same rules.
 """
 from __future__ import annotations
 

@@ -51,8 +51,7 @@ class Renderer:
         self.fontbook = fontbook
         self.disk = cache
         self.pack = cache.pack(project.root) if cache else None
-        self.images = ImageChecker(project.root)
-        self.stored = StoredForms(self.pack, fontbook, self.images)
+        self.stored = StoredForms(self.pack, fontbook, ImageChecker(project.root))
         self.store = store
         # Memos are bounded (reuse.Bounded), so that what a build holds does not grow with its deck.
         self.usable: dict[str, bool] = Bounded(MEMO)

@@ -1,14 +1,13 @@
 """Turn the card fields a template read into a key, so that cards agreeing on them share one rendered face.
 
-A template is a deterministic function of what it reads. When a card's back reads only the title and
-the deck's colours, every card of the deck gets the same back: rendering it once per deck instead of
-once per card is half the work of a deck with a shared back. The fields read are recorded while the
-template renders; anything that reads the card as a whole (iterating it, printing it) reads them all.
+A template is a deterministic function of what it reads: a back that reads only the title and the deck's
+colours is every card's, rendered once a deck. The fields read are recorded while the template renders;
+anything that reads the card as a whole (iterating it, printing it) reads them all.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable
 
 from ..digests import feed_digest
 from ..project.model import Fields
@@ -157,9 +156,7 @@ class CardFaceKeys:
     """The face key each card of a component has in this build, noted where it is first looked up or rendered
     (rendering ahead) and read where it is needed again (laying out): 32 bytes a face, in one bytearray a
     component indexed by the card's place in it (all zero: not known), so that a deck of any size holds no
-    more than that and each card's render key, pack lookup and check happen once a build.
-
-    A face is noted only once it is in the pack and usable there."""
+    more and each card's render key, pack lookup and check happen once a build. Only faces usable in the pack."""
 
     def __init__(self):
         self.components: dict[int, tuple[object, bytearray]] = {}  # id(component) -> (it, the keys of its cards)

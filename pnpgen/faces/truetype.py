@@ -1,8 +1,6 @@
 """Turn a TrueType font file into glyph IDs, advances, metrics and retained-GID subsets.
 
-The subsetter is our own because every PDF embeds subsets: bench/font_subset.py measures it at under 1/200 of
-fontTools' subsetter's time on the bundled Noto Sans JP (1,000 glyphs; about 1/60 counting opening the font and
-reading its cmap).
+The subsetter is our own because every PDF embeds subsets, and fontTools' takes far longer (bench/font_subset.py).
 """
 from __future__ import annotations
 
