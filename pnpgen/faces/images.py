@@ -47,8 +47,8 @@ class ImageChecker:
         return self.checked[key]
 
 
-def check_image(path: Path, shown: str) -> tuple[int, int]:
-    """The image's pixel size, once it is known to decode as a picture of a size a PDF can hold."""
+def check_image(path: Path, shown: str) -> None:
+    """Refuse an image that does not decode as a picture of a size a PDF can hold."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", PILImage.DecompressionBombWarning)
@@ -66,7 +66,6 @@ def check_image(path: Path, shown: str) -> tuple[int, int]:
         raise PnpError(f"image '{shown}' is {kind}; expected one of {', '.join(sorted(FORMATS))}")
     if size[0] * size[1] > MAX_PIXELS:
         raise PnpError(f"image '{shown}' has {size[0]} × {size[1]} pixels; expected at most {MAX_PIXELS:,}")
-    return size
 
 
 PILImage.MAX_IMAGE_PIXELS = MAX_PIXELS  # Pillow then refuses bombs itself, before decoding anything
