@@ -57,30 +57,26 @@ def paint_text(painter, element, style: dict, cascade) -> None:
 def gather(element, style: dict, runs: list, cascade) -> None:
     """The runs of an element: its text, then each <tspan>'s runs and the text after it."""
     try:
-        gather_runs(element, style, runs, cascade)
+        for name in UNSUPPORTED:
+            if element.get(name) is not None:
+                raise NotDrawable(f'{name}="…" on <{element.tag[len(SVG):]}>')
+        x, y = (position(element, name) for name in ("x", "y"))
+        dx, dy = (position(element, name) or 0.0 for name in ("dx", "dy"))
+        runs.append([element.text or "", style, x, y, dx, dy])
+        for child in element:
+            if not isinstance(child.tag, str):
+                runs.append([child.tail or "", style, None, None, 0.0, 0.0])
+                continue
+            if child.tag != SVG + "tspan":
+                raise NotDrawable(f"<{child.tag.replace(SVG, '')}> inside <text> (expected <tspan>)")
+            child_style = cascade(child, style)
+            if child_style.get("display") != "none":
+                gather(child, child_style, runs, cascade)
+            runs.append([child.tail or "", style, None, None, 0.0, 0.0])
     except NotDrawable as err:
         if not getattr(err, "line", None):
             err.line = element.sourceline  # the innermost <tspan>: where the message points
         raise
-
-
-def gather_runs(element, style: dict, runs: list, cascade) -> None:
-    for name in UNSUPPORTED:
-        if element.get(name) is not None:
-            raise NotDrawable(f'{name}="…" on <{element.tag[len(SVG):]}>')
-    x, y = (position(element, name) for name in ("x", "y"))
-    dx, dy = (position(element, name) or 0.0 for name in ("dx", "dy"))
-    runs.append([element.text or "", style, x, y, dx, dy])
-    for child in element:
-        if not isinstance(child.tag, str):
-            runs.append([child.tail or "", style, None, None, 0.0, 0.0])
-            continue
-        if child.tag != SVG + "tspan":
-            raise NotDrawable(f"<{child.tag.replace(SVG, '')}> inside <text> (expected <tspan>)")
-        child_style = cascade(child, style)
-        if child_style.get("display") != "none":
-            gather(child, child_style, runs, cascade)
-        runs.append([child.tail or "", style, None, None, 0.0, 0.0])
 
 
 def position(element, name: str) -> float | None:

@@ -26,7 +26,6 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff\ufffe\uffff]")  # wh
 MIN_SIZE_PT, MAX_SIZE_PT = 1.0, 1000.0
 
 
-
 @dataclass(frozen=True)
 class TextRun:
     """A piece of a line set in the font; x in mm is where it starts."""
