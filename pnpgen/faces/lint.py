@@ -60,10 +60,9 @@ def walk(element, scale: float, problems: list[str]) -> None:
         if parsed is None:
             problems.append(f'style="{style[:40]}" (expected name: value; pairs, a value without another \':\')')
         else:
-            problems += lint_declarations(parsed, "style ")
+            problems += [f"style {found}" for found in UNSUPPORTED_ATTRIBUTES & set(parsed)]
             declarations.update(parsed)
-    for attribute in UNSUPPORTED_ATTRIBUTES & set(element.attrib):
-        problems.append(f"{attribute}=…")
+    problems += [f"{attribute}=…" for attribute in UNSUPPORTED_ATTRIBUTES & set(element.attrib)]
     inner = scale
     for attribute in GEOMETRY & set(declarations):
         value = declarations[attribute]
@@ -110,10 +109,6 @@ def smallest_size(view_box: str) -> float:
     return max(min(numbers, default=1.0), 1e-9)
 
 
-def lint_declarations(declarations: dict[str, str], prefix: str) -> list[str]:
-    return [f"{prefix}{name}" for name in UNSUPPORTED_ATTRIBUTES & set(declarations)]
-
-
 def lint_stylesheet(text: str) -> list[str]:
     """The rules of <style> elements: selectors cssselect2 can compile, declarations as in style="…"."""
     problems = []
@@ -131,7 +126,7 @@ def lint_stylesheet(text: str) -> list[str]:
             if declarations is None:
                 problems.append(f"<style> '{content.strip()[:40]}' (expected name: value; pairs)")
                 continue
-            problems += lint_declarations(declarations, "<style> ")
+            problems += [f"<style> {found}" for found in UNSUPPORTED_ATTRIBUTES & set(declarations)]
             for name, value in declarations.items():
                 largest = largest_number(value)
                 if largest is None or largest > MAX_NUMBER:
