@@ -93,8 +93,7 @@ class FontBook:
         return min(faces, key=lambda f: (abs(f.weight - target), -f.weight if bold else f.weight))
 
     def resolve(self, family: str | None, weight: str | int = "normal", style: str = "normal") -> str:
-        """The registered name (font_named gives its Font) for an SVG/CSS family, weight and style (find_face),
-        registering the font on first use."""
+        """The registered name (font_named gives its Font) of find_face's face, registered on first use."""
         return self.register(self.find_face(family, weight, style)).name
 
     def register(self, face: Face) -> Font:

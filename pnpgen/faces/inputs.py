@@ -16,8 +16,7 @@ def inputs_digest(project: Project) -> str:
 
 
 def input_digests(project: Project) -> tuple[str, str]:
-    """(inputs_digest, assets_digest), reading each file once. Templates and icons decide a face's SVG, and so its
-    key: a PDF depends on them only through those keys."""
+    """(inputs_digest, assets_digest), reading each file once; templates and icons count only in the first."""
     assets = assets_digest(project)
     return hashlib.sha256((folder_digest(project.templates_dir) + assets).encode("ascii")).hexdigest(), assets
 

@@ -108,8 +108,7 @@ class Renderer:
         return self.names.get(face_key) or self.names.keep(face_key, face_key)
 
     def render_svg(self, game: Game, component: Component, card: Card, side: str, template: str) -> tuple[str, str]:
-        """(face key, SVG): from the face cache when every input is the same (the SVG is then not needed
-        and is ""), else from the template."""
+        """(face key, SVG): from the face cache when every input is the same (SVG "", not needed), else rendered."""
         common, render_key = (game.id, common_of(component, side, template)), None
         if self.pack is not None:
             prefix = self.key_prefix(game, common)

@@ -71,8 +71,7 @@ def parse_colour(text: str) -> tuple[float, float, float] | None:
 
 
 def parse_declarations(text: str) -> dict[str, str] | None:
-    """name: value; pairs, or None when a declaration is not one (a value holding another ':': lint refuses
-    it, so the painter never sees one)."""
+    """name: value; pairs, or None for a declaration holding another ':' (lint refuses it: the painter sees none)."""
     found = {}
     for part in (p.strip() for p in text.split(";")):
         if not part:

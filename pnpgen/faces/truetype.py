@@ -21,8 +21,7 @@ MAX_COMPONENT_DEPTH = 32  # real fonts nest composites 1-3 deep; a malicious one
 
 
 def open_truetype(path: str | Path, index: int = 0, where: str | None = None) -> "TrueTypeFile":
-    """The font in a file (member `index` of a collection); where names the file in messages (the path itself
-    when not given). The FontBook reads each file version once a process."""
+    """The font in a file (member `index` of a collection); where names the file in messages (default: the path)."""
     where = where or str(path)
     try:
         data = Path(path).read_bytes()
