@@ -33,7 +33,6 @@ class Converter:
     (StoredForms), else the renderer renders its face again and it is painted anew."""
 
     def __init__(self, fontbook: FontBook, root: Path, cache: Cache | None = None):
-        self.fontbook = fontbook
         self.root = root
         self.images = ImageChecker(root)
         self.pack: FacePack | None = cache.pack(root) if cache else None

@@ -210,10 +210,8 @@ def glyphs_fit(glyphs: list[tuple[bytes, str]], counts: list[int]) -> bool:
     """Whether every glyph ID (2 bytes each, in any order) of each font is below its font's count of
     glyphs: by their high bytes alone where those settle it. A checked record's glyphs were taken from the
     font its digests name; any other's are bounds-checked."""
-    for (ids, _), count in zip(glyphs, counts):
-        if max(ids[0::2], default=0) >= count >> 8 and max(struct.unpack(f">{len(ids) // 2}H", ids), default=0) >= count:
-            return False
-    return True
+    return not any(max(ids[0::2], default=0) >= count >> 8 and max(glyph_ids((ids, "")), default=0) >= count
+                   for (ids, _), count in zip(glyphs, counts))
 
 
 def check_form(form: FaceForm) -> None:
