@@ -44,11 +44,7 @@ def phrase_starts(text: str) -> frozenset[int]:
     """Offsets in text where a Japanese phrase begins (BudouX's model), besides 0."""
     if not _BREAKABLE.search(text):
         return frozenset()
-    offsets, at = set(), 0
-    for chunk in _parser().parse(text):
-        at += len(chunk)
-        offsets.add(at)
-    return frozenset(offsets)
+    return frozenset(itertools.accumulate(map(len, _parser().parse(text))))
 
 
 @functools.lru_cache(maxsize=1)
