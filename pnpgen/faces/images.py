@@ -30,10 +30,8 @@ class ImageChecker:
             raise PnpError(f"<image href=\"{href[:60]}\">: images must be files in the project, not URLs or data; "
                            "expected a path such as images/ron.png")
         path = (self.root / href).resolve()
-        try:
-            path.relative_to(self.root)
-        except ValueError:
-            raise PnpError(f"<image href=\"{href}\"> points outside the project folder; expected a path inside it") from None
+        if not path.is_relative_to(self.root):
+            raise PnpError(f"<image href=\"{href}\"> points outside the project folder; expected a path inside it")
         try:
             stat = path.stat()
         except OSError:
