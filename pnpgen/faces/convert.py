@@ -19,10 +19,10 @@ from .images import ImageChecker
 from .lint import lint
 from .paint import svg_to_form
 from .stored import StoredForms
-from .svg_lines import locate_in_template
 from .svgpath import NotDrawable
 
 RECENT_FORMS = 256  # the forms made last (the rest are copied from the pack as records, which is cheaper)
+SNIPPET = 40  # characters of the produced SVG shown when no template line matches
 LOST = ("the face cache could not be read while building (a face checked earlier is gone); build again, or "
         "with --no-cache")
 
@@ -33,7 +33,6 @@ class Converter:
     (StoredForms), else the renderer renders its face again and it is painted anew."""
 
     def __init__(self, fontbook: FontBook, root: Path, cache: Cache | None = None):
-        self.fontbook = fontbook
         self.root = root
         self.images = ImageChecker(root)
         self.pack: FacePack | None = cache.pack(root) if cache else None
@@ -41,9 +40,6 @@ class Converter:
         self.conversions = 0
         self.unpacked: dict[str, FaceForm] = {}  # forms, when there is no pack to keep them in
         self.recent: OrderedDict[str, FaceForm] = OrderedDict()  # the forms read last, at most RECENT_FORMS
-
-    def forms(self) -> "Forms":
-        return Forms(self)
 
     def face_form(self, key: str, svg: str, template: str) -> FaceForm:
         """The form of a face rendered just now (painted unless the pack holds it, drawable)."""
@@ -86,7 +82,7 @@ class Converter:
                     self.store(face.key, face.svg, face.template)
                 except PnpError as err:
                     raise PnpError(f"{face.origin}: {err.problems[0].message}", face.location) from None
-        return self.forms()
+        return Forms(self)
 
     def paint(self, key: str, svg: str, template: str) -> FaceForm:
         """The face's form, painted from its SVG (here, so that a helper process paints half the faces), its
@@ -139,3 +135,22 @@ def parse_svg(svg: str, template: str, root: Path):
                        "well-formed XML (let text() escape data instead of writing it raw)") from None
     lint(tree, template)
     return tree
+
+
+def locate_in_template(svg: str, line: int, column: int, template_path: Path) -> str:
+    """"line 12" of the template when the produced SVG line (1-based) can be found there literally, else the
+    produced text around the column, quoted."""
+    produced = svg.splitlines()[line - 1] if 0 < line <= len(svg.splitlines()) else ""
+    start = max(0, column - 1 - SNIPPET // 2)
+    around = produced[start:start + SNIPPET].strip()
+    try:
+        source = template_path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        source = []
+    for needle in (around, produced.strip()[:SNIPPET], around[:SNIPPET // 2]):
+        if len(needle) < 4:
+            continue
+        found = [number for number, text in enumerate(source, 1) if needle in text]
+        if len(found) == 1:
+            return f"line {found[0]}"
+    return f"near “{around}” (in the SVG it wrote)" if around else ""

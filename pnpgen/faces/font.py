@@ -1,9 +1,8 @@
 """Turn a face found on disk into the registered Font every stage asks: metrics, widths, glyph IDs, subsets.
 
 A registered name stands for one glyf font file in a process (a CFF or variable face's converted copy).
-reportlab is given the font under the same name only when the rulebooks' platypus or the proof and diff
-canvases are to set type in it (reportlab_name): reading a CJK font is most of a small build's font work, and
-card faces never need it. Nothing else asks reportlab about fonts.
+reportlab is given the font, by that name, only when platypus or a proof or diff canvas sets type in it
+(reportlab_name): reading a CJK font is most of a small build's font work, and card faces never need it.
 """
 from __future__ import annotations
 

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import atexit
+import functools
 import hashlib
 import io
 import os
 import shutil
 import stat
 import tempfile
-import threading
 from pathlib import Path
 
 from fontTools.ttLib import newTable
@@ -19,17 +19,14 @@ from ..errors import Location, PnpError
 
 from .font import WEIGHT_NAMES, Face
 _CONVERTER_VERSION = b"pnpgen-fonts-1"  # bump when the conversion changes, to refresh caches
-_lock = threading.Lock()
-_process_cache: Path | None = None
 
 
+@functools.cache
 def process_cache_dir() -> Path:
-    global _process_cache
-    with _lock:
-        if _process_cache is None:
-            _process_cache = Path(tempfile.mkdtemp(prefix="pnpgen-fonts-"))
-            atexit.register(shutil.rmtree, _process_cache, True)
-        return _process_cache
+    """Where a build without a cache keeps converted fonts: a folder of this process, removed when it ends."""
+    folder = Path(tempfile.mkdtemp(prefix="pnpgen-fonts-"))
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
 
 
 def convert_face(face: Face, cache_dir: Path) -> Path:
@@ -64,10 +61,8 @@ def store_derived(folder: Path, key: str, data: bytes) -> Path:
 
 
 def find_derived(folder: Path, key: str) -> Path | None:
-    """A font store_derived kept for key, if it is a regular file of this user whose bytes match its name.
-
-    Anything else (a link, another user's file, a file changed since) is ignored and made again.
-    """
+    """A font store_derived kept for key, if it is a regular file of this user whose bytes match its name
+    (a link, another user's file, a file changed since is ignored and made again)."""
     for path in sorted(Path(folder).glob(f"{key}-*.ttf")):
         try:
             info = os.lstat(path)

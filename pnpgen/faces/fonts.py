@@ -39,16 +39,12 @@ class FontBook:
         paths = [p for d in map(Path, dirs) if d.is_dir() for p in sorted(d.iterdir())
                  if p.suffix.lower() in FONT_SUFFIXES]
         for path in paths:
-            if path.is_dir():
-                problems.append(Problem(Location(shown_path(path)), "is a folder; expected a font file"))
-                continue
-            if special_kind(path):
-                problems.append(Problem(Location(shown_path(path)), f"is {special_kind(path)}, not a file; "
-                                                                    "expected a font file"))
-                continue
-            if inside is not None and not confined(path, Path(inside)):
-                problems.append(Problem(Location(shown_path(path)), "points outside the project folder; "
-                                                                    "expected a font file inside it"))
+            refused = ("is a folder; expected a font file" if path.is_dir()
+                       else f"is {special_kind(path)}, not a file; expected a font file" if special_kind(path)
+                       else "points outside the project folder; expected a font file inside it"
+                       if inside is not None and not confined(path, Path(inside)) else None)
+            if refused:
+                problems.append(Problem(Location(shown_path(path)), refused))
                 continue
             try:
                 for face in scan_font(path):
@@ -74,7 +70,9 @@ class FontBook:
         return None
 
     def find_face(self, family: str | None, weight: str | int = "normal", style: str = "normal") -> Face:
-        """The face for an SVG/CSS family, weight and style, without registering it."""
+        """The face for an SVG/CSS family, weight and style, without registering it. None and generic families
+        map to the default family; in a comma list the first known entry wins. 'bold', 'bolder' and numbers
+        >= 600 are bold; the nearest weight on the same side of 600 is picked. Unknown family -> PnpError."""
         target = parse_weight(weight)
         if family is None or not family.strip():
             family = self.default_family
@@ -95,12 +93,7 @@ class FontBook:
         return min(faces, key=lambda f: (abs(f.weight - target), -f.weight if bold else f.weight))
 
     def resolve(self, family: str | None, weight: str | int = "normal", style: str = "normal") -> str:
-        """The registered name (font_named gives its Font) for an SVG/CSS family+weight+style, registering
-        the font on first use.
-
-        None and generic families (sans-serif, serif, monospace, system-ui) map to the default family;
-        in a comma list the first known entry wins. 'bold', 'bolder' and numbers >= 600 are bold; the
-        nearest available weight on the same side of 600 is picked. Unknown family -> PnpError."""
+        """The registered name (font_named gives its Font) of find_face's face, registered on first use."""
         return self.register(self.find_face(family, weight, style)).name
 
     def register(self, face: Face) -> Font:

@@ -1,10 +1,8 @@
 """Turn a face's form into its record and back: PDF content naming glyphs by ID, the same bytes in every document.
 
-Text is shown in 2-byte glyph IDs of the font file (Identity-H), so nothing in the content depends on
-which other faces share the document: the writer copies the bytes and gives each form its resources.
-The record keeps what those resources need: the fonts (by SVG selector and file digest), the glyphs each
-shows with the text they stand for, the opacities and the images. What the faces of one template share
-(the shape: size, fonts, digests, opacities, images) is read and checked once per distinct bytes.
+Text is shown in 2-byte glyph IDs of the font file (Identity-H), so nothing in the content depends on which
+other faces share the document: the writer copies the bytes and gives each form the resources its record
+names. What the faces of one template share (the shape) is read and checked once per distinct bytes.
 """
 from __future__ import annotations
 
@@ -24,6 +22,7 @@ MAX_CONTENT = 16 << 20  # a face's operators, inflated: far above any card, far 
 # What form content may hold: numbers, names, operators, arrays and hex strings. No literal strings, no
 # dictionaries, no inline data: a record read from the cache can only draw.
 ALLOWED = bytes(sorted(set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 .-*[]<>/\n")))
+SHARED = ("width", "height", "fonts", "digests", "states", "images", "shadings", "groups")  # a Shape's, a form's
 
 
 @dataclass(frozen=True, eq=False)
@@ -71,15 +70,17 @@ class FaceForm:
     shape: Shape | None = field(default=None, compare=False, repr=False)
     record: tuple | None = field(default=None, compare=False, repr=False)  # see placeable
 
+    @classmethod
+    def of_shape(cls, shape: Shape, content: bytes, glyphs: list, **more) -> "FaceForm":
+        """A form whose size, fonts, digests, opacities, images, shadings and groups are shape's."""
+        return cls(content=content, glyphs=glyphs, shape=shape, **{name: getattr(shape, name) for name in SHARED},
+                   **more)
+
     def shared(self) -> Shape | None:
         """The shape this form's fields are, if they were not replaced since it was read or made."""
         shape = self.shape
-        if shape is not None and (shape.width, shape.height, shape.fonts, shape.digests, shape.states,
-                                  shape.images, shape.shadings, shape.groups) == (
-                self.width, self.height, self.fonts, self.digests, self.states, self.images, self.shadings,
-                self.groups):
-            return shape
-        return None
+        same = shape is not None and all(getattr(shape, name) == getattr(self, name) for name in SHARED)
+        return shape if same else None
 
     def streams(self) -> list[bytes]:
         """The deflated contents of the groups, in order, then the form's own."""
@@ -90,8 +91,7 @@ class FaceForm:
         return pieces + [self.content[:len(self.content) - sum(self.groups)]]
 
     def to_bytes(self) -> bytes:
-        shape = self.shared() or shape_of(self.width, self.height, self.fonts, self.digests, self.states, self.images,
-                                          self.shadings, self.groups)
+        shape = self.shared() or shape_of(*(getattr(self, name) for name in SHARED))
         ids = b"".join(COUNT.pack(len(gids) // 2) + gids for gids, _ in self.glyphs)
         text = "".join(chars for _, chars in self.glyphs).encode("utf-8")
         return MAGIC + HEAD.pack(len(shape.data), len(ids), len(text)) + shape.data + ids + text + self.content
@@ -104,8 +104,7 @@ class FaceForm:
         shape, ids_at, text_at, content_at = locate_parts(data)
         if shape.images or shape.groups:
             raise ValueError("not placeable as it is")
-        return cls(shape.width, shape.height, data[content_at:], shape.fonts, shape.digests, [], shape.states,
-                   shape.images, shape.shadings, shape.groups, shape=shape, record=(data, ids_at, text_at, content_at))
+        return cls.of_shape(shape, data[content_at:], [], record=(data, ids_at, text_at, content_at))
 
     def parsed(self) -> "FaceForm":
         """This form with its glyphs read (a placeable one's are left in its record)."""
@@ -124,8 +123,7 @@ class FaceForm:
             glyphs = split_glyphs(data[ids_at:text_at], data[text_at:content_at].decode("utf-8"), len(shape.fonts))
         except (struct.error, UnicodeDecodeError):
             raise ValueError("bad glyphs") from None
-        form = cls(shape.width, shape.height, data[content_at:], shape.fonts, shape.digests, glyphs, shape.states,
-                   shape.images, shape.shadings, shape.groups, shape=shape)
+        form = cls.of_shape(shape, data[content_at:], glyphs)
         if check:
             check_form(form)
         return form
@@ -170,22 +168,15 @@ def read_shape(data: bytes) -> Shape:
                       tuple(head["shadings"]), tuple(head["groups"]))
     except (KeyError, TypeError, ValueError, UnicodeDecodeError, RecursionError) as err:
         raise ValueError(f"not a form record ({type(err).__name__})") from None
-    if not (is_number(shape.width) and is_number(shape.height)):
-        raise ValueError("bad size")
-    if len(shape.fonts) != len(shape.digests):
-        raise ValueError("bad record")
-    if not all(len(f) == 3 and all(isinstance(v, str) for v in f) for f in shape.fonts):
-        raise ValueError("bad font")
-    if not all(len(s) == 2 and ((s[0] in ("ca", "CA") and is_number(s[1]) and 0 <= s[1] <= 1)
-                                or (s[0] == "SMask" and type(s[1]) is int and 0 <= s[1] < len(shape.groups)))
-               for s in shape.states):
-        raise ValueError("bad opacity")
-    if not all(isinstance(d, str) for d in shape.digests + shape.images):
-        raise ValueError("bad names")
-    if not all(valid_shading(s) for s in shape.shadings):
-        raise ValueError("bad shading")
-    if not all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape.groups):
-        raise ValueError("bad groups")
+    if not (is_number(shape.width) and is_number(shape.height) and len(shape.fonts) == len(shape.digests)
+            and all(len(f) == 3 and all(isinstance(v, str) for v in f) for f in shape.fonts)
+            and all(len(s) == 2 and ((s[0] in ("ca", "CA") and is_number(s[1]) and 0 <= s[1] <= 1)
+                                     or (s[0] == "SMask" and type(s[1]) is int and 0 <= s[1] < len(shape.groups)))
+                    for s in shape.states)
+            and all(isinstance(d, str) for d in shape.digests + shape.images)
+            and all(valid_shading(s) for s in shape.shadings)
+            and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape.groups)):
+        raise ValueError("not a form record (a size, font, opacity, name, shading or group of another kind)")
     return shape
 
 
@@ -219,10 +210,8 @@ def glyphs_fit(glyphs: list[tuple[bytes, str]], counts: list[int]) -> bool:
     """Whether every glyph ID (2 bytes each, in any order) of each font is below its font's count of
     glyphs: by their high bytes alone where those settle it. A checked record's glyphs were taken from the
     font its digests name; any other's are bounds-checked."""
-    for (ids, _), count in zip(glyphs, counts):
-        if max(ids[0::2], default=0) >= count >> 8 and max(struct.unpack(f">{len(ids) // 2}H", ids), default=0) >= count:
-            return False
-    return True
+    return not any(max(ids[0::2], default=0) >= count >> 8 and max(glyph_ids((ids, "")), default=0) >= count
+                   for (ids, _), count in zip(glyphs, counts))
 
 
 def check_form(form: FaceForm) -> None:

@@ -1,6 +1,7 @@
 """Turn icon files (templates/icons/NAME.svg) into SVG fragments scaled into a unit square."""
 from __future__ import annotations
 
+import functools
 import math
 import re
 from pathlib import Path
@@ -23,29 +24,28 @@ class IconSet:
 
     def __init__(self, templates_dir: Path):
         self.folder = templates_dir / "icons"
-        self._fragments: dict[str, str] | None = None
 
+    @functools.cached_property
     def fragments(self) -> dict[str, str]:
         """name -> fragment drawn in the unit square (0,0)-(1,1)."""
-        if self._fragments is None:
-            self._fragments = {}
-            if self.folder.is_dir():
-                root = self.folder.parent.parent.resolve()  # the project folder: templates/icons/..
-                for path in sorted(self.folder.glob("*.svg")):
-                    if NAME.match(path.stem):
-                        if not path.resolve().is_relative_to(root):
-                            raise PnpError(f"templates/icons/{path.name} points outside the project folder; "
-                                           "expected an icon inside it")
-                        if special_kind(path):
-                            raise PnpError(f"templates/icons/{path.name} is {special_kind(path)}, not a file; "
-                                           "expected an SVG icon")
-                        self._fragments[path.stem] = read_icon(path)
-        return self._fragments
+        found: dict[str, str] = {}
+        if self.folder.is_dir():
+            root = self.folder.parent.parent.resolve()  # the project folder: templates/icons/..
+            for path in sorted(self.folder.glob("*.svg")):
+                if NAME.match(path.stem):
+                    if not path.resolve().is_relative_to(root):
+                        raise PnpError(f"templates/icons/{path.name} points outside the project folder; "
+                                       "expected an icon inside it")
+                    if special_kind(path):
+                        raise PnpError(f"templates/icons/{path.name} is {special_kind(path)}, not a file; "
+                                       "expected an SVG icon")
+                    found[path.stem] = read_icon(path)
+        return found
 
     def place(self, name: str, x: float, y: float, size: float) -> str:
-        fragment = self.fragments().get(name)
+        fragment = self.fragments.get(name)
         if fragment is None:
-            known = ", ".join(self.fragments()) or "none"
+            known = ", ".join(self.fragments) or "none"
             raise PnpError(f"unknown icon '{name}'; expected a file templates/icons/{name}.svg (icons: {known})")
         return f'<g transform="translate({x:.4f},{y:.4f}) scale({size:.4f})">{fragment}</g>'
 

@@ -30,10 +30,8 @@ class ImageChecker:
             raise PnpError(f"<image href=\"{href[:60]}\">: images must be files in the project, not URLs or data; "
                            "expected a path such as images/ron.png")
         path = (self.root / href).resolve()
-        try:
-            path.relative_to(self.root)
-        except ValueError:
-            raise PnpError(f"<image href=\"{href}\"> points outside the project folder; expected a path inside it") from None
+        if not path.is_relative_to(self.root):
+            raise PnpError(f"<image href=\"{href}\"> points outside the project folder; expected a path inside it")
         try:
             stat = path.stat()
         except OSError:
@@ -47,8 +45,8 @@ class ImageChecker:
         return self.checked[key]
 
 
-def check_image(path: Path, shown: str) -> tuple[int, int]:
-    """The image's pixel size, once it is known to decode as a picture of a size a PDF can hold."""
+def check_image(path: Path, shown: str) -> None:
+    """Refuse an image that does not decode as a picture of a size a PDF can hold."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", PILImage.DecompressionBombWarning)
@@ -66,7 +64,6 @@ def check_image(path: Path, shown: str) -> tuple[int, int]:
         raise PnpError(f"image '{shown}' is {kind}; expected one of {', '.join(sorted(FORMATS))}")
     if size[0] * size[1] > MAX_PIXELS:
         raise PnpError(f"image '{shown}' has {size[0]} × {size[1]} pixels; expected at most {MAX_PIXELS:,}")
-    return size
 
 
 PILImage.MAX_IMAGE_PIXELS = MAX_PIXELS  # Pillow then refuses bombs itself, before decoding anything

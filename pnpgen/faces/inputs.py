@@ -16,14 +16,9 @@ def inputs_digest(project: Project) -> str:
 
 
 def input_digests(project: Project) -> tuple[str, str]:
-    """(inputs_digest, assets_digest), reading each file once."""
+    """(inputs_digest, assets_digest), reading each file once; templates and icons count only in the first."""
     assets = assets_digest(project)
-    return hashlib.sha256((templates_digest(project) + assets).encode("ascii")).hexdigest(), assets
-
-
-def templates_digest(project: Project) -> str:
-    """Templates and icons: they decide a face's SVG, and so its key; a PDF depends on them only through those keys."""
-    return folder_digest(project.templates_dir)
+    return hashlib.sha256((folder_digest(project.templates_dir) + assets).encode("ascii")).hexdigest(), assets
 
 
 def assets_digest(project: Project) -> str:

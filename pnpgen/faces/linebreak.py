@@ -3,6 +3,7 @@ allows, else between characters, Latin words at spaces, and kinsoku always. Card
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
@@ -43,11 +44,7 @@ def phrase_starts(text: str) -> frozenset[int]:
     """Offsets in text where a Japanese phrase begins (BudouX's model), besides 0."""
     if not _BREAKABLE.search(text):
         return frozenset()
-    offsets, at = set(), 0
-    for chunk in _parser().parse(text):
-        at += len(chunk)
-        offsets.add(at)
-    return frozenset(offsets)
+    return frozenset(itertools.accumulate(map(len, _parser().parse(text))))
 
 
 @functools.lru_cache(maxsize=1)
@@ -101,12 +98,8 @@ def plan_lines(chars: Sequence[str], widths: Sequence[float], max_widths: Sequen
     unit goes down to the next line); a line of a single unit may break it, having nowhere else to go."""
     if isinstance(max_widths, (int, float)):
         max_widths = [max_widths]
-    text = "".join(chars)
-    offsets, at = [], 0
-    for char in chars:
-        offsets.append(at)
-        at += len(char)
-    pieces = _pieces(chars, widths, 0, len(chars), 0, phrase_starts(text), offsets)
+    offsets = list(itertools.accumulate(map(len, chars), initial=0))  # where each unit starts in the text
+    pieces = _pieces(chars, widths, 0, len(chars), 0, phrase_starts("".join(chars)), offsets)
     lines: list[tuple[int, int, int]] = []
     first = _skip_spaces(pieces, 0)
     while first < len(pieces):
@@ -195,11 +188,7 @@ def break_lines(text: str, max_width: float, measure: Callable[[str], float], mi
     "\\n" is a hard break (an empty paragraph gives an empty line). Spaces at line starts and ends are
     dropped, a full-width space (U+3000) never. measure must be additive over characters (reportlab's is:
     it does not kern)."""
-    widths: dict[str, float] = {}
-
-    def width_of(char: str) -> float:
-        return widths[char] if char in widths else widths.setdefault(char, measure(char))
-
+    width_of = functools.cache(measure)
     lines = []
     for paragraph in text.split("\n"):
         chars = list(paragraph)

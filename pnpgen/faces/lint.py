@@ -1,9 +1,8 @@
 """Turn a face's SVG tree into the list of what the PDF could not show or compute, with the template named.
 
-The painter draws no filters, masks or letter-spacing, cannot read a style declaration holding a second
-':' or a bad CSS selector, and must not write numbers beyond what a PDF can hold (1e308, scale(1e999),
-transforms multiplying up). Attributes,
-`style="…"` and the declarations of `<style>` elements are all held to the same rules.
+The painter draws no filters, masks or letter-spacing, cannot read a style declaration holding a second ':' or
+a bad CSS selector, and must not write numbers beyond what a PDF can hold (1e308, scale(1e999), transforms
+multiplying up). Attributes, `style="…"` and `<style>` declarations are held to the same rules.
 """
 from __future__ import annotations
 
@@ -14,6 +13,7 @@ import cssselect2
 import tinycss2
 
 from ..errors import PnpError
+from .svgvalues import parse_declarations
 
 UNSUPPORTED_ELEMENTS = {"filter", "mask", "pattern", "foreignObject", "script"}
 UNSUPPORTED_ATTRIBUTES = {"letter-spacing", "dominant-baseline", "filter", "mask"}
@@ -60,14 +60,9 @@ def walk(element, scale: float, problems: list[str]) -> None:
         if parsed is None:
             problems.append(f'style="{style[:40]}" (expected name: value; pairs, a value without another \':\')')
         else:
-            problems += lint_declarations(parsed, "style ")
+            problems += [f"style {found}" for found in UNSUPPORTED_ATTRIBUTES & set(parsed)]
             declarations.update(parsed)
-    for attribute in UNSUPPORTED_ATTRIBUTES & set(element.attrib):
-        problems.append(f"{attribute}=…")
-    if name == "use":
-        href = element.get("href") or element.get("{http://www.w3.org/1999/xlink}href") or ""
-        if not href.startswith("#"):
-            problems.append(f'<use href="{href[:60]}"> (a <use> shows an element of the same face: href="#id")')
+    problems += [f"{attribute}=…" for attribute in UNSUPPORTED_ATTRIBUTES & set(element.attrib)]
     inner = scale
     for attribute in GEOMETRY & set(declarations):
         value = declarations[attribute]
@@ -114,23 +109,6 @@ def smallest_size(view_box: str) -> float:
     return max(min(numbers, default=1.0), 1e-9)
 
 
-def parse_declarations(text: str) -> dict[str, str] | None:
-    """name: value; pairs, or None when a declaration is not one (a value holding another ':')."""
-    found = {}
-    for part in (p.strip() for p in text.split(";")):
-        if not part:
-            continue
-        if part.count(":") != 1:
-            return None
-        name, value = (s.strip() for s in part.split(":"))
-        found[name] = value
-    return found
-
-
-def lint_declarations(declarations: dict[str, str], prefix: str) -> list[str]:
-    return [f"{prefix}{name}" for name in UNSUPPORTED_ATTRIBUTES & set(declarations)]
-
-
 def lint_stylesheet(text: str) -> list[str]:
     """The rules of <style> elements: selectors cssselect2 can compile, declarations as in style="…"."""
     problems = []
@@ -148,7 +126,7 @@ def lint_stylesheet(text: str) -> list[str]:
             if declarations is None:
                 problems.append(f"<style> '{content.strip()[:40]}' (expected name: value; pairs)")
                 continue
-            problems += lint_declarations(declarations, "<style> ")
+            problems += [f"<style> {found}" for found in UNSUPPORTED_ATTRIBUTES & set(declarations)]
             for name, value in declarations.items():
                 largest = largest_number(value)
                 if largest is None or largest > MAX_NUMBER:

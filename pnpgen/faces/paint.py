@@ -6,9 +6,9 @@ from reportlab.lib.rl_accel import fp_str
 from .form import FaceForm
 from .paint_refs import SVG, clip_operators, gradient_shading, href_of, referenced, shape_box, viewport
 from .paint_text import paint_text
-from .painter import Painter, set_stroke
+from .painter import Painter, index_in, set_stroke
 from .svgpath import NotDrawable, multiply, parse_numbers, parse_transform, trace_ellipse, trace_path, trace_points, trace_rect
-from .svgvalues import parse_colour, parse_fraction, parse_length, parse_number
+from .svgvalues import parse_colour, parse_declarations, parse_fraction, parse_length, parse_number
 
 INHERITED = ("fill", "stroke", "stroke-width", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit",
              "stroke-dasharray", "stroke-dashoffset", "fill-rule", "fill-opacity", "stroke-opacity",
@@ -48,18 +48,15 @@ def paint_children(painter: Painter, element, style: dict) -> None:
 
 def cascade(element, inherited: dict, rules: dict) -> dict:
     """The element's style: what it inherits, then its attributes, its <style> rules, its style="…"."""
-    style = dict(inherited)
-    style.pop("opacity", None)
-    style.pop("display", None)
+    style = {name: value for name, value in inherited.items() if name not in OWN}
     for name, value in element.attrib.items():
         if name in NAMES:
             style[name] = value.strip()
         elif name in REFUSED:
             raise NotDrawable(name)
     chosen = [("<style> ", rules[element].items())] if rules and element in rules else []
-    declarations = element.get("style")
-    if declarations:
-        chosen.append(("style ", (d.split(":", 1) for d in declarations.split(";") if ":" in d)))
+    if element.get("style"):
+        chosen.append(("style ", (parse_declarations(element.get("style")) or {}).items()))
     for where, found in chosen:
         for name, value in found:
             name = name.strip()
@@ -121,8 +118,7 @@ def paint_element(painter: Painter, element, inherited: dict, grouped: bool) -> 
     elif name == "use":
         paint_use(painter, element, style)
     elif name == "svg":
-        paint_viewport(painter, element, style, parse_number(element.get("width"), 0) if element.get("width") else None,
-                       parse_number(element.get("height"), 0) if element.get("height") else None)
+        paint_viewport(painter, element, style, element.get("width"), element.get("height"))
     elif name == "image":
         paint_image(painter, element)
     else:
@@ -151,33 +147,29 @@ def paint_use(painter: Painter, element, style: dict) -> None:
     if x or y:
         painter.emit(f"{fp_str(1, 0, 0, 1, x, y)} cm")
     if target.tag == SVG + "symbol":
-        width = element.get("width") or target.get("width")
-        height = element.get("height") or target.get("height")
         paint_viewport(painter, target, cascade(target, style, painter.rules),
-                       parse_number(width, 0) if width else None, parse_number(height, 0) if height else None)
+                       element.get("width") or target.get("width"), element.get("height") or target.get("height"))
     else:
         paint(painter, target, style)
     painter.pop()
     painter.using.pop()
 
 
-def paint_viewport(painter: Painter, element, style: dict, width: float | None, height: float | None) -> None:
+def paint_viewport(painter: Painter, element, style: dict, width: str | None, height: str | None) -> None:
     """A nested <svg> (or a used <symbol>): its children in its viewBox, clipped to its width × height."""
-    if element.get("viewBox") is None:
-        painter.push()
-        if element.tag == SVG + "svg" and (element.get("x") or element.get("y")):
-            painter.emit(f"{fp_str(1, 0, 0, 1, parse_number(element.get('x'), 0), parse_number(element.get('y'), 0))} cm")
-        paint_children(painter, element, style)
-        painter.pop()
-        return
-    if width is None or height is None:
+    width, height = (parse_number(size, 0) if size else None for size in (width, height))
+    boxed, nested = element.get("viewBox") is not None, element.tag == SVG + "svg"
+    if boxed and (width is None or height is None):
         raise NotDrawable(f"<{element.tag[len(SVG):]} viewBox> without a width and height (expected both, in user units)")
-    if width <= 0 or height <= 0:
+    if boxed and (width <= 0 or height <= 0):
         return
-    x, y = (parse_number(element.get("x"), 0), parse_number(element.get("y"), 0)) if element.tag == SVG + "svg" else (0, 0)
+    x, y = (parse_number(element.get("x"), 0), parse_number(element.get("y"), 0)) if nested else (0, 0)
     painter.push()
-    painter.emit(f"{fp_str(x, y, width, height)} re W n")
-    painter.emit(f"{fp_str(*multiply((1.0, 0.0, 0.0, 1.0, x, y), viewport(element, width, height)))} cm")
+    if boxed:
+        painter.emit(f"{fp_str(x, y, width, height)} re W n")
+        painter.emit(f"{fp_str(*multiply((1.0, 0.0, 0.0, 1.0, x, y), viewport(element, width, height)))} cm")
+    elif nested and (element.get("x") or element.get("y")):
+        painter.emit(f"{fp_str(1, 0, 0, 1, x, y)} cm")
     paint_children(painter, element, style)
     painter.pop()
 
@@ -198,11 +190,11 @@ def paint_shape(painter: Painter, name: str, element, style: dict) -> None:
         painter.push()
         painter.emit(f"{geometry} {'W* n' if even_odd else 'W n'}")
         if mask is not None:
-            painter.groups.append([f"{fp_str(*matrix)} cm", ["S", painter.shading(mask)]])
+            painter.groups.append([f"{fp_str(*matrix)} cm", ["S", index_in(painter.shadings, mask)]])
             painter.special(["M", len(painter.groups) - 1])
         painter.emit(f"{fp_str(*matrix)} cm")
         painter.alpha("ca", round(opacity * alpha * parse_fraction(style.get("fill-opacity", "1")), 6))
-        painter.special(["S", painter.shading(record)])
+        painter.special(["S", index_in(painter.shadings, record)])
         painter.pop()
         fill = None
         if stroke is None:
@@ -213,12 +205,7 @@ def paint_shape(painter: Painter, name: str, element, style: dict) -> None:
     if stroke is not None:
         set_stroke(painter, style, stroke)
         painter.alpha("CA", round(opacity * parse_fraction(style.get("stroke-opacity", "1")), 6))
-    if fill is not None and stroke is not None:
-        operator = "B*" if even_odd else "B"
-    elif fill is not None:
-        operator = "f*" if even_odd else "f"
-    else:
-        operator = "S"
+    operator = "S" if fill is None else ("B" if stroke is not None else "f") + ("*" if even_odd else "")
     painter.emit(f"{geometry} {operator}")
 
 
@@ -227,10 +214,8 @@ def trace_shape(name: str, element) -> str | None:
     get = element.get
     if name == "rect":
         x, y, w, h = (parse_number(get(a), 0) for a in ("x", "y", "width", "height"))
-        rx, ry = get("rx"), get("ry")
-        rx_value = parse_number(rx if rx is not None else ry, 0)
-        ry_value = parse_number(ry if ry is not None else rx, 0)
-        return trace_rect(x, y, w, h, rx_value, ry_value) if w > 0 and h > 0 else None
+        rx, ry = get("rx", get("ry")), get("ry", get("rx"))  # one radius given is both
+        return trace_rect(x, y, w, h, parse_number(rx, 0), parse_number(ry, 0)) if w > 0 and h > 0 else None
     if name == "circle":
         r = parse_number(get("r"), 0)
         return trace_ellipse(parse_number(get("cx"), 0), parse_number(get("cy"), 0), r, r) if r > 0 else None
@@ -272,5 +257,5 @@ def paint_image(painter: Painter, element) -> None:
         return
     painter.push()
     painter.emit(f"{fp_str(1, 0, 0, -1, x, y + h)} cm")  # upside up again: the face's y axis points down
-    painter.special(["I", painter.image(href), w, h])
+    painter.special(["I", index_in(painter.images, href), w, h])
     painter.pop()

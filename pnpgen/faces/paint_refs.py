@@ -8,7 +8,7 @@ import tinycss2
 from reportlab.lib.rl_accel import fp_str
 
 from .svgpath import NotDrawable, multiply, parse_numbers, parse_transform
-from .svgvalues import parse_colour, parse_fraction, parse_number
+from .svgvalues import parse_colour, parse_declarations, parse_fraction, parse_number
 
 SVG = "{http://www.w3.org/2000/svg}"
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
@@ -39,11 +39,7 @@ def style_rules(root) -> dict:
     for rule in tinycss2.parse_stylesheet(text, skip_comments=True, skip_whitespace=True):
         if rule.type != "qualified-rule":
             continue
-        declarations = {}
-        for part in tinycss2.serialize(rule.content).split(";"):
-            name, colon, value = part.partition(":")
-            if colon and name.strip():
-                declarations[name.strip()] = value.strip()
+        declarations = parse_declarations(tinycss2.serialize(rule.content)) or {}
         for selector in cssselect2.compile_selector_list(rule.prelude):
             matcher.add_selector(selector, declarations)
     found = {}
@@ -78,8 +74,7 @@ def gradient_shading(ids: dict, element, box: tuple) -> tuple[list, tuple, float
         raise NotDrawable(f'spreadMethod="{attribute("spreadMethod", "")}" (expected pad)')
     colours, opacities, offset = [], [], 0.0
     for stop in stops:
-        style = dict(p.split(":", 1) for p in (stop.get("style") or "").split(";") if ":" in p)
-        style = {k.strip(): v.strip() for k, v in style.items()}
+        style = parse_declarations(stop.get("style") or "") or {}
         colour = parse_colour(style.get("stop-color", stop.get("stop-color", "black"))) or (0.0, 0.0, 0.0)
         offset = max(offset, parse_fraction(stop.get("offset", "0")))
         colours.append([round(offset, 6), *colour])

@@ -7,6 +7,7 @@ from reportlab.lib.rl_accel import fp_str
 
 from .font import font_named
 from .paint_refs import SVG
+from .painter import index_in
 from .svgpath import NotDrawable, parse_numbers
 from .svgvalues import parse_colour, parse_font_size, parse_fraction, parse_number
 
@@ -49,37 +50,33 @@ def paint_text(painter, element, style: dict, cascade) -> None:
         opacity = parse_fraction(run_style.get("opacity", "1"))
         painter.alpha("ca", round(opacity * parse_fraction(run_style.get("fill-opacity", "1")), 6))
         painter.emit(f"BT 1 0 0 -1 {fp_str(x, y)} Tm")
-        painter.special(["T", painter.font(selector), size, text])
+        painter.special(["T", index_in(painter.fonts, selector), size, text])
         painter.emit("ET")
 
 
 def gather(element, style: dict, runs: list, cascade) -> None:
     """The runs of an element: its text, then each <tspan>'s runs and the text after it."""
     try:
-        gather_runs(element, style, runs, cascade)
+        for name in UNSUPPORTED:
+            if element.get(name) is not None:
+                raise NotDrawable(f'{name}="…" on <{element.tag[len(SVG):]}>')
+        x, y = (position(element, name) for name in ("x", "y"))
+        dx, dy = (position(element, name) or 0.0 for name in ("dx", "dy"))
+        runs.append([element.text or "", style, x, y, dx, dy])
+        for child in element:
+            if not isinstance(child.tag, str):
+                runs.append([child.tail or "", style, None, None, 0.0, 0.0])
+                continue
+            if child.tag != SVG + "tspan":
+                raise NotDrawable(f"<{child.tag.replace(SVG, '')}> inside <text> (expected <tspan>)")
+            child_style = cascade(child, style)
+            if child_style.get("display") != "none":
+                gather(child, child_style, runs, cascade)
+            runs.append([child.tail or "", style, None, None, 0.0, 0.0])
     except NotDrawable as err:
         if not getattr(err, "line", None):
             err.line = element.sourceline  # the innermost <tspan>: where the message points
         raise
-
-
-def gather_runs(element, style: dict, runs: list, cascade) -> None:
-    for name in UNSUPPORTED:
-        if element.get(name) is not None:
-            raise NotDrawable(f'{name}="…" on <{element.tag[len(SVG):]}>')
-    x, y = (position(element, name) for name in ("x", "y"))
-    dx, dy = (position(element, name) or 0.0 for name in ("dx", "dy"))
-    runs.append([element.text or "", style, x, y, dx, dy])
-    for child in element:
-        if not isinstance(child.tag, str):
-            runs.append([child.tail or "", style, None, None, 0.0, 0.0])
-            continue
-        if child.tag != SVG + "tspan":
-            raise NotDrawable(f"<{child.tag.replace(SVG, '')}> inside <text> (expected <tspan>)")
-        child_style = cascade(child, style)
-        if child_style.get("display") != "none":
-            gather(child, child_style, runs, cascade)
-        runs.append([child.tail or "", style, None, None, 0.0, 0.0])
 
 
 def position(element, name: str) -> float | None:

@@ -45,10 +45,7 @@ class Painter:
         self.ops.append(text)
 
     def special(self, part: list) -> None:
-        if self.ops:
-            self.parts.append(" ".join(self.ops))
-            self.ops = []
-        self.parts.append(part)
+        self.finish().append(part)
 
     def finish(self) -> list:
         if self.ops:
@@ -74,16 +71,6 @@ class Painter:
             self.state[key] = value
             self.special(["A", key, value])
 
-    def font(self, selector: tuple) -> int:
-        if selector not in self.fonts:
-            self.fonts.append(selector)
-        return self.fonts.index(selector)
-
-    def shading(self, record: list) -> int:
-        if record not in self.shadings:
-            self.shadings.append(record)
-        return self.shadings.index(record)
-
     def group(self, paint_inside, opacity: float) -> None:
         """What paint_inside() draws, as a transparency group shown at opacity: SVG's group opacity."""
         parts, ops, state = self.parts, self.ops, dict(self.state)
@@ -99,11 +86,6 @@ class Painter:
         self.special(["X", len(self.groups) - 1])
         self.pop()
 
-    def image(self, href: str) -> int:
-        if href not in self.images:
-            self.images.append(href)
-        return self.images.index(href)
-
     def form(self, width: float, height: float) -> FaceForm:
         """The face painted: its text in glyph IDs of the font files self.measure names, its opacities and
         masks named in the order the groups, then the face's own parts, use them."""
@@ -115,10 +97,16 @@ class Painter:
         content = zlib.compress(encode_parts(self.finish(), files, glyphs, states)) + b"".join(streams)
         shape = shape_of(width, height, self.fonts, [font_named(name).digest for name in names], list(states),
                          self.images, self.shadings, [len(s) for s in streams])
-        return FaceForm(shape.width, shape.height, content, shape.fonts, shape.digests,
-                        [(struct.pack(f">{len(shown)}H", *sorted(shown)), "".join(shown[g] for g in sorted(shown)))
-                         for shown in glyphs], shape.states, shape.images, shape.shadings, shape.groups,
-                        tuple(names), [], shape)
+        return FaceForm.of_shape(shape, content, [(struct.pack(f">{len(shown)}H", *sorted(shown)),
+                                                   "".join(shown[g] for g in sorted(shown))) for shown in glyphs],
+                                 resolved_fonts=tuple(names))
+
+
+def index_in(items: list, item) -> int:
+    """item's place in items (a font, image or shading a stream names by number), added at the end if new."""
+    if item not in items:
+        items.append(item)
+    return items.index(item)
 
 
 def encode_parts(parts: list, files: list, glyphs: list[dict[int, str]], states: dict[tuple, int]) -> bytes:

@@ -16,7 +16,8 @@ from .. import units
 from ..store.cache import Cache
 from ..digests import feed_digest
 from ..errors import PnpError
-from .describe import describe_card, distinguishing_fields, field_holding
+from .describe import (describe_card, distinguishing_fields, explain_undefined, field_holding, find_undecodable,
+                       template_line, template_location)
 from .face import Face, Origin
 from .fonts import FontBook
 from .icons import IconSet
@@ -31,7 +32,6 @@ from ..templating.limits import ENDLESS, NO_MEMORY
 from ..templating.run_budget import RunOutOfBudget, Spender
 from ..project.revision import Stamp, project_stamp
 from ..templating.sandbox import make_environment
-from .template_errors import explain_undefined, find_undecodable, template_line, template_location
 from .text import TextDoesNotFit, fit_text
 
 SAFE_MM = 3.0
@@ -52,8 +52,7 @@ class Renderer:
         self.fontbook = fontbook
         self.disk = cache
         self.pack = cache.pack(project.root) if cache else None
-        self.images = ImageChecker(project.root)
-        self.stored = StoredForms(self.pack, fontbook, self.images)
+        self.stored = StoredForms(self.pack, fontbook, ImageChecker(project.root))
         self.store = store
         # Memos are bounded (reuse.Bounded), so that what a build holds does not grow with its deck.
         self.usable: dict[str, bool] = Bounded(MEMO)
@@ -110,8 +109,7 @@ class Renderer:
         return self.names.get(face_key) or self.names.keep(face_key, face_key)
 
     def render_svg(self, game: Game, component: Component, card: Card, side: str, template: str) -> tuple[str, str]:
-        """(face key, SVG): from the face cache when every input is the same (the SVG is then not needed
-        and is ""), else from the template."""
+        """(face key, SVG): from the face cache when every input is the same (SVG "", not needed), else rendered."""
         common, render_key = (game.id, common_of(component, side, template)), None
         if self.pack is not None:
             prefix = self.key_prefix(game, common)
@@ -260,7 +258,7 @@ class Renderer:
             key, found = None, None
         if found is None:
             found = Markup(fit_text(str(content), float(x), float(y), float(w), float(h), fontbook=self.fontbook,
-                                    icons=self.icons.fragments(), **options).to_svg())
+                                    icons=self.icons.fragments, **options).to_svg())
             if key is not None:
                 self.fitted.keep(key, found)
         return found

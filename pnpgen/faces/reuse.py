@@ -1,14 +1,13 @@
 """Turn the card fields a template read into a key, so that cards agreeing on them share one rendered face.
 
-A template is a deterministic function of what it reads. When a card's back reads only the title and
-the deck's colours, every card of the deck gets the same back: rendering it once per deck instead of
-once per card is half the work of a deck with a shared back. The fields read are recorded while the
-template renders; anything that reads the card as a whole (iterating it, printing it) reads them all.
+A template is a deterministic function of what it reads: a back that reads only the title and the deck's
+colours is every card's, rendered once a deck. The fields read are recorded while the template renders;
+anything that reads the card as a whole (iterating it, printing it) reads them all.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable
 
 from ..digests import feed_digest
 from ..project.model import Fields
@@ -17,12 +16,25 @@ ALL = None  # the key set of a render that read the whole card
 MISSING = "\0missing"  # the value of a field a render asked for and the card does not have
 
 
+def reading_all(name: str):
+    """Fields' method of that name, noting that the template reads the card as a whole (iterating, printing it)."""
+    method = getattr(Fields, name)
+
+    def read_all(self, *args):
+        self._seen = ALL
+        return method(self, *args)
+
+    return read_all
+
+
 class TrackedFields(Fields):
     """The card's fields as a template sees them, noting which ones it reads."""
 
     __slots__ = ("_seen",)  # underscored, as _note: a template asking for card.seen or card.note gets the field
     # the Mapping ways, through __getitem__ and __iter__ (Fields reads its values directly), so that they note
     __contains__, items, values = Mapping.__contains__, Mapping.items, Mapping.values
+    __iter__, __len__, __hash__, __eq__, __repr__, merged = map(
+        reading_all, ("__iter__", "__len__", "__hash__", "__eq__", "__repr__", "merged"))
 
     def __init__(self, fields: Fields):
         self._at, self._values = fields._at, fields._values
@@ -39,30 +51,6 @@ class TrackedFields(Fields):
     def __getattr__(self, name: str):
         self._note(name)
         return Fields.__getattr__(self, name)
-
-    def __iter__(self) -> Iterator[str]:
-        self._seen = ALL
-        return iter(self._at)
-
-    def __len__(self) -> int:
-        self._seen = ALL
-        return len(self._values)
-
-    def __hash__(self) -> int:
-        self._seen = ALL
-        return Fields.__hash__(self)
-
-    def __eq__(self, other: object) -> bool:
-        self._seen = ALL
-        return Fields.__eq__(self, other)
-
-    def __repr__(self) -> str:
-        self._seen = ALL
-        return Fields.__repr__(self)
-
-    def merged(self, other) -> Fields:
-        self._seen = ALL
-        return Fields.merged(self, other)
 
 
 TrackedFields.__name__ = TrackedFields.__qualname__ = "Fields"  # messages name the type as the designer knows it
@@ -162,16 +150,13 @@ def describe_values(fields: Fields, keys: tuple | None) -> str:
 
 SIDES = ("front", "back")
 KEY = 32  # bytes of a face key
-ZERO = bytes(KEY)  # a face not noted
 
 
 class CardFaceKeys:
     """The face key each card of a component has in this build, noted where it is first looked up or rendered
     (rendering ahead) and read where it is needed again (laying out): 32 bytes a face, in one bytearray a
     component indexed by the card's place in it (all zero: not known), so that a deck of any size holds no
-    more than that and each card's render key, pack lookup and check happen once a build.
-
-    A face is noted only once it is in the pack and usable there."""
+    more and each card's render key, pack lookup and check happen once a build. Only faces usable in the pack."""
 
     def __init__(self):
         self.components: dict[int, tuple[object, bytearray]] = {}  # id(component) -> (it, the keys of its cards)
@@ -188,13 +173,8 @@ class CardFaceKeys:
 
     def find_card(self, component, index: int, sides: tuple[bool, bool]) -> tuple | None:
         """The keys noted for the card's sides (None for a side it does not have), or None unless all are noted."""
-        keys = self.keys_of(component)
-        at = 2 * index * KEY
-        if keys is None or at + 2 * KEY > len(keys):
-            return None
-        front = keys[at:at + KEY] if sides[0] else None
-        back = keys[at + KEY:at + 2 * KEY] if sides[1] else None
-        return None if front == ZERO or back == ZERO else (front and front.hex(), back and back.hex())
+        found = tuple(self.find(component, index, side) if wanted else None for side, wanted in zip(SIDES, sides))
+        return None if any(wanted and key is None for key, wanted in zip(found, sides)) else found
 
     def find(self, component, index: int, side: str) -> str | None:
         keys = self.keys_of(component)

@@ -10,11 +10,9 @@ from .images import ImageChecker
 
 
 class StoredForms:
-    """The form records of one project's pack, read for this build's fonts and images. A record is drawn from
-    only when it checks (in full the first time this process reads it: check_form), its fonts' digests are
-    those of the files this build's fonts are, its glyph IDs lie within those fonts and every image it names
-    passes today's checks. Any other is a miss, forgotten, so that its face is rendered and painted again:
-    nothing else can draw it."""
+    """The form records of one project's pack, read for this build's fonts and images. A record is drawn from only
+    when it checks (check_form, in full once a process), its font digests are this build's fonts', its glyph IDs
+    lie within them and its images pass today's checks; any other is a miss, forgotten: its face is painted again."""
 
     def __init__(self, pack: FacePack | None, fontbook: FontBook, images: ImageChecker):
         self.pack, self.fontbook, self.images = pack, fontbook, images

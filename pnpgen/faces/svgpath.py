@@ -103,6 +103,10 @@ def trace_path(data: str) -> str:
     command = None
     args: list[float] = []
 
+    def reflect(kind: str) -> tuple[float, float]:
+        """The last control point mirrored about the current point, if the last segment was a curve of kind."""
+        return (2 * x - last_control[0], 2 * y - last_control[1]) if last_control and last_control[2] == kind else (x, y)
+
     def flush(cmd: str, values: list[float]) -> None:
         nonlocal x, y, start_x, start_y, last_control, command
         upper, relative = cmd.upper(), cmd.islower()
@@ -113,36 +117,19 @@ def trace_path(data: str) -> str:
             ops.append(f"{fp_str(x, y)} m")
             command = "l" if relative else "L"  # further pairs are line-tos
             last_control = None
-        elif upper == "L":
-            x, y = ox + values[0], oy + values[1]
+        elif upper in "LHV":
+            x = ox + values[0] if upper != "V" else x
+            y = oy + values[-1] if upper != "H" else y
             ops.append(f"{fp_str(x, y)} l")
             last_control = None
-        elif upper == "H":
-            x = ox + values[0]
-            ops.append(f"{fp_str(x, y)} l")
-            last_control = None
-        elif upper == "V":
-            y = oy + values[0]
-            ops.append(f"{fp_str(x, y)} l")
-            last_control = None
-        elif upper == "C":
-            x1, y1, x2, y2 = ox + values[0], oy + values[1], ox + values[2], oy + values[3]
-            x, y = ox + values[4], oy + values[5]
-            ops.append(f"{fp_str(x1, y1, x2, y2, x, y)} c")
-            last_control = (x2, y2, "C")
-        elif upper == "S":
-            x1, y1 = (2 * x - last_control[0], 2 * y - last_control[1]) if last_control and last_control[2] == "C" else (x, y)
-            x2, y2 = ox + values[0], oy + values[1]
-            x, y = ox + values[2], oy + values[3]
+        elif upper in "CS":
+            x1, y1 = (ox + values[0], oy + values[1]) if upper == "C" else reflect("C")
+            x2, y2, x, y = ox + values[-4], oy + values[-3], ox + values[-2], oy + values[-1]
             ops.append(f"{fp_str(x1, y1, x2, y2, x, y)} c")
             last_control = (x2, y2, "C")
         elif upper in "QT":
-            if upper == "Q":
-                qx, qy = ox + values[0], oy + values[1]
-                ex, ey = ox + values[2], oy + values[3]
-            else:
-                qx, qy = (2 * x - last_control[0], 2 * y - last_control[1]) if last_control and last_control[2] == "Q" else (x, y)
-                ex, ey = ox + values[0], oy + values[1]
+            qx, qy = (ox + values[0], oy + values[1]) if upper == "Q" else reflect("Q")
+            ex, ey = ox + values[-2], oy + values[-1]
             ops.append(f"{fp_str(x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y), ex + 2 / 3 * (qx - ex), ey + 2 / 3 * (qy - ey), ex, ey)} c")
             x, y = ex, ey
             last_control = (qx, qy, "Q")

@@ -70,6 +70,19 @@ def parse_colour(text: str) -> tuple[float, float, float] | None:
     return found
 
 
+def parse_declarations(text: str) -> dict[str, str] | None:
+    """name: value; pairs, or None for a declaration holding another ':' (lint refuses it: the painter sees none)."""
+    found = {}
+    for part in (p.strip() for p in text.split(";")):
+        if not part:
+            continue
+        if part.count(":") != 1:
+            return None
+        name, value = (s.strip() for s in part.split(":"))
+        found[name] = value
+    return found
+
+
 NAMED = {name.lower(): (round(c.red, 6), round(c.green, 6), round(c.blue, 6))
          for name, c in named_colors.getAllNamedColors().items() if hasattr(c, "red")}
 

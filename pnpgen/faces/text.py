@@ -26,7 +26,6 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff\ufffe\uffff]")  # wh
 MIN_SIZE_PT, MAX_SIZE_PT = 1.0, 1000.0
 
 
-
 @dataclass(frozen=True)
 class TextRun:
     """A piece of a line set in the font; x in mm is where it starts."""
@@ -97,7 +96,6 @@ class TextDoesNotFit(Exception):
 
     def __init__(self, content: str, w: float, h: float, min_size: float, needed_h: float, widest: float):
         self.content, self.box, self.min_size = content, (w, h), min_size
-        self.needed_height, self.widest_line = needed_h, widest
         too = [f"{needed_h:.1f} mm high"] if needed_h > h + _EPSILON else []
         too += [f"a line {widest:.1f} mm wide"] if widest > w + _EPSILON else []
         super().__init__(
@@ -197,11 +195,10 @@ def em_measure(font: Font) -> Callable[[str], float]:
     cache = font.em_widths
 
     def measure(text: str) -> float:
-        total = 0.0
+        total = 0.0  # added up in order, as a loop does (sum() compensates on newer Pythons: other bits)
         for char in text:
             if char not in cache:
-                icon = _ICON_CHARS.match(char)
-                cache[char] = ICON_ADVANCE if icon else font.width(char, 1)
+                cache[char] = ICON_ADVANCE if _ICON_CHARS.match(char) else font.width(char, 1)
             total += cache[char]
         return total
 

@@ -1,8 +1,6 @@
 """Turn a TrueType font file into glyph IDs, advances, metrics and retained-GID subsets.
 
-The subsetter is our own because every PDF embeds subsets: bench/font_subset.py measures it at under 1/200 of
-fontTools' subsetter's time on the bundled Noto Sans JP (1,000 glyphs; about 1/60 counting opening the font and
-reading its cmap).
+The subsetter is our own because every PDF embeds subsets, and fontTools' takes far longer (bench/font_subset.py).
 """
 from __future__ import annotations
 
@@ -16,16 +14,14 @@ from pathlib import Path
 from typing import Iterable
 
 from ..errors import Location, PnpError
-from .cmap import read_cmap, write_cmap
-from .sfnt import U32, assemble_font, read_be, swapped
+from .cmap import U32, assemble_font, read_be, read_cmap, swapped, write_cmap
 
 COPIED_TABLES = ("OS/2", "cvt ", "fpgm", "maxp", "name", "prep")  # kept byte for byte in a subset
 MAX_COMPONENT_DEPTH = 32  # real fonts nest composites 1-3 deep; a malicious one must not run away
 
 
 def open_truetype(path: str | Path, index: int = 0, where: str | None = None) -> "TrueTypeFile":
-    """The font in a file (member `index` of a collection); where names the file in messages (the path itself
-    when not given). The FontBook reads each file version once a process."""
+    """The font in a file (member `index` of a collection); where names the file in messages (default: the path)."""
     where = where or str(path)
     try:
         data = Path(path).read_bytes()

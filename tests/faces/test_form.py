@@ -11,7 +11,7 @@ from pypdf import PdfReader
 
 from pnpgen.errors import PnpError
 from pnpgen.store.cache import Cache
-from pnpgen.faces.convert import Converter
+from pnpgen.faces.convert import Converter, Forms
 from pnpgen.faces.fonts import FontBook, font_dirs
 from pnpgen.faces.font import font_named, register_font, reportlab_name
 from pnpgen.faces.form import FaceForm, glyph_ids
@@ -155,7 +155,7 @@ def test_a_checked_record_goes_to_the_writer_as_bytes_and_writes_the_same_pdf(tm
     for key in keys:
         converter.pack.checked.add(key)
     converter.recent.clear()
-    written = pdf_bytes(pages, converter.forms(), title="t", initial_font=font, bleed=0)
+    written = pdf_bytes(pages, Forms(converter), title="t", initial_font=font, bleed=0)
     assert written == pdf_bytes(pages, parsed, title="t", initial_font=font, bleed=0)
     text = "".join(page.get_textpage().get_text_range() for page in pypdfium2.PdfDocument(written))
     assert all(f"札{n}を引く" in text for n in range(5)) and "太字 Bold" in text
