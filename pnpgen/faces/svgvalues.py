@@ -40,8 +40,12 @@ def parse_number(text: str | None, default: float) -> float:
 
 def parse_fraction(text: str) -> float:
     text = text.strip()
-    value = float(text[:-1]) / 100 if text.endswith("%") else parse_number(text, 1)
-    return min(max(value, 0.0), 1.0)
+    return min(max(parse_share(text, 1), 0.0), 1.0)
+
+
+def parse_share(text: str, whole: float) -> float:
+    """A number or a percentage, as a share of whole (an opacity of 1, a colour channel of 255)."""
+    return parse_number(text[:-1], 0) / 100 if text.endswith("%") else parse_number(text, 0) / whole
 
 
 def parse_colour(text: str) -> tuple[float, float, float] | None:
@@ -58,11 +62,11 @@ def parse_colour(text: str) -> tuple[float, float, float] | None:
     match = _RGB.match(lowered)
     if match:
         channels = []
-        for value in match.groups():
-            level = float(value[:-1]) / 100 if value.endswith("%") else float(value) / 255
-            if not math.isfinite(level):
-                raise NotDrawable(f"colour {text!r}")
-            channels.append(round(min(max(level, 0.0), 1.0), 6))
+        try:
+            for value in match.groups():
+                channels.append(round(min(max(parse_share(value, 255), 0.0), 1.0), 6))
+        except NotDrawable:
+            raise NotDrawable(f"colour {text!r}") from None
         return tuple(channels)
     found = NAMED.get(lowered)
     if found is None:

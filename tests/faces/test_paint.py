@@ -153,6 +153,8 @@ def test_a_stroke_of_width_zero_is_not_drawn(tmp_path, fontbook):
     ('<g id="a">\n<use href="#a"/></g>', 'line 3 uses SVG the PDF cannot show: <use href="#a"> shows itself'),
     ('<g id="a"/>\n<use href="other.svg#a"/>',
      'line 3 uses SVG the PDF cannot show: <use href="other.svg#a"> (expected the id of an element of the same face)'),
+    ('<rect width="5" height="5"\nfill="rgb(a, b, c)"/>', "colour 'rgb(a, b, c)'"),
+    ('<rect width="5" height="5"\nopacity="abc%"/>', "number 'abc'"),
 ])
 def test_what_paint_does_not_draw_is_refused_at_its_template_line(tmp_path, fontbook, content, expected):
     root = tmp_path / "project"
