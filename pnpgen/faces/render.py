@@ -52,7 +52,8 @@ class Renderer:
         self.fontbook = fontbook
         self.disk = cache
         self.pack = cache.pack(project.root) if cache else None
-        self.stored = StoredForms(self.pack, fontbook, ImageChecker(project.root))
+        images = ImageChecker(project.root)
+        self.stored = StoredForms(self.pack, fontbook, images)
         self.store = store
         # Memos are bounded (reuse.Bounded), so that what a build holds does not grow with its deck.
         self.usable: dict[str, bool] = Bounded(MEMO)
@@ -70,7 +71,7 @@ class Renderer:
         # The project's own templates come first, so a project may replace a built-in one.
         self.env.loader = jinja2.ChoiceLoader([self.env.loader, jinja2.PrefixLoader(
             {"pnpgen": jinja2.FileSystemLoader(str(BUILTIN))})])
-        self.env.globals.update(text=self.text, icon=self.icon, image=ImagePlacer(project.root, self.images).place)
+        self.env.globals.update(text=self.text, icon=self.icon, image=ImagePlacer(project.root, images).place)
         self.cache: dict[tuple, Face] = Bounded(MEMO)
         self.renders = 0  # how many faces were actually rendered
         self.reused = False  # whether any face came from the cache
