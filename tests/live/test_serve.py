@@ -448,6 +448,7 @@ def test_page_shows_text_at_first_paint_while_the_font_is_still_coming(tmp_path)
         held = [e for e in page.events if e.get("method") == "Fetch.requestPaused"]
         assert held, "the page asked for no font: nothing was held back"
         for element in ("project", "status"):
-            box = page.evaluate(f"JSON.parse(JSON.stringify(document.getElementById('{element}').getBoundingClientRect()))")
+            rect = f"document.getElementById('{element}').getBoundingClientRect()"
+            box = page.evaluate(f"JSON.parse(JSON.stringify({rect}))")
             assert box["width"] > 0 and dark_pixels(shot, box) > 20, (element, box)
         assert page.evaluate("[...document.fonts].map(face => face.display)") == ["swap", "swap"]
