@@ -94,13 +94,14 @@ def state_of(url: str) -> dict:
 
 def wait_for_state(url: str, predicate, timeout: float = 120) -> dict:  # a guard against a hang, not a pace
     """The state once predicate holds: looked at now and after each rebuild the live-event stream announces."""
-    parts = urlsplit(url)
+    parts, deadline = urlsplit(url), time.monotonic() + timeout
     connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
     try:
         connection.request("GET", "/events")
         response = connection.getresponse()  # subscribed before the first look: no rebuild goes unannounced
         while not predicate(state := state_of(url)):
-            read_event(response)
+            assert time.monotonic() < deadline, state
+            response.readline()  # a line of an announcement, or the stream's keep-alive comment: look again
         return state
     finally:
         connection.close()
@@ -160,6 +161,23 @@ def test_a_rebuild_rasterises_only_the_faces_that_changed(tmp_path, monkeypatch)
         assert [c["front"] == d["front"] for c, d in zip(before, after)] == [True, False, True, True]
         assert get(f"{url}face/{before[1]['front']}.png")[0] == 404  # thumbnails no card shows any more are dropped
         assert get(f"{url}face/{after[1]['front']}.png")[0] == 200
+
+
+def test_a_save_while_the_first_gallery_is_built_is_seen(tmp_path, monkeypatch):
+    import pnpgen.live.serve
+
+    project, real = make_project(tmp_path), pnpgen.live.serve.Gallery.rebuild
+
+    def rebuild_then_save(self, *args):
+        built = real(self, *args)
+        if not args[2]:  # the first build (no changed files): the designer saves just as it ends
+            edit(project / "cards.yaml", "name: 盾", "name: 大盾")
+        return built
+
+    monkeypatch.setattr(pnpgen.live.serve.Gallery, "rebuild", rebuild_then_save)
+    with running(project) as url:
+        state = wait_for_state(url, lambda s: s["version"] > 1)
+        assert state["games"][0]["components"][0]["cards"][1]["caption"] == "大盾"
 
 
 def test_http_hygiene(tmp_path):
