@@ -43,11 +43,35 @@ def tabulate_cards(game: Game, component: Component) -> list[list]:
     fields = [name for name in dict.fromkeys(k for card in cards for k in card.fields)
               if not all(name in game.defaults and card.fields.get(name) == game.defaults[name] for card in cards)]
     with_tbd = any(card.tbd for card in cards)
-    rows = [fields + ["copies"] + (["tbd"] if with_tbd else [])]
+    columns = order_columns(cards, fields)
+    rows = [columns + (["tbd"] if with_tbd else [])]
     for card in cards:
-        row = [check_text(card.fields.get(name), card, name) for name in fields] + [card.copies]
+        row = [card.copies if name == "copies" else check_text(card.fields.get(name), card, name) for name in columns]
         rows.append(row + ([", ".join(card.tbd) or None] if with_tbd else []))
     return rows
+
+
+def order_columns(cards: tuple[Card, ...], fields: list[str]) -> list[str]:
+    """The fields and copies in the order the cards were written: a sheet's columns, or the YAML's first card with
+    a field a later card adds placed after the one it follows there. Fields no card writes (defaults, matrix axes)
+    come first, as they merge; copies comes after the fields when no card writes it."""
+    wanted = {*fields, "copies"}
+    written: list[str] = []
+    orders = set()
+    for card in cards:
+        names = tuple(name for name, _ in card.cells if name in wanted)
+        if names in orders:  # a deck's cards mostly name the same fields in the same order
+            continue
+        orders.add(names)
+        place = 0
+        for name in names:
+            if name not in written:
+                written.insert(place, name)
+            place = written.index(name) + 1
+        if len(written) == len(wanted):
+            break
+    unwritten = [name for name in fields if name not in written]
+    return unwritten + written + ([] if "copies" in written else ["copies"])
 
 
 def check_text(value, card: Card, name: str):

@@ -14,6 +14,7 @@ from pnpgen.cli import main
 from pnpgen.export.run import export
 from pnpgen.export.job import ExportOptions
 from pnpgen.project.validate import load_project
+from sheet_writers import write_csv, write_xlsx
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTE = re.compile(r"^(?P<game>[a-z0-9-]+)/(?P<component>[a-z0-9-]+): .* declare types: (?P<types>\{.*\}) in its")
@@ -69,8 +70,8 @@ def test_yaml_to_xlsx_and_back_builds_identical_pdfs(tmp_path):
     book = openpyxl.load_workbook(tmp_path / "sheets/three-times-undress/xlsx/three-times-undress.xlsx")
     assert book.sheetnames == ["battle-cards", "mahjong-players", "score-chips"]
     battle = list(book["battle-cards"].values)
-    assert battle[0] == ("ron", "effect", "number", "copies", "tbd")  # game defaults (colours) stay defaults
-    assert battle[1] == (False, "", 1, 10, None) or battle[1] == (False, None, 1, 10, None)
+    assert battle[0] == ("number", "ron", "effect", "copies", "tbd")  # game defaults (colours) stay defaults
+    assert battle[1] == (1, False, "", 10, None) or battle[1] == (1, False, None, 10, None)
     assert len(battle) == 1 + 12  # one row per distinct card
 
     project = copy_project(tmp_path / "sheets-project" / "project")
@@ -95,7 +96,7 @@ def test_csv_export_reads_back_as_the_same_cards(tmp_path):
         "otogi-taisen/area-map: to read the sheet back as the same cards, declare types: {order: yaml, links: yaml} "
         "in its cards: {from: …}"]
     raw = (tmp_path / "sheets/three-times-undress/csv/battle-cards.csv").read_bytes()
-    assert raw.startswith(b"\xef\xbb\xbfron,effect,number,copies,tbd\r\nFALSE,,1,10,\r\n")
+    assert raw.startswith(b"\xef\xbb\xbfnumber,ron,effect,copies,tbd\r\n1,FALSE,,10,\r\n")
     project = copy_project(tmp_path / "sheets-project" / "project")
     shutil.copytree(tmp_path / "sheets", project / "data")
     read_from_sheets(games(project), lambda game, component: {"from": f"data/{game}/csv/{component}.csv"}, notes)
@@ -209,3 +210,52 @@ def test_a_hand_written_csv_keeps_a_quote_that_marks_nothing(tmp_path):
                                         encoding="utf-8")
     cards = load_project(project).games[0].components[0].cards
     assert [(card.fields["name"], card.fields["cost"]) for card in cards] == [("'tis", "'5"), ("-3", -3)]
+
+
+ORDERED = """games:
+  - id: tiny
+    title: 小さなゲーム
+    components:
+      - id: deck
+        front: front.svg.j2
+        defaults: {effect: "", rarity: common}
+        cards:
+          - {title: 剣, cost: 2, copies: 3}
+          - {title: 盾, cost: 1, effect: 守る, copies: 2}
+          - {title: 弓, rarity: rare, cost: 3}
+"""
+# a sheet's own order: copies among the fields, a cell left empty in the first row
+SHEET = [["cost", "title", "copies", "effect", "number"], [2, "剣", 3, None, 1], [1, "盾", 2, "守る", 2]]
+
+
+def header_of(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8-sig").splitlines()[0].split(",")
+
+
+def make_ordered_project(tmp_path: Path, cards: str) -> Path:
+    project = tmp_path / "project"
+    (project / "templates").mkdir(parents=True)
+    (project / "templates/front.svg.j2").write_text('<rect width="{{ W }}" height="{{ H }}" fill="#fff"/>')
+    (project / "cards.yaml").write_text(ORDERED.split("        cards:")[0] + cards, encoding="utf-8")
+    return project
+
+
+def test_csv_columns_follow_the_yaml_first_card(tmp_path):
+    project = make_ordered_project(tmp_path, "        cards:" + ORDERED.split("        cards:")[1])
+    export(project, "csv", ExportOptions(out_dir=tmp_path / "out"))
+    # the first card's order; effect after cost, where the second card writes it; rarity after title, where the
+    # last card writes it
+    assert header_of(tmp_path / "out/tiny/csv/deck.csv") == ["title", "rarity", "cost", "effect", "copies"]
+
+
+@pytest.mark.parametrize("kind", ["csv", "xlsx"])
+def test_csv_columns_follow_the_source_sheet(tmp_path, kind):
+    project = make_ordered_project(tmp_path, f"        cards: {{from: data/deck.{kind}}}\n")
+    (project / "data").mkdir()
+    if kind == "csv":
+        write_csv(project / "data/deck.csv", SHEET)
+    else:
+        write_xlsx(project / "data/deck.xlsx", {"deck": SHEET})
+    export(project, "csv", ExportOptions(out_dir=tmp_path / "out"))
+    # the sheet's order; rarity, a default no row writes, leads
+    assert header_of(tmp_path / "out/tiny/csv/deck.csv") == ["rarity", "cost", "title", "copies", "effect", "number"]

@@ -4,6 +4,7 @@ drive the terminal. watch keeps watching and the last good PDFs; serve stays up 
 from __future__ import annotations
 
 import os
+import select
 import signal
 import socket
 import struct
@@ -17,20 +18,12 @@ from urllib.parse import urlsplit
 import pytest
 
 from attack import CARDS, make_project
+from echoed import Lines
 from pnpgen import Options
 from pnpgen.live import serve as serve_module
 from pnpgen.live import watch as watch_module
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def wait_until(predicate, timeout: float = 30) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def watching(project: Path, options: Options, lines: list):
@@ -41,13 +34,22 @@ def watching(project: Path, options: Options, lines: list):
     return stop, worker
 
 
-def test_watch_ignores_an_output_folder_inside_the_templates(tmp_path: Path):
+def test_watch_ignores_an_output_folder_inside_the_templates(tmp_path: Path, monkeypatch):
     project = make_project(tmp_path)
-    lines: list[str] = []
+    real, looks, looked_ten_times = watch_module.look, [], threading.Event()
+
+    def counted_look(*args):
+        looks.append(1)
+        if len(looks) == 11:  # the look before the build, then ten after it
+            looked_ten_times.set()
+        return real(*args)
+
+    monkeypatch.setattr(watch_module, "look", counted_look)
+    lines = Lines()
     stop, worker = watching(project, Options(out_dir=project / "templates" / "out"), lines)
     try:
-        assert wait_until(lambda: any("built in" in line for line in lines)), lines
-        time.sleep(2)  # ten looks at the folder: the build's own PDFs must not count as an edit
+        assert lines.wait_for("built in"), lines
+        assert looked_ten_times.wait(120)  # ten looks at the folder: the build's own PDFs must not count as an edit
         assert [line for line in lines if line.startswith(("changed", "built"))] == [lines[-1]], lines
         assert (project / "templates" / "out" / "g" / "deck.pdf").is_file()
     finally:
@@ -67,16 +69,16 @@ def test_watch_keeps_watching_and_the_last_good_pdfs_after_an_unexpected_failure
         return real(*args, **kwargs)
 
     monkeypatch.setattr(watch_module, "build_project", failing_once)
-    lines: list[str] = []
+    lines = Lines()
     stop, worker = watching(project, Options(out_dir=out), lines)
     try:
-        assert wait_until(lambda: any("built in" in line for line in lines)), lines
+        assert lines.wait_for("built in"), lines
         good = (out / "g" / "deck.pdf").read_bytes()
         (project / "cards.yaml").write_text(CARDS.replace("剣", "盾"), encoding="utf-8")
-        assert wait_until(lambda: any(line.startswith("build failed (ValueError") for line in lines)), lines
+        assert lines.wait(lambda echoed: any(line.startswith("build failed (ValueError") for line in echoed)), lines
         assert (out / "g" / "deck.pdf").read_bytes() == good
         (project / "cards.yaml").write_text(CARDS.replace("剣", "弓"), encoding="utf-8")
-        assert wait_until(lambda: sum("built in" in line for line in lines) == 2), lines
+        assert lines.wait(lambda echoed: sum("built in" in line for line in echoed) == 2), lines
         assert worker.is_alive()
     finally:
         stop.set()
@@ -90,17 +92,15 @@ def test_watch_shows_control_characters_escaped(tmp_path: Path):
     process = subprocess.Popen([sys.executable, "-m", "pnpgen", "watch", str(project), "-o", str(tmp_path / "out")],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path)
     try:
-        time.sleep(1)
         edited = cards.replace("\\e[2J", "\\e]0;t\\a")  # ESC [2J clears the screen, ESC ]0; sets the title
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120  # a guard against a hang, not a pace
         output = b""
-        os.set_blocking(process.stdout.fileno(), False)
         while time.monotonic() < deadline and output.count(b"built in") < 2:
-            output += process.stdout.read() or b""
+            if select.select([process.stdout], [], [], deadline - time.monotonic())[0]:
+                output += os.read(process.stdout.fileno(), 1 << 16)
             if b"built in" in output and edited:
                 (project / "cards.yaml").write_text(edited, encoding="utf-8")
                 edited = ""
-            time.sleep(0.2)
     finally:
         process.send_signal(signal.SIGINT)
         process.communicate(timeout=30)
@@ -112,11 +112,16 @@ def test_watch_shows_control_characters_escaped(tmp_path: Path):
 @pytest.fixture
 def server(tmp_path: Path, monkeypatch, capsys):
     monkeypatch.setattr(serve_module.Handler, "timeout", 1.0)
-    urls, stop = [], threading.Event()
+    urls, ready, stop = [], threading.Event(), threading.Event()
+
+    def announce(url: str) -> None:
+        urls.append(url)
+        ready.set()
+
     worker = threading.Thread(target=serve_module.serve, args=(make_project(tmp_path),),
-                              kwargs={"ready": urls.append, "stop": stop, "interval": 0.1}, daemon=True)
+                              kwargs={"ready": announce, "stop": stop, "interval": 0.1}, daemon=True)
     worker.start()
-    assert wait_until(lambda: urls)
+    assert ready.wait(120)
     parts = urlsplit(urls[0])
     yield parts.hostname, parts.port
     stop.set()
@@ -134,8 +139,7 @@ def get(address, path: str = "/api/state") -> bytes:
 
 def test_serve_caps_connections_and_closes_idle_ones(server):
     idle = [socket.create_connection(server, timeout=10) for _ in range(serve_module.MAX_CONNECTIONS)]
-    try:
-        time.sleep(0.3)
+    try:  # the server accepts in the order the connections were made: the idle ones hold every slot by now
         extra = socket.create_connection(server, timeout=10)
         assert extra.recv(1) == b"", "a connection past the cap is closed at once"
         extra.close()
@@ -148,7 +152,16 @@ def test_serve_caps_connections_and_closes_idle_ones(server):
     assert get(server).startswith(b"HTTP/1.0 200")
 
 
-def test_an_aborted_download_is_one_line_not_a_traceback(server, capsys):
+def test_an_aborted_download_is_one_line_not_a_traceback(server, capsys, monkeypatch):
+    real, handled = serve_module.LoopbackServer.process_request_thread, threading.Semaphore(0)
+
+    def counted(self, request, client_address) -> None:
+        try:
+            real(self, request, client_address)
+        finally:
+            handled.release()
+
+    monkeypatch.setattr(serve_module.LoopbackServer, "process_request_thread", counted)
     for _ in range(5):
         sock = socket.create_connection(server, timeout=10)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
@@ -156,7 +169,7 @@ def test_an_aborted_download_is_one_line_not_a_traceback(server, capsys):
         sock.recv(100)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         sock.close()  # a reset half-way through a 5 MB font
-    time.sleep(1)
+    assert all(handled.acquire(timeout=120) for _ in range(5))  # the server is done with every aborted download
     assert get(server).startswith(b"HTTP/1.0 200")
     err = capsys.readouterr().err
     assert "Traceback" not in err

@@ -49,20 +49,24 @@ def edit(path: Path, old: str, new: str) -> None:
 @contextlib.contextmanager
 def running(project: Path, **kwargs):
     """serve() in a thread; yields its URL once the first gallery is built; always stops it."""
-    urls, stop, failure = [], threading.Event(), []
+    urls, stop, failure, ready = [], threading.Event(), [], threading.Event()
+
+    def announce(url: str) -> None:
+        urls.append(url)
+        ready.set()
 
     def run():
         try:
-            serve(project, ready=urls.append, stop=stop, interval=0.1, **kwargs)
+            serve(project, ready=announce, stop=stop, interval=0.1, **kwargs)
         except BaseException as err:  # noqa: BLE001 - shown by the test
             failure.append(err)
+        finally:
+            ready.set()
 
     worker = threading.Thread(target=run, daemon=True)
     worker.start()
     try:
-        deadline = time.monotonic() + 20
-        while not urls and not failure and time.monotonic() < deadline:
-            time.sleep(0.02)
+        ready.wait(120)  # a guard against a hang, not a pace
         assert urls, failure
         wait_for_state(urls[0], lambda s: s["version"] >= 1)
         yield urls[0]
@@ -89,13 +93,18 @@ def state_of(url: str) -> dict:
 
 
 def wait_for_state(url: str, predicate, timeout: float = 120) -> dict:  # a guard against a hang, not a pace
-    deadline = time.monotonic() + timeout
-    while True:
-        state = state_of(url)
-        if predicate(state):
-            return state
-        assert time.monotonic() < deadline, state
-        time.sleep(0.05)
+    """The state once predicate holds: looked at now and after each rebuild the live-event stream announces."""
+    parts, deadline = urlsplit(url), time.monotonic() + timeout
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+    try:
+        connection.request("GET", "/events")
+        response = connection.getresponse()  # subscribed before the first look: no rebuild goes unannounced
+        while not predicate(state := state_of(url)):
+            assert time.monotonic() < deadline, state
+            response.readline()  # a line of an announcement, or the stream's keep-alive comment: look again
+        return state
+    finally:
+        connection.close()
 
 
 def test_state_lists_games_cards_findings_and_faces(tmp_path):
@@ -152,6 +161,23 @@ def test_a_rebuild_rasterises_only_the_faces_that_changed(tmp_path, monkeypatch)
         assert [c["front"] == d["front"] for c, d in zip(before, after)] == [True, False, True, True]
         assert get(f"{url}face/{before[1]['front']}.png")[0] == 404  # thumbnails no card shows any more are dropped
         assert get(f"{url}face/{after[1]['front']}.png")[0] == 200
+
+
+def test_a_save_while_the_first_gallery_is_built_is_seen(tmp_path, monkeypatch):
+    import pnpgen.live.serve
+
+    project, real = make_project(tmp_path), pnpgen.live.serve.Gallery.rebuild
+
+    def rebuild_then_save(self, *args):
+        built = real(self, *args)
+        if not args[2]:  # the first build (no changed files): the designer saves just as it ends
+            edit(project / "cards.yaml", "name: 盾", "name: 大盾")
+        return built
+
+    monkeypatch.setattr(pnpgen.live.serve.Gallery, "rebuild", rebuild_then_save)
+    with running(project) as url:
+        state = wait_for_state(url, lambda s: s["version"] > 1)
+        assert state["games"][0]["components"][0]["cards"][1]["caption"] == "大盾"
 
 
 def test_http_hygiene(tmp_path):
@@ -419,3 +445,28 @@ def test_page_falls_back_to_polling_without_server_sent_events(tmp_path):
         edit(project / "cards.yaml", "name: 弓", "name: 長弓")
         page.wait(f"{TEXT}.includes('長弓')", timeout=60)
         assert page.evaluate("window.marker") == "same page"
+
+
+def dark_pixels(screenshot: Image.Image, box: dict) -> int:
+    """How many pixels inside the element's box are ink, not the white header behind it."""
+    area = screenshot.crop((int(box["left"]), int(box["top"]), int(box["right"]) + 1, int(box["bottom"]) + 1))
+    return sum(area.convert("L").histogram()[:128])
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium); .ci/run installs it")
+def test_page_shows_text_at_first_paint_while_the_font_is_still_coming(tmp_path):
+    with running(make_project(tmp_path)) as url, chromium(tmp_path / "profile") as page:
+        page.call("Page.enable")
+        # the font requests are held, never answered: the page must not wait for them to show its text
+        page.call("Fetch.enable", patterns=[{"urlPattern": "*/font/*", "requestStage": "Request"}])
+        page.call("Page.navigate", url=url)
+        page.wait("document.querySelectorAll('button.card').length === 4 && document.body.dataset.mode === 'sse'")
+        assert page.evaluate("document.fonts.status") == "loading"
+        shot = Image.open(io.BytesIO(base64.b64decode(page.call("Page.captureScreenshot", format="png")["data"])))
+        held = [e for e in page.events if e.get("method") == "Fetch.requestPaused"]
+        assert held, "the page asked for no font: nothing was held back"
+        for element in ("project", "status"):
+            rect = f"document.getElementById('{element}').getBoundingClientRect()"
+            box = page.evaluate(f"JSON.parse(JSON.stringify({rect}))")
+            assert box["width"] > 0 and dark_pixels(shot, box) > 20, (element, box)
+        assert page.evaluate("[...document.fonts].map(face => face.display)") == ["swap", "swap"]

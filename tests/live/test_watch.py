@@ -1,9 +1,9 @@
 """watch rebuilds after an edit and says which cards changed; a broken edit is reported, not fatal."""
 import shutil
 import threading
-import time
 from pathlib import Path
 
+from echoed import Lines
 from pnpgen import Options
 from pnpgen.project.validate import load_project
 from pnpgen.live.watch import describe_changes, snapshot, watch
@@ -11,14 +11,9 @@ from pnpgen.live.watch import describe_changes, snapshot, watch
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 
-def wait_for(lines: list, text: str, start: int = 0, timeout: float = 120) -> bool:  # a guard against a hang
-    """Whether a line from index start on contains text, within the timeout."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if any(text in line for line in list(lines)[start:]):
-            return True
-        time.sleep(0.05)
-    return False
+def wait_for(lines: Lines, text: str, start: int = 0) -> bool:
+    """Whether a line from index start on contains text (waiting for the watcher to echo it)."""
+    return lines.wait_for(text, start)
 
 
 def edit(path: Path, old: str, new: str) -> None:
@@ -30,7 +25,7 @@ def test_watch_picks_up_edits(tmp_path):
     project = tmp_path / "project"
     shutil.copytree(FIXTURES / "minimal", project)
     out = tmp_path / "out"
-    lines: list[str] = []
+    lines = Lines()
     stop = threading.Event()
     worker = threading.Thread(target=watch, args=(project, Options(out_dir=out, cache_dir=tmp_path / "cache"), lines.append),
                               kwargs={"interval": 0.1, "stop": stop})
@@ -90,7 +85,7 @@ def test_watch_rebuilds_when_a_sheet_of_cards_is_saved(tmp_path):
     start, end = text.index("        cards:\n"), text.index("    expectations:")
     (project / "cards.yaml").write_text(text[:start] + "        cards: {from: tables/deck.csv}\n" + text[end:], encoding="utf-8")
     out = tmp_path / "out"
-    lines: list[str] = []
+    lines = Lines()
     stop = threading.Event()
     worker = threading.Thread(target=watch, args=(project, Options(out_dir=out, cache_dir=tmp_path / "cache"), lines.append),
                               kwargs={"interval": 0.1, "stop": stop})
