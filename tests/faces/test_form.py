@@ -112,7 +112,22 @@ def test_a_form_made_with_another_font_file_is_a_miss_painted_again(tmp_path, fo
     assert fresh.to_bytes() == converter.pack.form_record(KEY)[0] != stale.to_bytes()
 
 
-def test_a_font_of_a_collection_is_read_from_its_own_member(tmp_path):
+@pytest.fixture
+def reportlab_fonts_restored():
+    """reportlab keeps its fonts for the process, one per PostScript name: a collection member registered here
+    must not stand in for the bundled font of the same name in tests that run later in this process."""
+    from reportlab.pdfbase import pdfmetrics
+
+    from pnpgen.faces import font as font_model
+
+    saved = dict(pdfmetrics._fonts), dict(pdfmetrics._dynFaceNames), dict(font_model._fonts)
+    yield
+    for registry, before in zip((pdfmetrics._fonts, pdfmetrics._dynFaceNames, font_model._fonts), saved):
+        registry.clear()
+        registry.update(before)
+
+
+def test_a_font_of_a_collection_is_read_from_its_own_member(tmp_path, reportlab_fonts_restored):
     """Glyph IDs and widths come from the registered member of a collection, not the first, and agree with
     what reportlab measures in it (the rulebooks set type in it)."""
     from fontTools.ttLib import TTCollection, TTFont as ToolsFont

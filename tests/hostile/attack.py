@@ -18,7 +18,7 @@ from test_hostile import CARDS, WHERE, assert_no_traceback  # noqa: F401  (the h
 
 RULES = CARDS.replace("    title: G\n", "    title: G\n    rulebook: rules/r.md\n")
 PLAIN = '<rect width="{{ W }}" height="{{ H }}" fill="#fff"/>'
-SECONDS = 30  # every refusal comes well within this, even on a loaded machine
+SECONDS = 300  # a hang guard only: every refusal comes far within this, a loaded machine is slow, never wrong
 
 
 def make_project(tmp_path: Path, front: str = PLAIN, cards: str = CARDS, files: dict | None = None) -> Path:

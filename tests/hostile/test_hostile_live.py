@@ -103,7 +103,7 @@ def test_watch_shows_control_characters_escaped(tmp_path: Path):
                 edited = ""
     finally:
         process.send_signal(signal.SIGINT)
-        process.communicate(timeout=30)
+        process.communicate(timeout=300)  # a hang guard only
     text = output.decode("utf-8")
     assert "\x1b" not in text and "\r" not in text and "\a" not in text, text
     assert "g/deck card 1 changed: name: \\x1b[2J\\rwrote 99 PDFs fake → \\x1b]0;t\\x07\\rwrote 99 PDFs fa…" in text

@@ -430,7 +430,7 @@ def test_page_shows_gallery_and_follows_edits_live(tmp_path):
         page.wait(f"{TEXT}.includes('小盾') && document.getElementById('error').hidden", timeout=60)
         assert page.evaluate("window.marker") == "same page"
         assert not any(e.get("method") == "Page.javascriptDialogOpening" for e in page.events)
-    assert time.monotonic() - started < 45
+    assert time.monotonic() - started < 300  # a hang guard only
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium); .ci/run installs it")
