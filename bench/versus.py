@@ -31,8 +31,8 @@ sys.path.insert(0, str(HERE))
 
 from build_speed import write_project  # noqa: E402
 
-BUNDLED_TWEAK = ("games/three-times-undress.yaml", "- {number: 7, copies: 5}",
-                 "- {number: 7, copies: 5, effect: 一枚だけ変えたカード}")
+BUNDLED_TWEAK = ("games/three-times-undress.yaml", "            ron: true\n            effect: \":ron: ロンできるカード。",
+                 "            ron: true\n            effect: \":ron: 一枚だけ変えたカード。")  # effects only on ron cards
 TEMPLATE_EDIT = ("templates/front.svg.j2", 'stroke="#b3262d" stroke-width="0.5"', 'stroke="#b3262d" stroke-width="0.6"')
 
 
