@@ -40,6 +40,7 @@ class Shape:
     images: tuple
     shadings: tuple = ()
     groups: tuple = ()
+    inks: tuple = ()
 
 
 @dataclass(slots=True)
@@ -70,14 +71,16 @@ class FaceForm:
     resolved_images: list = field(default_factory=list, compare=False)
     shape: Shape | None = field(default=None, compare=False, repr=False)
     record: tuple | None = field(default=None, compare=False, repr=False)  # see placeable
+    # the colours a template gave in CMYK: [its fill or stroke operands as the content shows them, c, m, y, k]
+    inks: tuple = ()
 
     def shared(self) -> Shape | None:
         """The shape this form's fields are, if they were not replaced since it was read or made."""
         shape = self.shape
         if shape is not None and (shape.width, shape.height, shape.fonts, shape.digests, shape.states,
-                                  shape.images, shape.shadings, shape.groups) == (
+                                  shape.images, shape.shadings, shape.groups, shape.inks) == (
                 self.width, self.height, self.fonts, self.digests, self.states, self.images, self.shadings,
-                self.groups):
+                self.groups, self.inks):
             return shape
         return None
 
@@ -91,7 +94,7 @@ class FaceForm:
 
     def to_bytes(self) -> bytes:
         shape = self.shared() or shape_of(self.width, self.height, self.fonts, self.digests, self.states, self.images,
-                                          self.shadings, self.groups)
+                                          self.shadings, self.groups, self.inks)
         ids = b"".join(COUNT.pack(len(gids) // 2) + gids for gids, _ in self.glyphs)
         text = "".join(chars for _, chars in self.glyphs).encode("utf-8")
         return MAGIC + HEAD.pack(len(shape.data), len(ids), len(text)) + shape.data + ids + text + self.content
@@ -105,7 +108,8 @@ class FaceForm:
         if shape.images or shape.groups:
             raise ValueError("not placeable as it is")
         return cls(shape.width, shape.height, data[content_at:], shape.fonts, shape.digests, [], shape.states,
-                   shape.images, shape.shadings, shape.groups, shape=shape, record=(data, ids_at, text_at, content_at))
+                   shape.images, shape.shadings, shape.groups, shape=shape, record=(data, ids_at, text_at, content_at),
+                   inks=shape.inks)
 
     def parsed(self) -> "FaceForm":
         """This form with its glyphs read (a placeable one's are left in its record)."""
@@ -125,7 +129,7 @@ class FaceForm:
         except (struct.error, UnicodeDecodeError):
             raise ValueError("bad glyphs") from None
         form = cls(shape.width, shape.height, data[content_at:], shape.fonts, shape.digests, glyphs, shape.states,
-                   shape.images, shape.shadings, shape.groups, shape=shape)
+                   shape.images, shape.shadings, shape.groups, shape=shape, inks=shape.inks)
         if check:
             check_form(form)
         return form
@@ -167,7 +171,7 @@ def read_shape(data: bytes) -> Shape:
         head = json.loads(data.decode("utf-8"))
         shape = Shape(data, head["width"], head["height"], tuple(tuple(f) for f in head["fonts"]),
                       tuple(head["digests"]), tuple(tuple(s) for s in head["states"]), tuple(head["images"]),
-                      tuple(head["shadings"]), tuple(head["groups"]))
+                      tuple(head["shadings"]), tuple(head["groups"]), tuple(tuple(i) for i in head.get("inks", ())))
     except (KeyError, TypeError, ValueError, UnicodeDecodeError, RecursionError) as err:
         raise ValueError(f"not a form record ({type(err).__name__})") from None
     if not (is_number(shape.width) and is_number(shape.height)):
@@ -186,13 +190,18 @@ def read_shape(data: bytes) -> Shape:
         raise ValueError("bad shading")
     if not all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape.groups):
         raise ValueError("bad groups")
+    if not all(len(i) == 5 and isinstance(i[0], str) and re.fullmatch(r"[-0-9. ]{1,40}", i[0])
+               and all(is_number(v) and 0 <= v <= 1 for v in i[1:]) for i in shape.inks):
+        raise ValueError("bad inks")
     return shape
 
 
-def shape_of(width: float, height: float, fonts, digests, states, images, shadings=(), groups=()) -> Shape:
-    return read_shape(json.dumps({"width": width, "height": height, "fonts": fonts, "digests": digests,
-                                  "states": states, "images": images, "shadings": shadings, "groups": groups},
-                                 ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+def shape_of(width: float, height: float, fonts, digests, states, images, shadings=(), groups=(), inks=()) -> Shape:
+    head = {"width": width, "height": height, "fonts": fonts, "digests": digests, "states": states, "images": images,
+            "shadings": shadings, "groups": groups}
+    if inks:  # only a face with CMYK colours has them: every other record is as it always was
+        head["inks"] = [list(i) for i in inks]
+    return read_shape(json.dumps(head, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
 
 
 def is_number(value) -> bool:
