@@ -127,7 +127,7 @@ def export_shop(job: Job, components: list[ComponentFaces]) -> None:
             chosen[id(faces)] = preset
     fitting = [faces for faces in components if id(faces) in chosen]
     if pdfx:
-        job.report.notes.append(f"the shop PDFs are {describe(pdfx)} (CMYK); the images stay RGB")
+        job.report.notes.append(f"the shop PDFs are {describe(pdfx)} (CMYK); the PNG images stay RGB")
 
     def raster_of(faces: ComponentFaces, document: int, page: int) -> Raster:
         size = chosen[id(faces)].pixels(dpi)

@@ -3,6 +3,7 @@ profile, crop marks in registration colour, the output intent and the PDF/X iden
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import zlib
 
@@ -28,6 +29,11 @@ class PdfX:
 
     version: str
     converter: CmykConverter
+
+    @functools.cached_property
+    def profile_stream(self) -> bytes:
+        """The press profile's stream object, deflated once for every document this PdfX writes."""
+        return stream(b"/N 4", self.converter.profile_bytes)
 
     @property
     def header(self) -> bytes:
@@ -75,7 +81,7 @@ class PdfX:
     def catalog_entries(self, file: PdfFile, title: str, subject: str) -> bytes:
         """The catalog's OutputIntents (the press's characterisation and profile) and, for X-4, its XMP."""
         press = self.converter.press
-        profile = file.add(stream(b"/N 4", self.converter.profile_bytes))
+        profile = file.add(self.profile_stream)
         intent = file.add(b"<< /Type /OutputIntent /S /GTS_PDFX /OutputConditionIdentifier (%s) /OutputCondition %s "
                           b"/RegistryName (%s) /Info %s /DestOutputProfile %d 0 R >>" % (
                               press.identifier.encode(), text_string(press.condition), REGISTRY.encode(),
