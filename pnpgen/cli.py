@@ -206,16 +206,22 @@ def list_command(project) -> None:
 @click.option("--workers", type=click.IntRange(1, 64), help="Processes rasterising (default: every core).")
 @click.option("--base-url", help="tts: the http(s) address the images will be hosted at (default: file names "
                                  "beside the JSON).")
+@click.option("--pdfx", type=click.Choice(["1a", "4"]), is_flag=False, flag_value="1a",
+              help="shop: the PDFs as CMYK PDF/X-1a:2001 (--pdfx alone) or PDF/X-4 (--pdfx 4) for a press.")
+@click.option("--profile", type=click.Choice(["fogra39", "gracol", "swop"]), metavar="PRESS",
+              help="With --pdfx: the press to separate for: fogra39 (default, coated offset in Europe), gracol, swop.")
 @click.option("--no-check", is_flag=True, help="Export even when `pnpgen check` finds failures.")
 @click.option("--no-cache", is_flag=True, help="Render and convert every face again.")
-def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers, base_url, no_check, no_cache) -> None:
+def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers, base_url, pdfx, profile, no_check,
+                   no_cache) -> None:
     """Export PROJECT as a PNG per face (png), Tabletop Simulator decks (tts), print-shop files (shop), proof
     sheets (proof), or its cards as spreadsheets that read back as the same cards (csv: a file per component;
     xlsx: a workbook per game, a tab per component), into OUTDIR/<game>/<kind>/."""
     from .export.run import ExportOptions, export
 
     options = ExportOptions(out_dir=out_dir, game=game, dpi=dpi, bleed=not no_bleed, preset=preset,
-                            workers=workers, check=not no_check, cache=not no_cache, base_url=base_url)
+                            workers=workers, check=not no_check, cache=not no_cache, base_url=base_url, pdfx=pdfx,
+                            profile=profile)
     report = run_with_progress(lambda progress: export(project, kind, options, progress=progress))
     removed = f", removed {counted(len(report.removed), 'stale image')}" if report.removed else ""
     faces = f", {report.faces} distinct faces" if report.faces else ""

@@ -36,6 +36,8 @@ def test_a_wheel_installed_outside_the_checkout_starts_and_builds_a_new_project(
     wheel = next((tmp_path / "whl").glob("pnpgen-*.whl"))
     with zipfile.ZipFile(wheel) as archive:
         assert {"pnpgen/fonts/NotoSansJP-Regular.ttf", "pnpgen/fonts/NotoSansJP-Bold.ttf"} <= set(archive.namelist())
+        assert {"pnpgen/profiles/FOGRA39L.icc", "pnpgen/profiles/CGATS-TR006.icc", "pnpgen/profiles/CGATS-TR005.icc",
+                "pnpgen/profiles/LICENSE.txt"} <= set(archive.namelist())
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"

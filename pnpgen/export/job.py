@@ -30,6 +30,8 @@ class ExportOptions:
     cache: bool = True  # reuse the faces `pnpgen build` rendered and converted (the same cache as build)
     cache_dir: Path | None = None  # default: $PNPGEN_CACHE, else ~/.cache/pnpgen
     base_url: str | None = None  # tts: where the images will be hosted (http or https); None: names beside the JSON
+    pdfx: str | None = None  # shop: "1a" (PDF/X-1a:2001) or "4" (PDF/X-4) in CMYK; None: the RGB PDF
+    profile: str | None = None  # with pdfx: the press (faces.cmyk.PRESSES) to separate for; None: fogra39
 
 
 @dataclass
@@ -62,10 +64,11 @@ class Job:
         write_atomically(path, data, what)
         self.report.written.append(path)
 
-    def pdf(self, faces: ComponentFaces, pages: list) -> bytes:
-        """The PDF of single-face pages of one component."""
+    def pdf(self, faces: ComponentFaces, pages: list, pdfx=None) -> bytes:
+        """The PDF of single-face pages of one component (a PDF/X with pdfx, a press.pdfx.PdfX)."""
         return pdf_bytes(pages, faces.forms, title=f"{faces.game.title} — {faces.component.name}",
-                         initial_font=self.initial_font, bleed=faces.component.bleed, subject=self.project.name)
+                         initial_font=self.initial_font, bleed=faces.component.bleed, subject=self.project.name,
+                         pdfx=pdfx)
 
     def tell(self, phase: str, done: int, total: int, label: str) -> None:
         if self.progress:

@@ -18,6 +18,7 @@ from .pieces import gather_faces
 from .png import export_png
 from .proof import write_proofs
 from .shop import export_shop, find_preset
+from .pdfx import refuse_bad_pdfx
 from .sheets import SHEET_KINDS, export_sheets
 from .tts import export_tts
 from ..faces.render import Renderer
@@ -86,6 +87,7 @@ def refuse_bad_options(kind: str, options: ExportOptions) -> None:
         raise PnpError(f"--preset {options.preset}: presets are print-shop sizes; expected it only with shop")
     if options.preset is not None:
         find_preset(options.preset)  # an unknown name fails before any work
+    refuse_bad_pdfx(options.pdfx, options.profile, kind)
     if options.base_url is not None and kind != "tts":
         raise PnpError(f"--base-url {options.base_url}: it says where TTS images are hosted; expected it only with tts")
     if options.base_url is not None and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", options.base_url):

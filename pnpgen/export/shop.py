@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from .. import units
 from ..errors import PnpError
 from .job import DEFAULT_DPI, Job, write_piece_images
+from .pdfx import describe, make_pdfx, refuse_transparency
 from .pieces import ComponentFaces, face_page
 from ..project.model import Component
 from ..press.write_png import Raster
@@ -110,8 +111,12 @@ def export_shop(job: Job, components: list[ComponentFaces]) -> None:
     for every component a preset fits (the named one, or the one matching its size)."""
     dpi = job.options.dpi or DEFAULT_DPI
     chosen: dict[int, Preset] = {}
+    pdfx = make_pdfx(job.options.pdfx, job.options.profile) if job.options.pdfx else None
+    for faces in components if pdfx else ():  # before anything is written
+        refuse_transparency(faces, pdfx)
     for faces in components:
-        job.write(job.folder(faces, "shop") / f"{faces.component.id}.pdf", job.pdf(faces, piece_pages(faces)), "PDF")
+        job.write(job.folder(faces, "shop") / f"{faces.component.id}.pdf", job.pdf(faces, piece_pages(faces), pdfx),
+                  "PDF")
         preset = find_preset(job.options.preset) if job.options.preset else match_preset(faces.component)
         if preset is None:
             c = faces.component
@@ -121,6 +126,8 @@ def export_shop(job: Job, components: list[ComponentFaces]) -> None:
         elif judge_fit(job, faces, preset, dpi):
             chosen[id(faces)] = preset
     fitting = [faces for faces in components if id(faces) in chosen]
+    if pdfx:
+        job.report.notes.append(f"the shop PDFs are {describe(pdfx)} (CMYK); the PNG images stay RGB")
 
     def raster_of(faces: ComponentFaces, document: int, page: int) -> Raster:
         size = chosen[id(faces)].pixels(dpi)

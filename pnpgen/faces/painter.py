@@ -10,7 +10,7 @@ from .font import font_named
 from .form import FaceForm, shape_of
 from .paint_refs import style_rules
 from .svgpath import NotDrawable, parse_numbers
-from .svgvalues import parse_number
+from .svgvalues import Ink, parse_number
 
 CAPS = {"butt": 0, "round": 1, "square": 2}
 JOINS = {"miter": 0, "round": 1, "bevel": 2}
@@ -40,6 +40,7 @@ class Painter:
         self.images: list[str] = []
         self.state: dict = {}
         self.saved: list[dict] = []
+        self.inks: dict[str, tuple] = {}  # fill and stroke operands -> the CMYK a template gave them in (see Ink)
 
     def emit(self, text: str) -> None:
         self.ops.append(text)
@@ -62,9 +63,12 @@ class Painter:
         self.state = self.saved.pop()
 
     def set(self, key: str, value, op: str) -> None:
-        if self.state.get(key) != value:
+        known = self.state.get(key)
+        if known != value or (value.__class__ is Ink) is not (known.__class__ is Ink):  # an ink is noted once set
             self.state[key] = value
             self.emit(op)
+            if value.__class__ is Ink:
+                self.inks[op.rsplit(" ", 1)[0]] = value.cmyk
 
     def alpha(self, key: str, value: float) -> None:
         if self.state.get(key, 1.0) != value:
@@ -96,6 +100,7 @@ class Painter:
         streams = [zlib.compress(encode_parts(parts, files, glyphs, states)) for parts in self.groups]
         content = zlib.compress(encode_parts(self.finish(), files, glyphs, states)) + b"".join(streams)
         shape = shape_of(width, height, self.fonts, [font_named(name).digest for name in names], list(states),
+<<<<<<< HEAD
                          self.images, self.shadings, [len(s) for s in streams])
         return FaceForm.of_shape(shape, content, [(struct.pack(f">{len(shown)}H", *sorted(shown)),
                                                    "".join(shown[g] for g in sorted(shown))) for shown in glyphs],
@@ -107,6 +112,14 @@ def index_in(items: list, item) -> int:
     if item not in items:
         items.append(item)
     return items.index(item)
+=======
+                         self.images, self.shadings, [len(s) for s in streams],
+                         [(operands, *cmyk) for operands, cmyk in sorted(self.inks.items())])
+        return FaceForm(shape.width, shape.height, content, shape.fonts, shape.digests,
+                        [(struct.pack(f">{len(shown)}H", *sorted(shown)), "".join(shown[g] for g in sorted(shown)))
+                         for shown in glyphs], shape.states, shape.images, shape.shadings, shape.groups,
+                        tuple(names), [], shape, inks=shape.inks)
+>>>>>>> pdfx
 
 
 def encode_parts(parts: list, files: list, glyphs: list[dict[int, str]], states: dict[tuple, int]) -> bytes:

@@ -13,6 +13,16 @@ UNITS = {"mm": PT_PER_MM, "cm": 10 * PT_PER_MM, "in": 72.0, "pt": 1.0, "pc": 12.
 _LENGTH = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(mm|cm|in|pt|pc|px|)\s*$")
 _HEX = re.compile(r"^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
 _RGB = re.compile(r"^rgb\(\s*([^,\s]+)\s*,?\s*([^,\s]+)\s*,?\s*([^,\s)]+)\s*\)$")
+# cmyk(0,100,100,0) in percent (as designers write it) and CSS Color 4's device-cmyk(0 1 1 0) in fractions,
+# either of them with % signs
+_CMYK = re.compile(r"^(cmyk|device-cmyk)\(\s*" + r"(?:\s*,\s*|\s+)".join([r"([-+]?[\d.]+%?)"] * 4) + r"\s*\)$")
+
+
+class Ink(tuple):
+    """A colour a template gave in CMYK: its sRGB look (the tuple, what RGB files show) and the exact inks
+    (cmyk, 0–1 each), which CMYK files print as they are."""
+
+    cmyk: tuple[float, float, float, float]
 
 
 def parse_length(text: str) -> float:
@@ -68,12 +78,18 @@ def parse_colour(text: str) -> tuple[float, float, float] | None:
         except NotDrawable:
             raise NotDrawable(f"colour {text!r}") from None
         return tuple(channels)
+    match = _CMYK.match(lowered)
+    if match:
+        return parse_cmyk(text, match.group(1) == "cmyk", match.groups()[1:])
+    if lowered.startswith(("cmyk(", "device-cmyk(")):
+        raise NotDrawable(f"colour {text!r} (expected four numbers)")
     found = NAMED.get(lowered)
     if found is None:
         raise NotDrawable(f"colour {text!r}")
     return found
 
 
+<<<<<<< HEAD
 def parse_declarations(text: str) -> dict[str, str] | None:
     """name: value; pairs, or None for a declaration holding another ':' (lint refuses it: the painter sees none)."""
     found = {}
@@ -85,6 +101,23 @@ def parse_declarations(text: str) -> dict[str, str] | None:
         name, value = (s.strip() for s in part.split(":"))
         found[name] = value
     return found
+=======
+def parse_cmyk(text: str, percent: bool, values: tuple[str, ...]) -> Ink:
+    from .cmyk import converter_for  # the profile is read only by the faces that give CMYK
+
+    inks = []
+    for value in values:
+        try:
+            level = float(value[:-1]) / 100 if value.endswith("%") else float(value) / (100 if percent else 1)
+        except ValueError:
+            raise NotDrawable(f"colour {text!r} (expected four numbers)") from None
+        if not math.isfinite(level):
+            raise NotDrawable(f"colour {text!r}")
+        inks.append(round(min(max(level, 0.0), 1.0), 4))
+    ink = Ink(converter_for().to_rgb(tuple(inks)))
+    ink.cmyk = tuple(inks)
+    return ink
+>>>>>>> pdfx
 
 
 NAMED = {name.lower(): (round(c.red, 6), round(c.green, 6), round(c.blue, 6))

@@ -16,14 +16,14 @@ class PdfFile:
     """Objects are numbered by reserve() (so that others can refer to them before they exist) and written
     by put(); finish() writes the cross-reference table and trailer. Memory holds one offset per object."""
 
-    def __init__(self, out: BinaryIO):
+    def __init__(self, out: BinaryIO, header: bytes = HEADER):
         self.out = out
         self.offsets = array("Q", [0])  # by object number; 0 until written (8 bytes each, not an int object)
         self.position = 0
         self.hasher = hashlib.md5()  # noqa: S324 - the document ID, not security
         self.pending: list[bytes] = []  # objects not yet written: hashed and written some at a time
         self.pending_size = 0
-        self.emit(HEADER)
+        self.emit(header)
 
     def emit(self, data: bytes) -> None:
         self.pending.append(data)

@@ -25,6 +25,7 @@ from .glyphs import Glyphs, Shown
 from .impose import Page, Rect
 from .mark_ops import marks_operators
 from .pdf_file import EPOCH, PdfFile, form_name, stream, text_string
+from .pdfx import ALL_SEPARATION, PdfX
 from .recurring import key_prefix, recurring
 
 
@@ -44,14 +45,17 @@ def pdf_bytes(pages: Sequence[Page], drawings: Mapping, **options) -> bytes:
 
 
 def write_document(out: BinaryIO, pages: Sequence[Page], drawings: Mapping, *, title: str, initial_font: str,
-                   bleed: float | None, subject: str = "", duplex: str = "long") -> None:
+                   bleed: float | None, subject: str = "", duplex: str = "long", pdfx: PdfX | None = None) -> None:
     """drawings maps each face key to its FaceForm. bleed: the bleed every face carries on each side; None reads
     it per placement from the face's width (PDFs mixing components). duplex: the edge its back pages flip on
-    (long, short), which the PDF asks the print dialog for."""
+    (long, short), which the PDF asks the print dialog for. pdfx: a PDF/X in CMYK for a press, else RGB."""
     info = (b"<< /Author %s /CreationDate (%s) /Creator (pnpgen) /Keywords () /ModDate (%s) /Producer (pnpgen) "
-            b"/Subject %s /Title %s /Trapped /False >>" % (text_string("pnpgen"), EPOCH.encode(), EPOCH.encode(),
-                                                          text_string(subject), text_string(title)))
-    Document(out, drawings, initial_font).write(pages, bleed, info, duplex)
+            b"/Subject %s /Title %s /Trapped /False%s >>" % (text_string("pnpgen"), EPOCH.encode(), EPOCH.encode(),
+                                                            text_string(subject), text_string(title),
+                                                            pdfx.info_entries() if pdfx else b""))
+    document = Document(out, drawings, initial_font, pdfx=pdfx)
+    document.write(pages, bleed, info, duplex,
+                   (lambda: pdfx.catalog_entries(document.file, title, subject)) if pdfx else None)
 
 
 DUPLEX = {"long": b"DuplexFlipLongEdge", "short": b"DuplexFlipShortEdge"}  # the print dialog's preset
@@ -60,9 +64,11 @@ DUPLEX = {"long": b"DuplexFlipLongEdge", "short": b"DuplexFlipShortEdge"}  # the
 class Document:
     """One PDF being written: the forms, fonts and images it has so far, by object number."""
 
-    def __init__(self, out: BinaryIO | None, drawings: Mapping, label_font: str, file=None):
+    def __init__(self, out: BinaryIO | None, drawings: Mapping, label_font: str, file=None, pdfx: PdfX | None = None):
         """file: where objects go, PdfFile's methods (a reportlab document's, for its figures); else out."""
-        self.file = file if file is not None else PdfFile(out)
+        self.pdfx = pdfx
+        self.registration: int | None = None  # the object of a PDF/X's registration colour space, once marked
+        self.file = file if file is not None else PdfFile(out, *([pdfx.header] if pdfx else []))
         self.drawings = drawings
         # face key -> [(object number, face width, its name in a page's resources, its operators after placing()),
         # how many later placements may show it, its key_prefix()]: only faces shown again are kept, until their
@@ -80,15 +86,18 @@ class Document:
         self.moves: dict[tuple, tuple] = {}  # a grid's slots and their bleeds -> their placing() operators
         self.boxes: dict[tuple, tuple] = {}  # a page's paper and boxes -> their entries
 
-    def write(self, pages: Sequence[Page], bleed: float | None, info: bytes, duplex: str = "long") -> None:
+    def write(self, pages: Sequence[Page], bleed: float | None, info: bytes, duplex: str = "long",
+              catalog_entries=None) -> None:
+        """catalog_entries(): what a PDF/X's catalog adds, made once the pages are written (its XMP names them)."""
         tree = self.file.reserve()
         self.recurring = recurring(pages)
         kids = array("Q", (self.write_page(page, tree, bleed) for page in pages))
         self.write_fonts()
         self.file.put(tree, b"<< /Type /Pages /Count %d /Kids [ %s ] >>" % (
             len(kids), b" ".join(b"%d 0 R" % kid for kid in kids)))
-        flip = DUPLEX.get(duplex) if any(page.side == "back" for page in pages) else None
+        flip = DUPLEX.get(duplex) if any(page.side == "back" for page in pages) and not self.pdfx else None
         asked = b" /ViewerPreferences << /Duplex /%s >>" % flip if flip else b""
+        asked += catalog_entries() if catalog_entries else b""
         catalog = self.file.add(b"<< /Type /Catalog /Pages %d 0 R /PageMode /UseNone%s >>" % (tree, asked))
         self.file.finish(catalog, self.file.add(info))
 
@@ -120,19 +129,27 @@ class Document:
                              bleed if bleed is not None else (entry[1] - p.width) / 2)
                      for p, entry in zip(placements, entries)]
         code = [move + entry[3] for move, entry in zip(moves, entries)]
+        resources = b""
         if page.marks:
             code.append(recall(self.marks, (page.marks,), lambda: marks_operators(page.marks)))
-        fonts = b""
+            if self.pdfx:
+                code[-1] = self.pdfx.register(code[-1])
+                resources = b" /ColorSpace << /Reg %d 0 R >>" % self.registration_space()
         where = label_position(page, self.label_font)
         if where is not None:
             operators, number = self.label_operators(page.label, *where)
-            code.append(operators)
-            fonts = b" /Font << /FL %d 0 R >>" % number
+            code.append(self.pdfx.recolour(operators) if self.pdfx else operators)
+            resources += b" /Font << /FL %d 0 R >>" % number
         content = self.file.add(self.page_stream("\n".join(code).encode("latin-1")))
         objects = b" ".join(b"/%s %d 0 R" % item for item in sorted(shown.items()))
         return self.file.add(
             b"<< /Type /Page /Parent %d 0 R %s /Resources << /ProcSet [ /PDF /Text /ImageB /ImageC /ImageI ] "
-            b"/XObject << %s >>%s >> /Contents %d 0 R >>" % (tree, self.page_boxes(page), objects, fonts, content))
+            b"/XObject << %s >>%s >> /Contents %d 0 R >>" % (tree, self.page_boxes(page), objects, resources, content))
+
+    def registration_space(self) -> int:
+        if self.registration is None:
+            self.registration = self.file.add(ALL_SEPARATION)
+        return self.registration
 
     def page_boxes(self, page: Page) -> bytes:
         """A page's MediaBox, TrimBox and BleedBox entries."""
@@ -155,6 +172,8 @@ class Document:
 
     def write_form(self, face: str) -> tuple[int, float, bytes, str]:
         form = self.drawings[face]
+        if self.pdfx:
+            form = self.pdfx.recolour_form(form.parsed())
         if form.record is not None:  # a checked record (FaceForm.placeable): copied without parsing
             known = self.heads.get(form.shape)
             if known is not None and known[1] == form.resolved_fonts:
@@ -178,8 +197,9 @@ class Document:
                                       [self.fonts[name] for name in form.resolved_fonts], float(form.width))
         numbers += [b"%d" % self.use_image(str(path)) for path in form.resolved_images]
         *groups, content = form.streams()
+        space = b"/DeviceCMYK" if self.pdfx else b"/DeviceRGB"
         for index, piece in enumerate(groups):
-            head = form_head(form, numbers + [b"%d" % len(piece)], index)
+            head = form_head(form, numbers + [b"%d" % len(piece)], index, space)
             numbers.append(b"%d" % self.file.add(head + piece + b"\nendstream"))
         body = form_head(form, numbers + [b"%d" % len(content)])
         return self.form_entry(face, self.file.add(body + content + b"\nendstream"), float(form.width))
@@ -201,7 +221,7 @@ class Document:
 
     def use_image(self, path: str) -> int:
         if path not in self.images:
-            objects = image_objects(path, self.file.reserve)
+            objects = image_objects(path, self.file.reserve, self.pdfx.converter if self.pdfx else None)
             for number, body in objects:
                 self.file.put(number, body)
             self.images[path] = objects[0][0]
