@@ -16,10 +16,12 @@ from .fields import check_unread_fields
 from .figures import check_figures
 from .findings import FAIL, PASS, WARN, Finding
 from .invariants import check_invariant
+from .paragraphs import check_paragraphs
 from .printed import check_held_figures, check_sheets
 from .rulebook import check_rulebook
 from .setups import check_setup
 from .templatetext import check_template_text
+from .terms import check_terms
 from .vocabulary import build_vocabulary
 
 def check_project(project: Project, games=None, strict: bool = False) -> list[Finding]:
@@ -54,6 +56,7 @@ def check_game(project: Project, game: Game, documents: Documents | None = None,
         findings.append(Finding(WARN, game.id, note.kind, note.location, detail=note.text, source=note.source))
         findings.extend(check_source(documents, game, note.source, note.location))
     findings.extend(check_placeholders(game))
+    findings.extend(check_terms(project, game, documents))
     findings.extend(check_unread_fields(project, game))
     nouns = build_vocabulary(game)
     findings.extend(check_card_text(game, nouns, strict))
@@ -62,6 +65,7 @@ def check_game(project: Project, game: Game, documents: Documents | None = None,
 
     if game.rulebook or game.rules_sheet:
         findings.extend(check_rulebook(project, game, strict=strict, nouns=nouns))
+        findings.extend(check_paragraphs(project, game, documents))
     return findings
 
 

@@ -26,6 +26,7 @@ class Documents:
         self.root = project.root
         self.folder = project.root / "documents"
         self.texts: dict[str, str | None] = {}
+        self.raws: dict[str, str] = {}  # as written, for the line:col of a place in it
         self.problems: dict[str, str] = {}
 
     def text(self, name: str) -> str | None:
@@ -33,10 +34,15 @@ class Documents:
         if name not in self.texts:
             self.texts[name] = None
             try:
-                self.texts[name] = normalise(self.read(name))
+                self.raws[name] = self.read(name)
+                self.texts[name] = normalise(self.raws[name])
             except ValueError as err:
                 self.problems[name] = str(err)
         return self.texts[name]
+
+    def raw(self, name: str) -> str | None:
+        """The document as written (None when it cannot be read, as for text)."""
+        return self.raws.get(name) if self.text(name) is not None else None
 
     def read(self, name: str) -> str:
         parts = PurePosixPath(name.replace("\\", "/"))

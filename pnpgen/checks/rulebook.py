@@ -71,6 +71,19 @@ def check_expansion(project: Project, game: Game, source: Path, text: str, where
     return findings
 
 
+def read_rulebooks(project: Project, game: Game) -> list[tuple[str, str]]:
+    """(text with template code blanked, where it is shown) of each rulebook source that can be read; check_rulebook
+    reports one that cannot."""
+    texts = []
+    for source in (game.rulebook, game.rules_sheet):
+        if source:
+            try:
+                texts.append((blank(Path(source).read_text(encoding="utf-8-sig")), show_path(project, Path(source))))
+            except (OSError, UnicodeDecodeError):
+                continue
+    return texts
+
+
 def blank(text: str) -> str:
     """The text with template code, fenced code and link targets replaced by spaces (lines and columns kept)."""
     for pattern in (_TEMPLATE, _FENCE, _URL):

@@ -10,7 +10,7 @@ from ..errors import Location
 from .fields import Fields, Scalar, Value
 
 __all__ = ["Box", "Card", "Component", "Expectation", "Fields", "Figure", "Game", "Layout", "Note", "Outline", "Piece",
-           "Project", "Scalar", "Setup", "Size", "Source", "Standee", "Value", "plain"]
+           "Project", "Scalar", "Setup", "Size", "Source", "Standee", "Term", "Value", "plain"]
 
 
 @dataclass(frozen=True)
@@ -214,6 +214,16 @@ class Note:
 
 
 @dataclass(frozen=True)
+class Term:
+    """A game term the documents use: the phrase that defines it, or how the data reads it where none does."""
+
+    term: str
+    location: Location
+    source: Source | None = None  # the phrase of a document that defines it
+    undefined: str | None = None  # instead of a source: the reading the data assumes, and why
+
+
+@dataclass(frozen=True)
 class Game:
     id: str
     title: str
@@ -228,6 +238,7 @@ class Game:
     rules_sheet: str | None = None
     figures: tuple[Figure, ...] = ()
     default_places: tuple[tuple[str, Location], ...] = ()  # where each value nested in `defaults:` stands, by path
+    terms: tuple[Term, ...] = ()
 
     def figure(self, name: str) -> Figure | None:
         return next((f for f in self.figures if f.name == name), None)

@@ -39,6 +39,9 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
         Key("components", "list of components", "Decks, chip sheets, maps.", required=True),
         Key("expectations", "list of expectations", "Figures the data must match (`pnpgen check`)."),
         Key("notes", "list of notes", "Assumptions and gaps in the documents, reported as warnings."),
+        Key("terms", "list of terms", "Game terms the documents use (【河】, 横倒し), each with the phrase that defines "
+            "it or `undefined:` the reading the data assumes; `pnpgen check` fails on a term no document defines and no "
+            "entry declares."),
         Key("figures", "figures", "Rule figures (rounds, VP values, thresholds, rules such as `players - bullet`) with their quotes; rulebooks read them as `figure('name')`, templates as `card.figures.name`."),
         Key("rulebook", "path", "Markdown rulebook source, relative to the project; built as `rulebook.pdf`."),
         Key("rules_sheet", "path", "Markdown source of a one-page rules sheet (player aid); built as `rules-sheet.pdf`."),
@@ -155,6 +158,14 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
         Key("gap", "text", "What the document leaves blank."),
         Key("source", "source", "The document and the quoted phrase."),
     ),
+    "term": (
+        Key("term", "text", "The term as the document or rulebook writes it, without its brackets: `河`, `横倒し`.",
+            required=True),
+        Key("quote", "text", "The phrase of the game's `document:` that defines the term (it must name the term)."),
+        Key("source", "source", "The document and phrase, when it is not the game's document."),
+        Key("undefined", "text", "Instead of `quote`: how the data reads the term the documents never define, and why "
+            "(reported as an assumption and listed in the rulebook)."),
+    ),
     "source": (
         Key("document", "text", "The design document's file name.", required=True),
         Key("quote", "text", "The exact phrase, as written in the document.", required=True),
@@ -176,7 +187,8 @@ TITLES = {  # the headings of the YAML reference (docs/reference/yaml.md), which
     "cited": "A figure with its own quote (`deal: {value: 3, quote: …}`) or reason (`owners: {value: 5, assumed: …}`)",
     "figure": "A rule figure (`figures:` item)",
     "note": "A note (`notes:` item)",
-    "source": "`source:` of an expectation or note",
+    "term": "A term (`terms:` item)",
+    "source": "`source:` of an expectation, note or term",
 }
 
 

@@ -14,6 +14,7 @@ from .sheets import list_sheet_files, with_sheet_cards
 from .validate_cards import MAX_PIECES, locate_fields, locate_nested, read_cards
 from .validate_layout import empty_mapping, read_layout, read_size
 from .validate_expectations import validate_expectations, validate_figures, validate_notes
+from .validate_terms import validate_terms
 from .validate_pieces import read_box, read_standee, tie_boxes
 from .validate_values import as_list, describe, read_fields, read_players, read_value
 
@@ -141,15 +142,17 @@ def validate_game(raw: LMap, base: Path, root: Path, problems: Collector, thickn
     check_reserved(game_id or "", components, problems)
     components = tie_boxes(components, problems)
     players = read_players(raw, "players", problems)
+    document = read_value(raw, "document", "text", problems)
     game = Game(
         id=game_id or "",
         title=read_value(raw, "title", "text", problems, default=game_id),
-        document=read_value(raw, "document", "text", problems),
+        document=document,
         players=players,
         components=tuple(components),
         expectations=validate_expectations(raw, players, {c.id for c in components}, problems),
         figures=figures,
         notes=validate_notes(raw, problems),
+        terms=validate_terms(raw, document, problems),
         defaults=defaults,
         default_places=tuple(locate_nested(raw.get("defaults"), "defaults.")),
         location=raw.loc,

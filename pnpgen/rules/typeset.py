@@ -36,6 +36,7 @@ BOOKLET_NOTES = {
 SHEET_SIZES = (10.5, 10.0, 9.5, 9.0, 8.5, 8.0, 7.5, 7.0)  # pt: the rules sheet shrinks until it fits one page
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 ASSUMPTIONS, CONTRADICTIONS = "仮の数値", "資料との食い違い"  # the sections list_assumptions adds
+UNDEFINED_TERMS = "定義のない用語"  # the section list_undefined_terms adds
 
 
 def build_rulebook(project: Project, game: Game, source: Path, out_path: Path, *, fontbook: FontBook,
@@ -46,7 +47,7 @@ def build_rulebook(project: Project, game: Game, source: Path, out_path: Path, *
     duplex flipping on the `flip` edge, which a note on the cover and the PDF's print preset say."""
     spec = make_page_spec(HALF_PAGE[sheet] if booklet else page)
     blocks, look, setter = prepare(project, game, source, fontbook, renderer, converter, spec.size, spec.frame_width,
-                                   final)
+                                   final, terms=True)
     # The contents' own heading is set like a section heading, but neither listed nor bookmarked.
     contents = [KinsokuParagraph("目次", setter.styles["h2"]), make_contents(look)]
     listed = any(isinstance(b, Heading) and b.level in (2, 3) for b in blocks)
@@ -78,9 +79,10 @@ def build_rules_sheet(project: Project, game: Game, source: Path, out_path: Path
 
 
 def prepare(project: Project, game: Game, source: Path, fontbook: FontBook, renderer: Renderer,
-            converter: Converter, size: float, width: float, final: bool = False, **look_options):
+            converter: Converter, size: float, width: float, final: bool = False, terms: bool = False, **look_options):
     """Blocks, look and typesetter for one source at one body size. Unless final, every number the data only
-    assumes is marked 「仮」 where it is printed, and a last section lists each with its reason."""
+    assumes is marked 「仮」 where it is printed, and a last section lists each with its reason; with `terms`, a
+    section after it lists the terms no document defines, with the reading the data assumes."""
     source = Path(source)
     text = read_source(project, source)
     marks: list[Assumption] | None = None if final else []
@@ -89,6 +91,8 @@ def prepare(project: Project, game: Game, source: Path, fontbook: FontBook, rend
     accent = accent if _HEX.match(accent) else DEFAULT_ACCENT
     try:
         blocks = parse_markdown(expanded, Theme(accent=accent)) + list_assumptions(marks or [])
+        if terms and marks is not None:
+            blocks += list_undefined_terms(game, expanded)
     except PnpError as err:
         raise locate(project, source, text, err, None) from None
     look = Look(fontbook.resolve(None), fontbook.resolve(None, "bold"), size, accent,
@@ -119,6 +123,18 @@ def list_assumptions(marks: list[Assumption]) -> list:
                             + (f"（資料：{escape(m.source)}）" if m.source else "")),) for m in chosen)
         sections += [Heading(2, heading, heading), Para(lead), ListBlock(False, 1, items)]
     return sections
+
+
+def list_undefined_terms(game: Game, text: str) -> list:
+    """The section that lists each term the text uses that the data declares undefined: the term, how it is read,
+    and the document it is missing from."""
+    items = tuple((Para(f"「{escape(t.term)}」 — {escape(t.undefined.translate(HALF_WIDTH_DIGITS))}"
+                        + (f"（資料：{escape(game.document)}）" if game.document else "")),)
+                  for t in game.terms if t.undefined and t.term in text)
+    if not items:
+        return []
+    return [Heading(2, UNDEFINED_TERMS, UNDEFINED_TERMS),
+            Para("次の用語は資料に定義がないため、仮に次のように読んでいます。"), ListBlock(False, 1, items)]
 
 
 def tell_story(setter: Typesetter, blocks: list, contents: list) -> list:

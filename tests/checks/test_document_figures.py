@@ -241,8 +241,8 @@ def test_a_rule_expression_is_held_to_the_documents_examples(project):
 
 
 def test_the_rulebook_reads_figures_through_expressions(project):
-    edit(project, "rules/otogi-taisen.md", "本ゲームはラウンドと呼ばれる単位で進行します。１ラウンドは６トリックで構成され、３ラウンドが終わるとゲームが終了します。最後に",
-         "本ゲームはラウンドと呼ばれる単位で進行します。１ラウンドは{{ figure('tricks')|zen }}トリックで構成されます。最後に")
+    edit(project, "rules/otogi-taisen.md", "１ラウンドは６トリックで構成され、３ラウンドが終わるとゲームが終了します。最後に",
+         "１ラウンドは{{ figure('tricks')|zen }}トリックで構成されます。最後に")
     edit(project, OTOGI, "tricks: {value: 6,", "tricks: {value: 7,")
     from pnpgen.rules.context import make_context
     from pnpgen.project.validate import load_project

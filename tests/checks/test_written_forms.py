@@ -32,8 +32,8 @@ def test_numbers_in_words_that_the_data_contradicts_fail(project, file, game, ol
     (OTOGI_RULES, OTOGI, "勝者の得たＶＰの半分（端数切り捨て、０もあり）", "勝者の得たＶＰの２分の１（切り捨て）"),
     (OTOGI_RULES, OTOGI, "「繋がっているエリア数×２」分のＶＰ", "「繋がっているエリア数の倍」のＶＰ"),
     (OTOGI_RULES, OTOGI, "「繋がっているエリア数×２」分のＶＰ", "「繋がっているエリア数の２倍」のＶＰ"),
-    (OTOGI_RULES, OTOGI, "１ラウンドは６トリックで構成され、３ラウンドが終わるとゲームが終了します。以下",
-     "１ラウンドは六トリックで構成され、三ラウンドが終わるとゲームが終了します。以下"),
+    (OTOGI_RULES, OTOGI, "１ラウンドは６トリックで構成され、３ラウンドが終わるとゲームが終了します。\n\n以下",
+     "１ラウンドは六トリックで構成され、三ラウンドが終わるとゲームが終了します。\n\n以下"),
 ])
 def test_numbers_in_words_that_agree_pass(project, file, game, old, new):
     edit(project, file, old, new)

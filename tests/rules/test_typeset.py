@@ -17,7 +17,8 @@ from pnpgen.errors import PnpError
 from pnpgen.project.expand import expand_pieces
 from pnpgen.faces.render import Renderer
 from pnpgen.project.assumptions import assumed_count
-from pnpgen.rules.typeset import build_rulebook, build_rules_sheet, expand_markdown, list_assumptions
+from pnpgen.rules.typeset import (build_rulebook, build_rules_sheet, expand_markdown, list_assumptions,
+                                  list_undefined_terms)
 from pnpgen.rules.markdown import Heading, parse_markdown
 from pnpgen.rules.pages import order_booklet
 from pnpgen.faces.linebreak import NO_LINE_END, NO_LINE_START
@@ -83,10 +84,10 @@ def normal(text: str) -> str:
 
 
 def headings(project, game_id: str, levels=(2, 3)) -> list[str]:
-    """As the typesetter sets them: assumed numbers marked, and the section listing them last."""
+    """As the typesetter sets them: assumed numbers marked, and the sections listing them and the undefined terms last."""
     source, marks = RULES / f"{game_id}.md", []
     expanded = expand_markdown(project, project.game(game_id), source, source.read_text(encoding="utf-8"), marks)
-    blocks = parse_markdown(expanded) + list_assumptions(marks)
+    blocks = parse_markdown(expanded) + list_assumptions(marks) + list_undefined_terms(project.game(game_id), expanded)
     return [b.text for b in blocks if isinstance(b, Heading) and b.level in levels]
 
 
