@@ -11,7 +11,8 @@ from .term_finder import STATES, find_definition, find_headings, find_terms
 
 
 def check_terms(project: Project, game: Game, documents: Documents) -> list[Finding]:
-    """A finding for each declared term, and a failure for each term used that nothing defines or declares."""
+    """A finding for each declared term, and a warning for each term used that nothing defines or declares (found by
+    a heuristic, so it tells, never stops a build)."""
     findings = [f for term in game.terms for f in check_declared(game, term, documents)]
     raw = documents.raw(game.document) if game.document else None
     if raw is None:
@@ -34,7 +35,7 @@ def check_terms(project: Project, game: Game, documents: Documents) -> list[Find
         also = list(dict.fromkeys(f"{s.file}:{s.line}:{s.col}" for s in spots if s != first))
         how = ("used only as a state a piece is in, never in a rule that puts one so" if term in STATES else
                "no 「…とは」「…と呼びます」, heading or lead 「…：」 defines it")
-        findings.append(Finding(FAIL, game.id, f"undefined term {term}", first, "a definition in the document", how,
+        findings.append(Finding(WARN, game.id, f"undefined term {term}", first, "a definition in the document", how,
                                 (f"also at {', '.join(also[:4])}; " if also else "")
                                 + f"add {{term: {term}, quote: …}} to the game's terms: where documents/{game.document} "
                                 "defines it, or {term: " + term + ", undefined: …} with how the data reads it and why"))

@@ -22,7 +22,7 @@ MAX_CONTENT = 16 << 20  # a face's operators, inflated: far above any card, far 
 # What form content may hold: numbers, names, operators, arrays and hex strings. No literal strings, no
 # dictionaries, no inline data: a record read from the cache can only draw.
 ALLOWED = bytes(sorted(set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 .-*[]<>/\n")))
-SHARED = ("width", "height", "fonts", "digests", "states", "images", "shadings", "groups")  # a Shape's, a form's
+SHARED = ("width", "height", "fonts", "digests", "states", "images", "shadings", "groups", "inks")  # a Shape's, a form's
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,17 +82,8 @@ class FaceForm:
     def shared(self) -> Shape | None:
         """The shape this form's fields are, if they were not replaced since it was read or made."""
         shape = self.shape
-<<<<<<< HEAD
         same = shape is not None and all(getattr(shape, name) == getattr(self, name) for name in SHARED)
         return shape if same else None
-=======
-        if shape is not None and (shape.width, shape.height, shape.fonts, shape.digests, shape.states,
-                                  shape.images, shape.shadings, shape.groups, shape.inks) == (
-                self.width, self.height, self.fonts, self.digests, self.states, self.images, self.shadings,
-                self.groups, self.inks):
-            return shape
-        return None
->>>>>>> pdfx
 
     def streams(self) -> list[bytes]:
         """The deflated contents of the groups, in order, then the form's own."""
@@ -103,12 +94,7 @@ class FaceForm:
         return pieces + [self.content[:len(self.content) - sum(self.groups)]]
 
     def to_bytes(self) -> bytes:
-<<<<<<< HEAD
         shape = self.shared() or shape_of(*(getattr(self, name) for name in SHARED))
-=======
-        shape = self.shared() or shape_of(self.width, self.height, self.fonts, self.digests, self.states, self.images,
-                                          self.shadings, self.groups, self.inks)
->>>>>>> pdfx
         ids = b"".join(COUNT.pack(len(gids) // 2) + gids for gids, _ in self.glyphs)
         text = "".join(chars for _, chars in self.glyphs).encode("utf-8")
         return MAGIC + HEAD.pack(len(shape.data), len(ids), len(text)) + shape.data + ids + text + self.content
@@ -121,13 +107,7 @@ class FaceForm:
         shape, ids_at, text_at, content_at = locate_parts(data)
         if shape.images or shape.groups:
             raise ValueError("not placeable as it is")
-<<<<<<< HEAD
         return cls.of_shape(shape, data[content_at:], [], record=(data, ids_at, text_at, content_at))
-=======
-        return cls(shape.width, shape.height, data[content_at:], shape.fonts, shape.digests, [], shape.states,
-                   shape.images, shape.shadings, shape.groups, shape=shape, record=(data, ids_at, text_at, content_at),
-                   inks=shape.inks)
->>>>>>> pdfx
 
     def parsed(self) -> "FaceForm":
         """This form with its glyphs read (a placeable one's are left in its record)."""
@@ -146,12 +126,7 @@ class FaceForm:
             glyphs = split_glyphs(data[ids_at:text_at], data[text_at:content_at].decode("utf-8"), len(shape.fonts))
         except (struct.error, UnicodeDecodeError):
             raise ValueError("bad glyphs") from None
-<<<<<<< HEAD
         form = cls.of_shape(shape, data[content_at:], glyphs)
-=======
-        form = cls(shape.width, shape.height, data[content_at:], shape.fonts, shape.digests, glyphs, shape.states,
-                   shape.images, shape.shadings, shape.groups, shape=shape, inks=shape.inks)
->>>>>>> pdfx
         if check:
             check_form(form)
         return form
@@ -196,7 +171,6 @@ def read_shape(data: bytes) -> Shape:
                       tuple(head["shadings"]), tuple(head["groups"]), tuple(tuple(i) for i in head.get("inks", ())))
     except (KeyError, TypeError, ValueError, UnicodeDecodeError, RecursionError) as err:
         raise ValueError(f"not a form record ({type(err).__name__})") from None
-<<<<<<< HEAD
     if not (is_number(shape.width) and is_number(shape.height) and len(shape.fonts) == len(shape.digests)
             and all(len(f) == 3 and all(isinstance(v, str) for v in f) for f in shape.fonts)
             and all(len(s) == 2 and ((s[0] in ("ca", "CA") and is_number(s[1]) and 0 <= s[1] <= 1)
@@ -206,27 +180,9 @@ def read_shape(data: bytes) -> Shape:
             and all(valid_shading(s) for s in shape.shadings)
             and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape.groups)):
         raise ValueError("not a form record (a size, font, opacity, name, shading or group of another kind)")
-=======
-    if not (is_number(shape.width) and is_number(shape.height)):
-        raise ValueError("bad size")
-    if len(shape.fonts) != len(shape.digests):
-        raise ValueError("bad record")
-    if not all(len(f) == 3 and all(isinstance(v, str) for v in f) for f in shape.fonts):
-        raise ValueError("bad font")
-    if not all(len(s) == 2 and ((s[0] in ("ca", "CA") and is_number(s[1]) and 0 <= s[1] <= 1)
-                                or (s[0] == "SMask" and type(s[1]) is int and 0 <= s[1] < len(shape.groups)))
-               for s in shape.states):
-        raise ValueError("bad opacity")
-    if not all(isinstance(d, str) for d in shape.digests + shape.images):
-        raise ValueError("bad names")
-    if not all(valid_shading(s) for s in shape.shadings):
-        raise ValueError("bad shading")
-    if not all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in shape.groups):
-        raise ValueError("bad groups")
     if not all(len(i) == 5 and isinstance(i[0], str) and re.fullmatch(r"[-0-9. ]{1,40}", i[0])
                and all(is_number(v) and 0 <= v <= 1 for v in i[1:]) for i in shape.inks):
         raise ValueError("bad inks")
->>>>>>> pdfx
     return shape
 
 

@@ -100,8 +100,8 @@ class Painter:
         streams = [zlib.compress(encode_parts(parts, files, glyphs, states)) for parts in self.groups]
         content = zlib.compress(encode_parts(self.finish(), files, glyphs, states)) + b"".join(streams)
         shape = shape_of(width, height, self.fonts, [font_named(name).digest for name in names], list(states),
-<<<<<<< HEAD
-                         self.images, self.shadings, [len(s) for s in streams])
+                         self.images, self.shadings, [len(s) for s in streams],
+                         [(operands, *cmyk) for operands, cmyk in sorted(self.inks.items())])
         return FaceForm.of_shape(shape, content, [(struct.pack(f">{len(shown)}H", *sorted(shown)),
                                                    "".join(shown[g] for g in sorted(shown))) for shown in glyphs],
                                  resolved_fonts=tuple(names))
@@ -112,14 +112,6 @@ def index_in(items: list, item) -> int:
     if item not in items:
         items.append(item)
     return items.index(item)
-=======
-                         self.images, self.shadings, [len(s) for s in streams],
-                         [(operands, *cmyk) for operands, cmyk in sorted(self.inks.items())])
-        return FaceForm(shape.width, shape.height, content, shape.fonts, shape.digests,
-                        [(struct.pack(f">{len(shown)}H", *sorted(shown)), "".join(shown[g] for g in sorted(shown)))
-                         for shown in glyphs], shape.states, shape.images, shape.shadings, shape.groups,
-                        tuple(names), [], shape, inks=shape.inks)
->>>>>>> pdfx
 
 
 def encode_parts(parts: list, files: list, glyphs: list[dict[int, str]], states: dict[tuple, int]) -> bytes:

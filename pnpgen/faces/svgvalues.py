@@ -89,7 +89,6 @@ def parse_colour(text: str) -> tuple[float, float, float] | None:
     return found
 
 
-<<<<<<< HEAD
 def parse_declarations(text: str) -> dict[str, str] | None:
     """name: value; pairs, or None for a declaration holding another ':' (lint refuses it: the painter sees none)."""
     found = {}
@@ -101,7 +100,8 @@ def parse_declarations(text: str) -> dict[str, str] | None:
         name, value = (s.strip() for s in part.split(":"))
         found[name] = value
     return found
-=======
+
+
 def parse_cmyk(text: str, percent: bool, values: tuple[str, ...]) -> Ink:
     from .cmyk import converter_for  # the profile is read only by the faces that give CMYK
 
@@ -117,7 +117,6 @@ def parse_cmyk(text: str, percent: bool, values: tuple[str, ...]) -> Ink:
     ink = Ink(converter_for().to_rgb(tuple(inks)))
     ink.cmyk = tuple(inks)
     return ink
->>>>>>> pdfx
 
 
 NAMED = {name.lower(): (round(c.red, 6), round(c.green, 6), round(c.blue, 6))

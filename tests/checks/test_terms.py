@@ -1,4 +1,4 @@
-"""Terms the documents and rulebooks use: one the document never defines fails where the document first uses it,
+"""Terms the documents and rulebooks use: one the document never defines is a warning where the document first uses it,
 unless the data declares it; one the document defines, or the data declares with its defining phrase, passes."""
 import pnpgen
 
@@ -10,9 +10,12 @@ SIDEWAYS = ("      - term: 横倒し\n        undefined: 【河】のカード�
             "ルールブックは資料の２か所をそのまま載せた（特殊効果のテキストが決まれば、そこで定める）。\n")
 
 
+def undefined_terms(project, game="three-times-undress"):
+    return [f for f in pnpgen.check(project, game) if f.check.startswith("undefined term") and f.status == "warn"]
+
+
 def undefined(project, game="three-times-undress"):
-    return [(f.check, f.location.file, f.location.line, f.location.col) for f in failed(project, game)
-            if f.check.startswith("undefined term")]
+    return [(f.check, f.location.file, f.location.line, f.location.col) for f in undefined_terms(project, game)]
 
 
 def test_the_bundled_terms_are_defined_or_declared(project):
@@ -27,7 +30,8 @@ def test_the_bundled_terms_are_defined_or_declared(project):
 
 def test_a_state_the_document_never_puts_a_card_in_is_undefined_without_its_entry(project):
     edit(project, TTU, SIDEWAYS, "")
-    [finding] = [f for f in failed(project, "three-times-undress") if f.check.startswith("undefined term")]
+    [finding] = undefined_terms(project)
+    assert not [f for f in failed(project, "three-times-undress") if f.check.startswith("undefined term")]
     assert (finding.check, str(finding.location)) == ("undefined term 横倒し", f"{DOCUMENT}:1:3046")
     assert finding.found == "used only as a state a piece is in, never in a rule that puts one so"
     assert "rules/three-times-undress.md:72:27" in finding.detail
