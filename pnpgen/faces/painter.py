@@ -64,6 +64,9 @@ class Painter:
         self.emit("Q")
         self.state = self.saved.pop()
 
+    def mark(self, element) -> None:
+        """Where an element's drawing starts: nothing to note here; an inspecting painter notes its line."""
+
     def set(self, key: str, value, op: str) -> None:
         if self.state.get(key) != value:
             self.state[key] = value
