@@ -86,6 +86,7 @@ class MarkReader:
         self.frame = frame  # (viewBox x, y, mm per point across, down, the form's height in points)
         self.marks: list[Mark] = []
         self.source, self.safe = None, False
+        self.pending: list[str] = []  # the names and strings an operator takes (form content: form_marks.py)
 
     def read(self, parts: list, state: Graphics) -> None:
         saved: list[Graphics] = []
@@ -103,6 +104,9 @@ class MarkReader:
                         operands.append(float(number))
                     continue
                 if token.endswith("]"):
+                    continue
+                if token[0] in "/<":
+                    self.pending.append(token)
                     continue
                 if token == "q":
                     saved.append(Graphics(**vars(state)))
@@ -133,7 +137,12 @@ class MarkReader:
                 elif token in PAINTING:
                     self.paint_path(PAINTING[token], path, state)
                     path = []
-                operands = []
+                else:
+                    self.operate(token, operands, state)
+                operands, self.pending = [], []
+
+    def operate(self, token: str, operands: list, state: Graphics) -> None:
+        """An operator only form content holds (the painter's parts give text, images and groups as parts)."""
 
     def read_special(self, part: list, state: Graphics) -> None:
         kind = part[0]
@@ -148,9 +157,9 @@ class MarkReader:
             a, b, c, d = state.ctm[:4]
             box = self.points_box([(0, 0), (w, h), (0, h), (w, 0)], state.ctm)
             inches = (w * math.hypot(a, b) / 72, h * math.hypot(c, d) / 72)
-            self.keep("image", box, state, image=self.painter.images[index], inches=inches)
+            self.keep("image", box, state, image=self.image_href(index), inches=inches)
         elif kind == "S":
-            record = self.painter.shadings[part[1]]
+            record = self.shading_record(part[1])
             box = state.clip or self.points_box([(0, 0), (1e4, 1e4)], IDENTITY)
             self.keep("shading", box, state, colour=tuple(tuple(stop[1:]) for stop in record[2]),
                       opaque=state.fill_alpha >= 1)
@@ -171,11 +180,19 @@ class MarkReader:
             self.keep("stroke", grown, state, colour=state.stroke, size=state.width * scale,
                       opaque=state.stroke_alpha >= 1)
 
+    def image_href(self, index: int) -> str:
+        return self.painter.images[index]
+
+    def shading_record(self, index: int) -> list:
+        return self.painter.shadings[index]
+
     def paint_text(self, part: list, state: Graphics) -> None:
         font = font_named(self.painter.measure(self.painter.fonts[part[1]]))
-        size, text = part[2], part[3]
+        self.keep_text(font, part[2], part[3], font.width(part[3], part[2]), state)
+
+    def keep_text(self, font, size: float, text: str, width: float, state: Graphics) -> None:
+        """A run of text set in font at size (user units) from the text position, width long."""
         ctm = multiply(state.ctm, state.text_at)
-        width = font.width(text, size)
         corners = [(0, font.descent / 1000 * size), (width, font.ascent / 1000 * size)]
         scale = math.sqrt(abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]))
         self.keep("text", self.points_box(corners, ctm), state, colour=state.fill, size=size * scale, text=text,

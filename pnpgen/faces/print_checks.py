@@ -51,17 +51,13 @@ def inspect_marks(marks: list[Mark], trim: Trim, pixels: Callable[[str], tuple[i
     """Every flaw of one face; pixels(href) is an image's size in pixels."""
     flaws: list[Flaw] = []
     for index, mark in enumerate(marks):
+        flaws += check_sizes(mark, pixels)
         if mark.kind == "text" or mark.safe:
             flaws += check_safe_zone(mark, trim)
         if mark.kind == "text":
             flaws += check_text(mark, marks[:index])
-        elif mark.kind == "stroke" and mark.size < MIN_STROKE_PT:
-            flaws.append(Flaw(ERROR, "stroke", mark.source, f"a line {mark.size:.2f} pt thick at print size; expected "
-                                                          f"at least {MIN_STROKE_PT:g} pt, or it may not print"))
-        if mark.kind != "text":
+        else:
             flaws += check_bleed(mark, trim)
-        if mark.kind == "image":
-            flaws += check_image(mark, pixels(mark.image))
         colours = mark.colour if mark.kind == "shading" else (mark.colour,) if mark.colour else ()
         # pure black type and lines print as 100 % K (a shop export keeps them so): only fills are rich black
         inks = [total_ink(colour) for colour in colours if mark.kind not in ("text", "stroke") or any(colour)]
@@ -69,6 +65,23 @@ def inspect_marks(marks: list[Mark], trim: Trim, pixels: Callable[[str], tuple[i
             flaws.append(Flaw(WARNING, "ink", mark.source, f"{mark.kind} at {max(inks):.0f} % total ink after conversion "
                                                          f"to CMYK; expected at most {INK_LIMIT:.0f} %"))
     return flaws
+
+
+def inspect_sizes(marks: list[Mark], pixels: Callable[[str], tuple[int, int]]) -> list[Flaw]:
+    """The cheap checks a build runs on every face it writes: type, lines and images too small to print."""
+    return [flaw for mark in marks for flaw in check_sizes(mark, pixels)]
+
+
+def check_sizes(mark: Mark, pixels: Callable[[str], tuple[int, int]]) -> list[Flaw]:
+    if mark.kind == "text" and mark.size < MIN_TEXT_PT - 0.005:
+        return [Flaw(ERROR, "text size", mark.source, f"text “{shorten(mark.text, 20)}” set at {mark.size:.1f} pt; "
+                                                      f"expected at least {MIN_TEXT_PT:g} pt to print legibly")]
+    if mark.kind == "stroke" and mark.size < MIN_STROKE_PT:
+        return [Flaw(ERROR, "stroke", mark.source, f"a line {mark.size:.2f} pt thick at print size; expected "
+                                                   f"at least {MIN_STROKE_PT:g} pt, or it may not print")]
+    if mark.kind == "image":
+        return check_image(mark, pixels(mark.image))
+    return []
 
 
 def inset_of(box: tuple, trim: Trim) -> float:
@@ -95,9 +108,6 @@ def check_safe_zone(mark: Mark, trim: Trim) -> list[Flaw]:
 
 def check_text(mark: Mark, below: list[Mark]) -> list[Flaw]:
     flaws = []
-    if mark.size < MIN_TEXT_PT - 0.005:
-        flaws.append(Flaw(ERROR, "text size", mark.source, f"text “{shorten(mark.text, 20)}” set at {mark.size:.1f} pt; "
-                                                         f"expected at least {MIN_TEXT_PT:g} pt to print legibly"))
     if mark.size <= RICH_BLACK_UP_TO_PT and is_rich_black(mark.colour):
         flaws.append(Flaw(WARNING, "rich black", mark.source, f"{mark.size:.1f} pt text “{shorten(mark.text, 20)}” in "
                           f"{hex_of(mark.colour)} prints as a four-ink near-black; expected pure black (#000) for small text"))
