@@ -14,7 +14,8 @@ _EXPORTS = {
     "load_project": "project.validate",
 }
 
-__all__ = ["build", "check", "preflight", "PrintFinding", "Options", "Report", "Finding", "PnpError", "Problem", "Location", "load_project"]
+__all__ = ["build", "check", "preflight", "PrintFinding", "Options", "Report", "Finding", "PnpError", "Problem",
+           "Location", "load_project"]
 
 
 def __getattr__(name: str):

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+import pnpgen
 from pnpgen.cli import main
 from pnpgen.prepress.preflight import preflight
 
@@ -98,3 +99,7 @@ def test_text_written_by_a_macro_is_found_in_the_macro_s_template(tmp_path):
                         + "{{ parts.corner(card.number) }}\n", encoding="utf-8")
     found = [(f.check, f.where, f.piece) for f in preflight(project)]
     assert found == [("safe zone", "templates/parts.svg.j2:2", "suits 1 赤")]
+
+
+def test_the_library_face_offers_preflight():
+    assert pnpgen.preflight(FIXTURES / "print-ready") == []
