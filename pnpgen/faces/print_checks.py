@@ -9,9 +9,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
+from PIL import Image as PILImage
+
+from .. import units
+from ..project.model import Component
 from .describe import shorten
+from .images import ImageChecker
 from .marking import Mark
 from .print_colour import INK_LIMIT, contrast_ratio, is_rich_black, total_ink
 
@@ -35,6 +41,23 @@ class Trim:
     bleed: float
     safe: float
     round: bool = False
+
+
+def trim_of(component: Component) -> Trim:
+    return Trim(units.to_mm(component.size.width), units.to_mm(component.size.height), units.to_mm(component.bleed),
+                units.to_mm(component.safe), component.shape == "round")
+
+
+def image_sizes(root: Path) -> Callable[[str], tuple[int, int]]:
+    """pixels(href) for inspect_marks: an image of the project's size in pixels, its header read once."""
+    images, sizes = ImageChecker(root), {}
+
+    def pixels(href: str) -> tuple[int, int]:
+        if href not in sizes:
+            with PILImage.open(images.resolve(href)) as image:
+                sizes[href] = image.size
+        return sizes[href]
+    return pixels
 
 
 @dataclass(frozen=True)

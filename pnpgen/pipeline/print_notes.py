@@ -9,25 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from PIL import Image as PILImage
-
 from .. import units
 from ..faces.form_marks import form_marks
-from ..faces.images import ImageChecker
-from ..faces.print_checks import inspect_sizes
+from ..faces.print_checks import image_sizes, inspect_sizes
 
 
 def note_print_flaws(outputs, forms: Mapping, root: Path) -> list[str]:
     """One note per component and check: the first face's flaw, and how many faces of the component show one.
     outputs: the components' PDFs (those with a bleed; a print-and-play PDF places the same faces)."""
-    images, sizes = ImageChecker(root), {}
-
-    def pixels(href: str) -> tuple[int, int]:
-        if href not in sizes:
-            with PILImage.open(images.resolve(href)) as image:
-                sizes[href] = image.size
-        return sizes[href]
-
+    pixels = image_sizes(root)
     notes, seen = [], set()
     for output in outputs:
         if output.bleed is None:

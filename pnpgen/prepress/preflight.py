@@ -9,15 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PIL import Image as PILImage
-
-from .. import units
 from ..errors import PnpError, Problem
 from ..faces.convert import parse_svg
 from ..faces.describe import distinguishing_fields, shorten
 from ..faces.images import ImageChecker
 from ..faces.marking import mark_face
-from ..faces.print_checks import Flaw, Trim, inspect_marks
+from ..faces.print_checks import Flaw, Trim, image_sizes, inspect_marks, trim_of
 from ..faces.render import Renderer
 from ..faces.stored import StoredForms
 from ..faces.svgpath import NotDrawable
@@ -37,11 +34,6 @@ def preflight(path: str | Path = ".", game: str | None = None) -> list[PrintFind
     return Inspector(project).inspect(select_games(project, game))
 
 
-def trim_of(component: Component) -> Trim:
-    return Trim(units.to_mm(component.size.width), units.to_mm(component.size.height), units.to_mm(component.bleed),
-                units.to_mm(component.safe), component.shape == "round")
-
-
 class Inspector:
     """Renders, paints and inspects each distinct face once, gathering the findings."""
 
@@ -52,8 +44,7 @@ class Inspector:
         self.lines = TemplateLines(project.templates_dir)
         self.renderer.on_text = self.lines.note
         self.fonts = StoredForms(None, fontbook, ImageChecker(project.root))
-        self.images = ImageChecker(project.root)
-        self.sizes: dict[str, tuple[int, int]] = {}
+        self.pixels = image_sizes(project.root)
         self.faces: dict[str, tuple[list[Flaw], dict, object]] = {}  # face key -> (flaws, colour areas, lines)
         self.gathered = Gathered()
 
@@ -109,14 +100,6 @@ class Inspector:
             raise PnpError(f"{face.origin}: templates/{face.template} uses SVG the PDF cannot show: {err}",
                            face.location) from None
         return inspect_marks(marks, trim, self.pixels), colour_areas(marks), lines
-
-    def pixels(self, href: str) -> tuple[int, int]:
-        """An image's size in pixels (its header read once)."""
-        if href not in self.sizes:
-            with PILImage.open(self.images.resolve(href)) as image:
-                self.sizes[href] = image.size
-        return self.sizes[href]
-
 
 def name_piece(component: Component, card: Card, names: list[str], side: str) -> str:
     """"area-cards 水郷 7": the component and the values that tell the card from the others."""
