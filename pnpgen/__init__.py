@@ -1,4 +1,4 @@
-"""pnpgen: print-and-play components from YAML and SVG templates. The library: build() and check()."""
+"""pnpgen: print-and-play components from YAML and SVG templates. The library: build(), check() and preflight()."""
 from __future__ import annotations
 
 import importlib
@@ -8,12 +8,14 @@ from ._version import __version__  # noqa: F401 (the package's version, for read
 # The library's names, imported on first use: `import pnpgen` stays cheap (and interruptible).
 _EXPORTS = {
     "build": "pipeline.build", "check": "pipeline.check", "Options": "pipeline.build", "Report": "pipeline.build",
+    "preflight": "prepress.preflight", "PrintFinding": "prepress.findings",
     "Finding": "checks.findings", "check_project": "checks.checker",
     "Location": "errors", "PnpError": "errors", "Problem": "errors",
     "load_project": "project.validate",
 }
 
-__all__ = ["build", "check", "Options", "Report", "Finding", "PnpError", "Problem", "Location", "load_project"]
+__all__ = ["build", "check", "preflight", "PrintFinding", "Options", "Report", "Finding", "PnpError", "Problem",
+           "Location", "load_project"]
 
 
 def __getattr__(name: str):

@@ -24,6 +24,12 @@ def say(line: str) -> None:
     click.echo(shown(line))
 
 
+def echo_json(value) -> None:
+    text = json.dumps(value, ensure_ascii=False, indent=2)
+    # json.dumps escapes C0 controls inside strings; the others (C1, bidi overrides) get JSON escapes too
+    click.echo(CONTROL.sub(lambda m: m.group() if m.group() == "\n" else f"\\u{ord(m.group()):04x}", text))
+
+
 def parse_offset(_ctx, _param, value: str) -> tuple[float, float]:
     try:
         x, y = (float(v) for v in value.split(","))
@@ -138,10 +144,7 @@ def check_command(project, game, as_json, strict) -> None:
     findings = check(project, game, strict)
     if as_json:
         summary = {s: sum(f.status == s for f in findings) for s in ("pass", "fail", "warn")}
-        text = json.dumps({"version": 1, "summary": summary, "findings": [f.as_dict() for f in findings]},
-                          ensure_ascii=False, indent=2)
-        # json.dumps escapes C0 controls inside strings; the others (C1, bidi overrides) get JSON escapes too
-        click.echo(CONTROL.sub(lambda m: m.group() if m.group() == "\n" else f"\\u{ord(m.group()):04x}", text))
+        echo_json({"version": 1, "summary": summary, "findings": [f.as_dict() for f in findings]})
     else:
         for finding in findings:
             say(finding.line())
@@ -149,6 +152,26 @@ def check_command(project, game, as_json, strict) -> None:
         warned = sum(f.status == "warn" for f in findings)
         click.echo(f"{len(findings) - failed - warned} passed, {failed} failed, {counted(warned, 'warning')}")
     sys.exit(1 if any(f.status == FAIL for f in findings) else 0)
+
+
+@main.command("preflight")
+@click.argument("project", default=".", type=click.Path(path_type=Path))
+@click.option("--game", help="Inspect only this game id.")
+@click.option("--json", "as_json", is_flag=True, help="Print findings as JSON.")
+def preflight_command(project, game, as_json) -> None:
+    """Inspect every face as a print shop would: safe zone, bleed, type and line sizes, image resolution, ink,
+    contrast and colour-blind players; exit 1 on any error."""
+    from .prepress.preflight import preflight
+
+    findings = preflight(project, game)
+    errors = sum(f.severity == "error" for f in findings)
+    if as_json:
+        echo_json({"errors": errors, "warnings": len(findings) - errors, "findings": [f.as_dict() for f in findings]})
+    else:
+        for finding in findings:
+            say(finding.line_text())
+        click.echo(f"{counted(errors, 'error')}, {counted(len(findings) - errors, 'warning')}")
+    sys.exit(1 if errors else 0)
 
 
 @main.command("watch")

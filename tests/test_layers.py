@@ -11,7 +11,7 @@ ROOT = "__init__"  # the package root, pnpgen/__init__.py: the library's face, w
 LAYERS = [
     {ROOT, "cli", "entry", "__main__", "reference"},
     {"live"},
-    {"export", "diff"},
+    {"export", "diff", "prepress"},
     {"pipeline"},
     {"checks"},
     {"rules"},

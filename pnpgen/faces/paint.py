@@ -20,9 +20,10 @@ IGNORED = {"title", "desc", "metadata", "style", "defs", "symbol", "clipPath", "
 MAX_PAINTED = 20_000  # elements drawn, <use> expanded: as many as lint allows a face to hold
 MAX_DEPTH = 100  # elements inside one another, <use> expanded: a face nests a few; Python's stack holds this many
 
-def svg_to_form(root, measure) -> FaceForm:
+def svg_to_form(root, measure, painter_type=Painter) -> FaceForm:
     """The form of a parsed <svg> root, its text in the fonts measure((family, weight, style)) names (reportlab
-    font names); NotDrawable (with the line of the element) for what it does not draw."""
+    font names); NotDrawable (with the line of the element) for what it does not draw. painter_type: a Painter
+    that notes more as it goes (an inspector's; see Painter.mark)."""
     if root.tag != SVG + "svg":
         raise NotDrawable("root is not <svg>")
     width, height = parse_length(root.get("width", "")), parse_length(root.get("height", ""))
@@ -32,7 +33,7 @@ def svg_to_form(root, measure) -> FaceForm:
     if root.get("preserveAspectRatio") not in (None, "none") and abs(width / box[2] - height / box[3]) > 1e-9 * width:
         raise NotDrawable("preserveAspectRatio on the root")
     sx, sy = width / box[2], height / box[3]
-    painter = Painter(measure, root)
+    painter = painter_type(measure, root)
     painter.emit(f"{fp_str(sx, 0, 0, -sy, -sx * box[0], height + sy * box[1])} cm")
     style = {"fill": "#000", "stroke": "none", "stroke-width": "1", "font-size": "16", "font-weight": "normal",
              "font-style": "normal", "font-family": "", "text-anchor": "start"}
@@ -74,6 +75,7 @@ def paint(painter: Painter, element, inherited: dict, grouped: bool = False) -> 
     try:
         if painter.depth > MAX_DEPTH:
             raise NotDrawable(f"elements nested more than {MAX_DEPTH} deep once <use> is expanded")
+        painter.mark(element)
         paint_element(painter, element, inherited, grouped)
     except NotDrawable as err:
         if err.args and not getattr(err, "line", None):

@@ -62,6 +62,9 @@ class Painter:
         self.emit("Q")
         self.state = self.saved.pop()
 
+    def mark(self, element) -> None:
+        """Where an element's drawing starts: nothing to note here; an inspecting painter notes its line."""
+
     def set(self, key: str, value, op: str) -> None:
         known = self.state.get(key)
         if known != value or (value.__class__ is Ink) is not (known.__class__ is Ink):  # an ink is noted once set

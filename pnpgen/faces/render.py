@@ -76,6 +76,7 @@ class Renderer:
         self.renders = 0  # how many faces were actually rendered
         self.reused = False  # whether any face came from the cache
         self.telling: dict[int, tuple[Component, list[str]]] = {}  # id(component) -> (it, distinguishing fields)
+        self.on_text: Callable[[str], None] | None = None  # told each text()'s SVG (preflight notes its template line)
 
     def render(self, game: Game, component: Component, card: Card, side: str, index: int | None = None) -> Face | None:
         """The card's face on one side; index (the card's place in component.cards), when given, finds a face
@@ -200,7 +201,7 @@ class Renderer:
             "W": round(units.to_mm(component.size.width), 4),
             "H": round(units.to_mm(component.size.height), 4),
             "B": round(units.to_mm(component.bleed), 4),
-            "SAFE": SAFE_MM,
+            "SAFE": round(units.to_mm(component.safe), 4),
             "side": side,
             "build": self.stamp.context(),
             "assumed": functools.partial(mark_assumed, game, final=self.stamp.final),
@@ -262,6 +263,8 @@ class Renderer:
                                     icons=self.icons.fragments, **options).to_svg())
             if key is not None:
                 self.fitted.keep(key, found)
+        if self.on_text is not None:
+            self.on_text(found)
         return found
 
     def icon(self, name: str, x, y, size) -> Markup:
@@ -277,7 +280,7 @@ def common_of(component: Component, side: str, template: str) -> tuple:
     """What every card of a component shares on one side: a tuck box's panels share the box's id but not
     their size or template, so each is a component of its own here."""
     return (component.id, component.name, component.kind, component.shape, component.size, component.bleed,
-            outline_of(component), side, template)
+            outline_of(component), side, template, component.safe)
 
 
 def wrap_svg(content: str, component: Component) -> str:

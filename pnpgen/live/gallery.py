@@ -12,6 +12,8 @@ from ..store.cache import Cache, default_cache_dir
 from ..faces.inputs import inputs_digest
 from ..checks.checker import check_project
 from ..faces.convert import Converter
+from ..faces.form_marks import form_marks
+from ..faces.print_checks import image_sizes, inspect_marks, trim_of
 from ..errors import PnpError, Problem
 from ..export.pieces import face_page
 from ..project.model import Card, Component, Project, plain
@@ -35,6 +37,7 @@ class Gallery:
         self.options = options
         self.since = since  # a git revision or last-build: mark the cards changed since then
         self.previous: Project | None = None
+        self.flaws: dict[str, list[dict]] = {}  # a thumbnail's key -> its face's print flaws (faces/print_checks)
 
     @whole_run("preview")
     def rebuild(self, path: Path, live: Live, files: list[str]) -> Project | None:
@@ -56,6 +59,7 @@ class Gallery:
         live.publish(project=project.name, games=games, findings=findings, error=None, changes=changes, since=since)
         keep = {key for game in games for c in game["components"] for card in c["cards"] for key in (card["front"], card["back"])}
         live.thumbs = {key: png for key, png in live.thumbs.items() if key in keep}
+        self.flaws = {key: found for key, found in self.flaws.items() if key in keep}
         self.previous = project
         return project
 
@@ -68,7 +72,7 @@ class Gallery:
         renderer = Renderer(project, fontbook, cache, inputs_digest(project))
         converter = Converter(fontbook, project.root, cache)
         problems: list[Problem] = []
-        shown, missing = [], {}
+        shown, missing, inspected = [], {}, []
         for game in games:
             components = []
             for component in game.components:
@@ -86,6 +90,7 @@ class Gallery:
                         if face and key not in known:
                             missing.setdefault((game.id, component.id), (component, {}))[1][key] = face
                     cards.append(card_state(index, card, component, *keys))
+                    inspected.append((cards[-1], component, list(zip(("front", "back"), keys, faces))))
                 components.append(component_state(component, cards))
             shown.append({"id": game.id, "title": game.title, "components": components})
         if problems:
@@ -94,9 +99,23 @@ class Gallery:
         thumbs = {}
         for component, faces in missing.values():
             thumbs.update(thumbnails(component, faces, converter, initial_font))
+        pixels = image_sizes(project.root)
+        for state, component, sides in inspected:  # after the thumbnails: a face that cannot be painted is said
+            state["print"] = [dict(flaw, side=side) for side, key, face in sides if face is not None
+                              for flaw in self.face_flaws(key, face, component, converter, pixels)]
         if cache is not None:  # a page is made again and again: each one's own file goes at once
             cache.close()
         return shown, findings, thumbs
+
+
+    def face_flaws(self, key: str, face, component: Component, converter: Converter, pixels) -> list[dict]:
+        """What a print shop would refuse on the face (as `pnpgen preflight` finds it, without the template line),
+        kept for the face's thumbnail key."""
+        if key not in self.flaws:
+            form = converter.face_form(face.key, face.svg, face.template) if face.svg else converter.form(face.key)
+            found = inspect_marks(form_marks(form, units.to_mm(component.bleed)), trim_of(component), pixels)
+            self.flaws[key] = [{"severity": f.severity, "check": f.check, "message": f.message} for f in found]
+        return self.flaws[key]
 
 
 def thumb_key(face_key: str, inputs: str) -> str:

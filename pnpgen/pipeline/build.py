@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from .._version import __version__
+from .print_notes import note_print_flaws
 from .prerender import render_ahead
 from ..files.atomic import refuse_links_out, replace_all, staging_path, write_atomically
 from ..store.cache import Cache, default_cache_dir
@@ -147,6 +148,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
         renderer.face_keys.components.clear()  # every card is laid out: its face keys are not needed again
         stale_components = [o for o in components if is_stale(o)]
         forms = converter.convert_faces(face for output in stale_components for face in output.faces.values())
+        report.notes.extend(note_print_flaws(stale_components, forms, project.root))
         initial_font = fontbook.resolve(None) if stale_components else ""
 
         def write(output: Output, staging: Path) -> None:

@@ -138,6 +138,7 @@ class Component:
     box: Box | None = None  # kind box
     standee: Standee | None = None  # kind standee
     field_locations: tuple[tuple[str, Location], ...] = ()  # where each field name is first written (unread-field check)
+    safe: float = 72 * 3 / 25.4  # points: how far inside the trim text stays (3 mm unless the component says)
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,8 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
             "edge to edge, sharing cuts), `{rounded: 3mm}` (corner radius) or `{path: \"M0 0 H40 V30 L20 45 L0 30 Z\"}` "
             "(an SVG path in mm; it sets the size). Cut lines and bleed follow the outline.", default="rect"),
         Key("bleed", "length", "Background beyond the trim.", default="3mm"),
+        Key("safe", "length", "How far inside the trim text and elements marked `data-safe` stay (`SAFE` in "
+            "templates; `pnpgen preflight` holds faces to it).", default="3mm"),
         Key("front", "template", "Front template, relative to `templates/` (a box: its front panel).",
             default="required; for a box the deck's back"),
         Key("back", "template", "Back template; rendered per piece with the same `card`."),

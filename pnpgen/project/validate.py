@@ -211,6 +211,7 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
     if outline is not None:
         outline = dataclasses.replace(outline, d=describe_outline(outline, size))
     bleed = read_value(raw, "bleed", "length", problems, default=units.mm(3))
+    safe = read_value(raw, "safe", "length", problems, default=units.mm(3))
     if "front" not in raw and kind != "box":
         problems.add(raw.loc, "missing 'front' in component; expected front: front template, relative to "
                               f"`templates/`{see_readme('component')}")
@@ -251,6 +252,7 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
         outline=outline,
         box=box,
         standee=read_standee(raw, problems) if kind == "standee" else None,
+        safe=safe if safe is not None else units.mm(3),
         field_locations=locate_fields(raw),
     )
     return component if cid else None

@@ -134,6 +134,18 @@ def test_state_lists_games_cards_findings_and_faces(tmp_path):
         assert (total["expected"], total["found"]) == (7, 7)
 
 
+def test_each_card_carries_what_a_print_shop_would_refuse_on_its_faces(tmp_path):
+    project = tmp_path / "planted-faults"
+    shutil.copytree(FIXTURES / "planted-faults", project)
+    with running(project) as url:
+        cards = state_of(url)["games"][0]["components"][0]["cards"]
+        assert [(f["side"], f["severity"], f["check"]) for f in cards[0]["print"]] == [
+            ("front", "error", "bleed"), ("front", "error", "safe zone"), ("front", "error", "text size"),
+            ("front", "error", "stroke"), ("front", "error", "image")]
+        assert cards[0]["print"][2]["message"] == "text “small print” set at 4.0 pt; expected at least 6 pt to print legibly"
+        assert cards[1]["print"][1]["message"].startswith("text “2” 1.0 mm from the cut")  # each card its own face
+
+
 def test_thumbnails_are_pngs_of_the_trim(tmp_path):
     with running(make_project(tmp_path)) as url:
         card = state_of(url)["games"][0]["components"][0]["cards"][0]
@@ -470,3 +482,18 @@ def test_page_shows_text_at_first_paint_while_the_font_is_still_coming(tmp_path)
             box = page.evaluate(f"JSON.parse(JSON.stringify({rect}))")
             assert box["width"] > 0 and dark_pixels(shot, box) > 20, (element, box)
         assert page.evaluate("[...document.fonts].map(face => face.display)") == ["swap", "swap"]
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium); .ci/run installs it")
+def test_page_shows_a_card_s_print_flaws_on_its_tile_and_in_its_panel(tmp_path):
+    project = tmp_path / "planted-faults"
+    shutil.copytree(FIXTURES / "planted-faults", project)
+    with running(project) as url, chromium(tmp_path / "profile") as page:
+        page.call("Page.enable")
+        page.call("Page.navigate", url=url)
+        page.wait("document.querySelectorAll('button.card').length === 4")
+        badges = page.evaluate("[...document.querySelectorAll('.badge.print')].map(e => e.textContent)")
+        assert badges == ["print: 5"] * 4
+        page.evaluate("document.querySelector('button.card[data-card=\"faults/suits/1\"]').click()")
+        panel = page.wait("!document.getElementById('panel').hidden && document.getElementById('panel').innerText")
+        assert "front · text size: text “small print” set at 4.0 pt; expected at least 6 pt to print legibly" in panel

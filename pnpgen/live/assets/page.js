@@ -107,6 +107,7 @@ function renderGallery(previous) {
         const meta = el("div", "meta");
         add(meta, el("span", "badge", "#" + card.index), el("span", "badge", "×" + card.copies));
         if (card.tbd.length) add(meta, el("span", "badge tbd", "tbd: " + card.tbd.join(", ")));
+        if (card.print && card.print.length) add(meta, el("span", "badge print", "print: " + card.print.length));
         const since = state.since && state.since.cards[id];
         if (since) {
           tile.classList.add("since");
@@ -150,6 +151,12 @@ function renderPanel() {
   const where = el("p");
   add(where, el("code", "location", card.location));
   add(panel, where);
+  if (card.print && card.print.length) {  // what a print shop would refuse, as `pnpgen preflight` finds it
+    const flaw = f => add(el("li", f.severity === "error" ? "fail" : "warn"),
+                          el("span", "sym", f.severity === "error" ? SYMBOL.fail : SYMBOL.warn),
+                          el("div", "", f.side + " · " + f.check + ": " + f.message));
+    add(panel, add(el("ul", "findings print"), ...card.print.map(flaw)));
+  }
   const big = el("div", "big");
   add(big, faceImage(card.front, "front"));
   if (card.back) add(big, faceImage(card.back, "back"));

@@ -1,0 +1,36 @@
+"""Turn the faces a build writes into notes on what would not print: type, lines and images too small.
+
+These are the cheap checks of `pnpgen preflight` (faces/print_checks.py's inspect_sizes), run on each
+distinct face of the components' PDFs being written, from its form as the face store keeps it: a build
+renders nothing again for them, so it names the component and leaves the template line to preflight.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from .. import units
+from ..faces.form_marks import form_marks
+from ..faces.print_checks import image_sizes, inspect_sizes
+
+
+def note_print_flaws(outputs, forms: Mapping, root: Path) -> list[str]:
+    """One note per component and check: the first face's flaw, and how many faces of the component show one.
+    outputs: the components' PDFs (those with a bleed; a print-and-play PDF places the same faces)."""
+    pixels = image_sizes(root)
+    notes, seen = [], set()
+    for output in outputs:
+        if output.bleed is None:
+            continue
+        keys = dict.fromkeys(p.face for page in output.pages for p in page.placements if p.face not in seen)
+        seen.update(keys)
+        found: dict[str, list] = {}
+        for key in keys:
+            for flaw in inspect_sizes(form_marks(forms[key], units.to_mm(output.bleed)), pixels):
+                found.setdefault(flaw.check, []).append((key, flaw.message))
+        name = f"{output.target.parent.name}/{output.target.stem}"
+        for check, flaws in found.items():
+            faces = len({key for key, _ in flaws})
+            also = f" (on {faces} faces)" if faces > 1 else ""
+            notes.append(f"{name}: {flaws[0][1]}{also}; `pnpgen preflight` names the template line")
+    return notes
