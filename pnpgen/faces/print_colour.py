@@ -1,16 +1,8 @@
 """Turn a face's RGB colours into what a print shop asks of them: ink coverage, contrast, colour-vision distance.
 
-Ink: no CMYK profile is shipped yet, so cmyk() is a documented naive conversion, not a characterised press.
-From sRGB components r, g, b in 0…1 (as written, not linearised):
-
-    C' = 1 − r,  M' = 1 − g,  Y' = 1 − b,  G = min(C', M', Y')      (the grey component)
-    K = G                                                          (black generation: all of the grey)
-    C = C' − UCR·G,  M = M' − UCR·G,  Y = Y' − UCR·G,  UCR = 0.25   (under-colour removal: a quarter of it)
-
-so RGB black is a rich black of C75 M75 Y75 K100 (325 %), near what a coated-offset profile makes of it,
-while saturated colours keep their two inks. total_ink() is the one place that answers coverage: a shop
-export with a real profile (ImageCms) replaces it there. Pure black text and lines print as 100 % K (as a
-shop export keeps them), so they are neither rich black nor over the limit; a pure black fill is rich.
+Ink: colours are separated through the press profile a shop export uses (faces/cmyk.py, FOGRA39 by default),
+so coverage is what the PDF/X file will hold. Pure black text and lines print as 100 % K (as the shop export
+keeps them), so they are neither rich black nor over the limit; a pure black fill is rich.
 
 Contrast: WCAG 2's relative luminance and contrast ratio, (L1 + 0.05) / (L2 + 0.05).
 
@@ -23,7 +15,8 @@ from __future__ import annotations
 
 import math
 
-UCR = 0.25
+from .cmyk import converter_for
+
 INK_LIMIT = 300.0  # % total area coverage most print shops accept
 DISTINGUISHABLE = 10.0  # CIE76 ΔE*ab
 MACHADO_2009 = {
@@ -36,10 +29,8 @@ WHITE_D65 = (0.95047, 1.0, 1.08883)
 
 
 def cmyk(rgb: tuple) -> tuple[float, float, float, float]:
-    """C, M, Y, K in 0…1 by the naive conversion the module describes."""
-    c, m, y = (1.0 - min(1.0, max(0.0, v)) for v in rgb)
-    grey = min(c, m, y)
-    return (c - UCR * grey, m - UCR * grey, y - UCR * grey, grey)
+    """C, M, Y, K in 0…1 as the default press profile separates the colour."""
+    return converter_for().to_cmyk(tuple(min(1.0, max(0.0, v)) for v in rgb))
 
 
 def total_ink(rgb: tuple) -> float:
@@ -53,7 +44,7 @@ def is_rich_black(rgb: tuple) -> bool:
     if all(v <= 0.0 for v in rgb):
         return False
     c, m, y, k = cmyk(rgb)
-    return k >= 0.8 and max(c, m, y) - min(c, m, y) < 0.15
+    return k >= 0.8 and c + m + y >= 0.15  # a black that needs other plates besides K
 
 
 def linear(value: float) -> float:

@@ -1,4 +1,4 @@
-"""print_colour's arithmetic: the naive CMYK the module documents, WCAG contrast, Machado 2009 dichromacy."""
+"""print_colour's arithmetic: ink through the press profile, WCAG contrast, Machado 2009 dichromacy."""
 import pytest
 
 from pnpgen.faces.print_colour import cmyk, contrast_ratio, delta_e, is_rich_black, simulate, total_ink
@@ -6,13 +6,15 @@ from pnpgen.faces.print_colour import cmyk, contrast_ratio, delta_e, is_rich_bla
 RED, GREEN, BLUE = (0.816, 0.188, 0.188), (0.188, 0.627, 0.188), (0.125, 0.314, 0.753)
 
 
-def test_black_is_a_rich_black_a_quarter_of_its_grey_taken_out_of_the_three_inks():
-    assert cmyk((0, 0, 0)) == (0.75, 0.75, 0.75, 1.0)
-    assert total_ink((0, 0, 0)) == 325.0
+def test_pure_black_is_black_ink_alone_and_a_near_black_is_a_rich_black_over_the_limit():
+    assert cmyk((0, 0, 0)) == (0.0, 0.0, 0.0, 1.0)
+    assert total_ink((0, 0, 0)) == 100.0
+    assert total_ink((0.01, 0.01, 0.01)) > 300
 
 
 def test_a_saturated_colour_keeps_its_two_inks_and_white_has_none():
-    assert total_ink((1, 0, 0)) == 200.0
+    c, m, y, k = cmyk((1, 0, 0))
+    assert c < 0.05 and m > 0.9 and y > 0.9 and k < 0.05
     assert total_ink((1, 1, 1)) == 0.0
 
 
