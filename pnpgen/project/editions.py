@@ -3,6 +3,7 @@ whose every text is one language's, in the shape every later stage reads (`card.
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Callable
 
 from ..errors import Collector, Location, PnpError
@@ -146,12 +147,27 @@ def edition(project: Project, language: str | None = None) -> Project:
     if project.language == language:
         return project
     pick = Picker(source.languages.index(language))
+    original = language == source.languages[0]
     games = tuple(dataclasses.replace(
         game, title=pick.value(game.title), defaults=pick.value(game.defaults),
+        rulebook=game.rulebook if original else edition_source(source.root, game.rulebook, language),
+        rules_sheet=game.rules_sheet if original else edition_source(source.root, game.rules_sheet, language),
         components=tuple(dataclasses.replace(component, name=pick.value(component.name),
                                              cards=tuple(pick.card(card) for card in component.cards))
                          for component in game.components)) for game in source.games)
     return dataclasses.replace(source, games=games, language=language, texts=source)
+
+
+def edition_source(root: Path, original: str | None, language: str, found_only: bool = False) -> str | None:
+    """The edition's rulebook beside the original's: rules/NAME.md -> rules/NAME.LANG.md, when it is a file inside
+    the project; else the original, which stands in (or None with found_only)."""
+    if original is None:
+        return None
+    path = Path(original)
+    translated = path.with_name(f"{path.stem}.{language}{path.suffix}")
+    if translated.is_file() and not translated.is_symlink() and translated.resolve().is_relative_to(root.resolve()):
+        return str(translated)
+    return None if found_only else original
 
 
 class Picker:

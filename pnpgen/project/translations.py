@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..errors import Location
+from .editions import edition_source
 from .languages import Texts
 from .model import Component, Project
 
@@ -16,8 +18,11 @@ class Missing:
     language: str
     what: str  # 'name' of card 3 of winds, the title of game winds
     original: str
+    expected: str = ""  # what to write instead of a translation in place (a rulebook's file)
 
     def message(self) -> str:
+        if self.expected:
+            return f"{self.what} has no {self.language} edition; expected {self.expected}"
         beside = f" or beside it as {self.what.split(chr(39))[1]}@{self.language}" if self.what.startswith("'") else ""
         return f"{self.what} has no {self.language} text (the original: {self.original!r}); expected a translation " \
                f"as {{…, {self.language}: …}}{beside}"
@@ -45,6 +50,12 @@ def find_missing(project: Project, languages: tuple[str, ...]) -> list[Missing]:
 
     for game in source.games:
         note(game.title, game.location, f"the title of game {game.id}")
+        for key, path in (("rulebook", game.rulebook), ("rules sheet", game.rules_sheet)):
+            for _, code in wanted if path else ():
+                if edition_source(source.root, path, code, found_only=True) is None:
+                    shown = Path(path).relative_to(source.root).as_posix()
+                    beside = Path(shown).with_name(f"{Path(shown).stem}.{code}{Path(shown).suffix}").as_posix()
+                    found.append(Missing(game.location, code, f"the {key} {shown}", "", f"{beside} beside it"))
         for component in game.components:
             if type(component.name) is Texts or component.name != component.id:
                 note(component.name, component.location, f"the name of component {game.id}/{component.id}")

@@ -143,7 +143,7 @@ def test_a_missing_translation_is_found_at_the_line_of_its_original(tmp_path):
         "cards.yaml:16:20: 'effect' of winds has no en text (the original: '効果なし。'); expected a translation as "
         "{…, en: …} or beside it as effect@en"]
     assert edition(project, "en").games[0].components[0].cards[1].fields["name"] == "南風"  # the original stands in
-    assert len(find_missing(project, ("en", "ko"))) == 15  # Korean: the title, names, every text but one
+    assert len(find_missing(project, ("en", "ko"))) == 16  # Korean: the title, names, texts but one, rulebook
 
 
 def test_translated_names_cost_a_big_deck_a_few_hundred_bytes_a_card(tmp_path):
@@ -167,3 +167,18 @@ def test_translated_names_cost_a_big_deck_a_few_hundred_bytes_a_card(tmp_path):
     single, both = kept(False), kept(True)
     # the English texts, a small tuple of the two a card, and each edition's own cards: under 700 bytes a card more
     assert both - single < count * 700
+
+
+def test_an_editions_rulebook_is_the_file_beside_the_original_named_with_its_language(tmp_path):
+    root = shutil.copytree(FIXTURES / "two-editions", tmp_path / "p")
+    project = load_project(root)
+    assert Path(edition(project, "en").games[0].rulebook) == root / "rules" / "winds.en.md"
+    assert Path(edition(edition(project, "en")).games[0].rulebook) == root / "rules" / "winds.md"
+    (root / "rules" / "winds.en.md").unlink()
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("# Not the project's\n", encoding="utf-8")
+    (root / "rules" / "winds.en.md").symlink_to(outside)  # a link out of the project is not read
+    project = load_project(root)
+    assert Path(edition(project, "en").games[0].rulebook) == root / "rules" / "winds.md"  # the original stands in
+    assert [f"{m.location}: {m.message()}" for m in find_missing(project, ("en",))] == [
+        "cards.yaml:6:5: the rulebook rules/winds.md has no en edition; expected rules/winds.en.md beside it"]
