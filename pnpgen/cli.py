@@ -79,14 +79,16 @@ def main() -> None:
                    "components share sheets).")
 @click.option("--final", is_flag=True, help="Print the rulebooks without the 「仮」 marks on the numbers the data only "
                                             "assumes (the build says how many remain).")
+@click.option("--lang", metavar="CODE", help="Build this edition of a project with languages: a language code (en) "
+              "or all; the original's PDFs keep their paths, another's go to OUTDIR/<game>/<lang>/.")
 @click.option("--clean", is_flag=True, help="Delete PDFs earlier builds wrote for components or games that are gone "
                                             "(without it they are only reported).")
 def build_command(project, out_dir, paper, game, duplex, back_offset, gutterfold, no_check, only, rules_page, booklet,
-                  no_cache, reprint, since, sheet_per_component, final, clean) -> None:
+                  no_cache, reprint, since, sheet_per_component, final, lang, clean) -> None:
     """Build every component of PROJECT (a folder with cards.yaml, or a YAML file) into PDFs."""
     options = Options(out_dir=out_dir, paper=paper.lower(), game=game, duplex=duplex, back_offset=back_offset,
                       gutterfold=gutterfold, check=not no_check, only=only, rules_page=rules_page, booklet=booklet,
-                      cache=not no_cache, clean=clean, share_sheets=not sheet_per_component, final=final)
+                      cache=not no_cache, clean=clean, share_sheets=not sheet_per_component, final=final, lang=lang)
     if reprint or since:
         return reprint_command(project, options, reprint, since)
     report = run_with_progress(lambda progress: build(project, options, progress=progress))
@@ -131,11 +133,14 @@ def common_folder(paths: list[Path]) -> str:
 @click.option("--game", help="Check only this game id.")
 @click.option("--json", "as_json", is_flag=True, help="Print findings as JSON (the documentation's checker page gives the shape).")
 @click.option("--strict", is_flag=True, help="Also list every number in rulebooks and card text that no component or figure accounts for.")
-def check_command(project, game, as_json, strict) -> None:
+@click.option("--lang", metavar="CODE", help="Also list every text with no translation into this edition (a language "
+              "code, or all) as a failure.")
+@click.option("--draft", is_flag=True, help="With --lang: a missing translation is a warning, not a failure.")
+def check_command(project, game, as_json, strict, lang, draft) -> None:
     """Hold the data to the figures its design documents state."""
     from .pipeline.check import check
 
-    findings = check(project, game, strict)
+    findings = check(project, game, strict, lang=lang, draft=draft)
     if as_json:
         summary = {s: sum(f.status == s for f in findings) for s in ("pass", "fail", "warn")}
         text = json.dumps({"version": 1, "summary": summary, "findings": [f.as_dict() for f in findings]},
@@ -208,14 +213,17 @@ def list_command(project) -> None:
                                  "beside the JSON).")
 @click.option("--no-check", is_flag=True, help="Export even when `pnpgen check` finds failures.")
 @click.option("--no-cache", is_flag=True, help="Render and convert every face again.")
-def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers, base_url, no_check, no_cache) -> None:
+@click.option("--lang", metavar="CODE", help="Export this edition (a language code, or all) into "
+              "OUTDIR/<game>/<lang>/<kind>/; the original's keeps OUTDIR/<game>/<kind>/.")
+def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers, base_url, no_check, no_cache,
+                   lang) -> None:
     """Export PROJECT as a PNG per face (png), Tabletop Simulator decks (tts), print-shop files (shop), proof
     sheets (proof), or its cards as spreadsheets that read back as the same cards (csv: a file per component;
     xlsx: a workbook per game, a tab per component), into OUTDIR/<game>/<kind>/."""
     from .export.run import ExportOptions, export
 
     options = ExportOptions(out_dir=out_dir, game=game, dpi=dpi, bleed=not no_bleed, preset=preset,
-                            workers=workers, check=not no_check, cache=not no_cache, base_url=base_url)
+                            workers=workers, check=not no_check, cache=not no_cache, base_url=base_url, lang=lang)
     report = run_with_progress(lambda progress: export(project, kind, options, progress=progress))
     removed = f", removed {counted(len(report.removed), 'stale image')}" if report.removed else ""
     faces = f", {report.faces} distinct faces" if report.faces else ""

@@ -10,6 +10,7 @@ from typing import Callable
 from ..files.atomic import write_atomically
 from ..errors import PnpError
 from ..press.write_png import Raster, rasterise_as_done
+from ..project.editions import edition_folder
 from ..project.model import Project
 from ..press.write_pdf import pdf_bytes
 from .pieces import ComponentFaces, PieceFaces, face_page
@@ -30,6 +31,7 @@ class ExportOptions:
     cache: bool = True  # reuse the faces `pnpgen build` rendered and converted (the same cache as build)
     cache_dir: Path | None = None  # default: $PNPGEN_CACHE, else ~/.cache/pnpgen
     base_url: str | None = None  # tts: where the images will be hosted (http or https); None: names beside the JSON
+    lang: str | None = None  # the edition: a language of the project, all, or None for the original
 
 
 @dataclass
@@ -56,7 +58,7 @@ class Job:
     progress: Callable[[str, int, int, str], None] | None = None
 
     def folder(self, faces: ComponentFaces, kind: str) -> Path:
-        return self.out_dir / faces.game.id / kind
+        return self.out_dir / faces.game.id / edition_folder(self.project) / kind
 
     def write(self, path: Path, data: bytes, what: str) -> None:
         write_atomically(path, data, what)

@@ -9,6 +9,7 @@ import yaml
 
 from ..files.atomic import write_atomically
 from ..errors import PnpError
+from ..project.editions import edition_folder
 from ..project.model import Card, Component, Game, Project
 from ..project.sheet_files import mark_text
 from ..project.sheets import guess_type
@@ -25,7 +26,7 @@ def export_sheets(project: Project, games: tuple[Game, ...], kind: str, out_dir:
         listed = [c for c in game.components if c.box is None]  # a tuck box's one piece is made from its deck
         tables = {component.id: tabulate_cards(game, component) for component in listed}
         report.pieces += sum(card.copies for component in listed for card in component.cards)
-        folder = out_dir / game.id / kind
+        folder = out_dir / game.id / edition_folder(project) / kind
         files = ({folder / f"{c.id}.csv": csv_bytes(tables[c.id]) for c in listed} if kind == "csv"
                  else {folder / f"{game.id}.xlsx": xlsx_bytes(tables)})
         for target, data in files.items():

@@ -158,6 +158,20 @@ def edition(project: Project, language: str | None = None) -> Project:
     return dataclasses.replace(source, games=games, language=language, texts=source)
 
 
+def edition_folder(project: Project) -> str:
+    """The folder below a game's output folder that an edition's files go in: its language's code, or "" for the
+    original's (whose files keep the paths of a project of one language)."""
+    languages = (project.texts or project).languages
+    return project.language if languages and project.language != languages[0] else ""
+
+
+def chosen_languages(project: Project, lang: str | None) -> tuple[str | None, ...]:
+    """The editions `--lang` names: None (the original), a language, or all (every one, the original first)."""
+    if lang == "all":
+        return (project.texts or project).languages or (None,)
+    return (lang,)
+
+
 def edition_source(root: Path, original: str | None, language: str, found_only: bool = False) -> str | None:
     """The edition's rulebook beside the original's: rules/NAME.md -> rules/NAME.LANG.md, when it is a file inside
     the project; else the original, which stands in (or None with found_only)."""

@@ -15,6 +15,7 @@ class Missing:
     """One text with no translation into `language`: the field (or title, name) and where its original stands."""
 
     location: Location
+    game: str
     language: str
     what: str  # 'name' of card 3 of winds, the title of game winds
     original: str
@@ -39,27 +40,27 @@ def find_missing(project: Project, languages: tuple[str, ...]) -> list[Missing]:
     found: list[Missing] = []
     seen: set[tuple] = set()
 
-    def note(value, where: Location, what: str) -> None:
+    def note(value, where: Location, what: str, game: str) -> None:
         original = value[0] if type(value) is Texts else value
         if not isinstance(original, str) or not original.strip():
             return
         for index, code in wanted:
             if (type(value) is not Texts or value[index] is None) and (where, what, code) not in seen:
                 seen.add((where, what, code))
-                found.append(Missing(where, code, what, original))
+                found.append(Missing(where, game, code, what, original))
 
     for game in source.games:
-        note(game.title, game.location, f"the title of game {game.id}")
+        note(game.title, game.location, f"the title of game {game.id}", game.id)
         for key, path in (("rulebook", game.rulebook), ("rules sheet", game.rules_sheet)):
             for _, code in wanted if path else ():
                 if edition_source(source.root, path, code, found_only=True) is None:
                     shown = Path(path).relative_to(source.root).as_posix()
                     beside = Path(shown).with_name(f"{Path(shown).stem}.{code}{Path(shown).suffix}").as_posix()
-                    found.append(Missing(game.location, code, f"the {key} {shown}", "", f"{beside} beside it"))
+                    found.append(Missing(game.location, game.id, code, f"the {key} {shown}", "", f"{beside} beside it"))
         for component in game.components:
             if type(component.name) is Texts or component.name != component.id:
-                note(component.name, component.location, f"the name of component {game.id}/{component.id}")
-            find_in_cards(component, note)
+                note(component.name, component.location, f"the name of component {game.id}/{component.id}", game.id)
+            find_in_cards(component, lambda value, where, what, game=game.id: note(value, where, what, game))
     return found
 
 
