@@ -43,14 +43,15 @@ def export(path: str | Path = ".", kind: str = "png", options: ExportOptions | N
     options = options or ExportOptions()
     refuse_bad_options(kind, options)
     loaded = load_project(Path(path))
-    if options.lang == "all":  # each edition in turn, into its own folder
+    if options.lang == "all" and kind not in SHEET_KINDS:  # each edition in turn, into its own folder
         return export_editions(loaded, kind, options, progress)
     return export_edition(loaded, kind, options, progress)
 
 
 def export_edition(loaded: Project, kind: str, options: ExportOptions, progress) -> ExportReport:
     """export() of the edition options.lang names (None: the original) of a loaded project."""
-    project = edition(loaded, options.lang)
+    # the data of every edition is one sheet, a column per language (name, name@en); else one edition's
+    project = (loaded.texts or loaded) if options.lang == "all" else edition(loaded, options.lang)
     games = select_games(project, options.game)
     out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
     folders = [out_dir / game.id / edition_folder(project) for game in games]

@@ -162,7 +162,7 @@ def edition_folder(project: Project) -> str:
     """The folder below a game's output folder that an edition's files go in: its language's code, or "" for the
     original's (whose files keep the paths of a project of one language)."""
     languages = (project.texts or project).languages
-    return project.language if languages and project.language != languages[0] else ""
+    return project.language if languages and project.language not in (None, languages[0]) else ""
 
 
 def chosen_languages(project: Project, lang: str | None) -> tuple[str | None, ...]:

@@ -116,3 +116,40 @@ def test_the_command_line_takes_the_edition_and_says_what_is_wrong_with_one(buil
                                       "(or all)" in result.output
     result = runner.invoke(main, ["check", str(root), "--lang", "all"])
     assert result.exit_code == 0 and result.output.endswith("4 passed, 0 failed, 0 warnings\n")
+
+
+def test_an_xlsx_of_every_edition_has_a_column_a_language_and_reads_back_as_both_editions(built, tmp_path):
+    import openpyxl
+
+    from pnpgen.project.editions import edition
+    from pnpgen.project.validate import load_project
+
+    root, _ = built
+    report = export(root, "xlsx", ExportOptions(lang="all"))
+    assert [p.relative_to(root / "output").as_posix() for p in report.written] == ["winds/xlsx/winds.xlsx"]
+    sheet = openpyxl.load_workbook(report.written[0])["winds"]
+    assert [cell.value for cell in sheet[1]] == ["effect", "effect@en", "number", "name", "name@en", "copies"]
+    assert [cell.value for cell in sheet[5]] == ["4枚捨てる。", "Discard 4 cards.", 4, "北風", "North Wind", 1]
+    again = shutil.copytree(root, tmp_path / "again", ignore=shutil.ignore_patterns("output"))
+    shutil.copy(report.written[0], again / "winds.xlsx")
+    text = (again / "cards.yaml").read_text(encoding="utf-8")
+    start = text.index("        defaults: {effect:")
+    text = text[:start] + "        cards: {from: winds.xlsx, sheet: winds}\n" + text[text.index("      - id: chips"):]
+    (again / "cards.yaml").write_text(text, encoding="utf-8")
+    for code in ("ja", "en"):
+        read, first = (edition(load_project(path), code).games[0].components[0] for path in (again, root))
+        assert [dict(c.fields) for c in read.cards] == [dict(c.fields) for c in first.cards]
+        assert [c.copies for c in read.cards] == [c.copies for c in first.cards]
+    sheet["E3"] = None  # a translator's blank: a missing translation at its cell
+    sheet["G1"], sheet["G2"] = "name@de", "Ostwind"  # a language the project does not have: refused at its cell
+    sheet.parent.save(again / "winds.xlsx")
+    with pytest.raises(PnpError) as caught:
+        load_project(again)
+    assert [str(p) for p in caught.value.problems] == [
+        "winds.xlsx:winds!G2: 'name@de': 'de' is not one of the project's languages (ja, en); add it to project: "
+        "languages, or expected one of the project's languages (ja, en)"]
+    sheet["G1"], sheet["G2"] = None, None
+    sheet.parent.save(again / "winds.xlsx")
+    assert [f"{f.location}: {f.detail}" for f in pnpgen.check(again, lang="en") if f.status == "fail"] == [
+        "winds.xlsx:winds!D3: 'name' of card 2 of winds has no en text (the original: '南風'); expected a translation "
+        "as {…, en: …} or beside it as name@en"]
