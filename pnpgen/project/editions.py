@@ -71,7 +71,8 @@ class Gatherer:
             gathered = self.value(value, place, name)
             if type(gathered) is Texts and name in self.single:
                 self.problems.add(place(name), f"'{name}' has one value per language, but the expectation at "
-                                         f"{self.single[name]} groups cards by it; expected one value (ids stay single)")
+                                               f"{self.single[name]} groups cards by it; expected one value "
+                                               "(ids stay single)")
                 gathered = value
             values[name] = gathered
         for name, value in fields.items():

@@ -97,7 +97,8 @@ def texts_of(value, place, languages: tuple[str, ...], problems: Collector, name
             if not isinstance(text, str):  # said once: the other languages' values are no more text
                 break
     if languages[0] not in value and not bad:
-        problems.add(place(name.split(".")[0].split("[")[0]), f"'{name}' has no text in {languages[0]}, the original language; expected "
+        problems.add(place(name.split(".")[0].split("[")[0]), f"'{name}' has no text in {languages[0]}, the original "
+                                                              "language; expected "
                             f"{{{languages[0]}: …, {', '.join(f'{code}: …' for code in languages[1:])}}}")
         bad = True
     return None if bad else Texts(value.get(code) for code in languages)

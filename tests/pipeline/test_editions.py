@@ -18,10 +18,11 @@ from pnpgen.export.run import ExportOptions, export
 from pdfprobe import font_is_embedded_subset, fonts
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-CARDS = {"ja": ["1", "東風", "カードを2枚引く。", "ja"] * 2 + ["2", "南風", "3点を得る。", "ja", "3", "西風", "効果なし。", "ja",
-                                                               "4", "北風", "4枚捨てる。", "ja"],
-         "en": ["1", "East Wind", "Draw 2 cards.", "en"] * 2 + ["2", "South Wind", "Gain 3 points.", "en", "3", "West Wind",
-                                                                "No effect.", "en", "4", "North Wind", "Discard 4 cards.", "en"]}
+CARDS = {"ja": ["1", "東風", "カードを2枚引く。", "ja"] * 2 + ["2", "南風", "3点を得る。", "ja", "3", "西風", "効果なし。",
+                                                               "ja", "4", "北風", "4枚捨てる。", "ja"],
+         "en": ["1", "East Wind", "Draw 2 cards.", "en"] * 2 + ["2", "South Wind", "Gain 3 points.", "en", "3",
+                                                                "West Wind", "No effect.", "en", "4", "North Wind",
+                                                                "Discard 4 cards.", "en"]}
 
 
 def lines(pdf: Path) -> list[str]:
@@ -87,8 +88,8 @@ def test_a_missing_translation_is_a_failure_at_its_line_a_warning_in_a_draft_and
     root = shutil.copytree(FIXTURES / "two-editions", tmp_path / "p")
     text = (root / "cards.yaml").read_text(encoding="utf-8")
     (root / "cards.yaml").write_text(text.replace("name: {ja: 南風, en: South Wind}", "name: 南風"), encoding="utf-8")
-    expected = ("cards.yaml:19:31: translation into en — 'name' of card 2 of winds has no en text (the original: '南風'); "
-                "expected a translation as {…, en: …} or beside it as name@en")
+    expected = ("cards.yaml:19:31: translation into en — 'name' of card 2 of winds has no en text (the original: "
+                "'南風'); expected a translation as {…, en: …} or beside it as name@en")
     assert [f.line() for f in pnpgen.check(root, lang="all") if f.status == "fail"] == [f"✗ {expected}"]
     assert [f.line() for f in pnpgen.check(root, lang="en", draft=True) if "translation" in f.check] == [
         f"⚠ {expected} (a draft: `--draft` lets it pass)"]

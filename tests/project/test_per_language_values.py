@@ -119,7 +119,8 @@ def test_a_field_an_expectation_groups_by_stays_single(tmp_path):
 def test_a_spreadsheets_translation_column_is_reported_at_its_cell(tmp_path):
     root = write_project(tmp_path, "", extra="")
     (root / "deck.csv").write_text("name,name@de,cost,cost@en\n東風,Ost,1,one\n", encoding="utf-8")
-    text = (root / "cards.yaml").read_text(encoding="utf-8").replace("        cards:\n", "        cards: {from: deck.csv}\n")
+    text = (root / "cards.yaml").read_text(encoding="utf-8")
+    text = text.replace("        cards:\n", "        cards: {from: deck.csv}\n")
     (root / "cards.yaml").write_text(text, encoding="utf-8")
     assert problems_of(root) == [
         "deck.csv:B2: 'name@de': 'de' is not one of the project's languages (ja, en); add it to project: languages, "
@@ -161,7 +162,8 @@ def test_translated_names_cost_a_big_deck_a_few_hundred_bytes_a_card(tmp_path):
             size = tracemalloc.get_traced_memory()[0]
         finally:
             tracemalloc.stop()
-        assert english.games[0].components[0].cards[-1].fields["name"] == (f"Card {count - 1}" if translated else f"カード{count - 1}")
+        last = f"Card {count - 1}" if translated else f"カード{count - 1}"
+        assert english.games[0].components[0].cards[-1].fields["name"] == last
         return size
 
     single, both = kept(False), kept(True)
