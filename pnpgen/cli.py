@@ -12,7 +12,6 @@ import click
 from . import units
 from .pipeline.build import Options, build
 from .pipeline.progress import ProgressLine
-from .checks.findings import FAIL, failures
 from .errors import CONTROL, PnpError, shown
 from .project.summary import counted
 
@@ -80,19 +79,18 @@ def main() -> None:
 @click.option("--reprint", is_flag=True, help="Write only <game>-reprint.pdf: the pieces changed or added since REF.")
 @click.option("--since", metavar="REF", help="With --reprint: a git revision or last-build (default: the last commit, "
                                              "else the last build).")
-@click.option("--sheet-per-component", is_flag=True,
-              help="In the print-and-play PDF, keep each component on sheets of its own (by default small "
-                   "components share sheets).")
-@click.option("--final", is_flag=True, help="Print the rulebooks without the 「仮」 marks on the numbers the data only "
-                                            "assumes (the build says how many remain).")
+@click.option("--sheet-per-component", is_flag=True, help="In the print-and-play PDF, keep each component on sheets "
+                                                          "of its own (by default small components share sheets).")
+@click.option("--final", is_flag=True, help="Print rulebooks without the 「仮」 marks (the build says how many remain).")
+@click.option("--lang", metavar="CODE", help="Build this edition (a language code, or all) into OUTDIR/<game>/<lang>/.")
 @click.option("--clean", is_flag=True, help="Delete PDFs earlier builds wrote for components or games that are gone "
                                             "(without it they are only reported).")
 def build_command(project, out_dir, paper, game, duplex, back_offset, gutterfold, no_check, only, rules_page, booklet,
-                  no_cache, reprint, since, sheet_per_component, final, clean) -> None:
+                  no_cache, reprint, since, sheet_per_component, final, lang, clean) -> None:
     """Build every component of PROJECT (a folder with cards.yaml, or a YAML file) into PDFs."""
     options = Options(out_dir=out_dir, paper=paper.lower(), game=game, duplex=duplex, back_offset=back_offset,
                       gutterfold=gutterfold, check=not no_check, only=only, rules_page=rules_page, booklet=booklet,
-                      cache=not no_cache, clean=clean, share_sheets=not sheet_per_component, final=final)
+                      cache=not no_cache, clean=clean, share_sheets=not sheet_per_component, final=final, lang=lang)
     if reprint or since:
         return reprint_command(project, options, reprint, since)
     report = run_with_progress(lambda progress: build(project, options, progress=progress))
@@ -137,21 +135,21 @@ def common_folder(paths: list[Path]) -> str:
 @click.option("--game", help="Check only this game id.")
 @click.option("--json", "as_json", is_flag=True, help="Print findings as JSON (the documentation's checker page gives the shape).")
 @click.option("--strict", is_flag=True, help="Also list every number in rulebooks and card text that no component or figure accounts for.")
-def check_command(project, game, as_json, strict) -> None:
+@click.option("--lang", metavar="CODE", help="Also fail on each untranslated text of this edition (a language code, or all).")
+@click.option("--draft", is_flag=True, help="With --lang: a missing translation is a warning, not a failure.")
+def check_command(project, game, as_json, strict, lang, draft) -> None:
     """Hold the data to the figures its design documents state."""
     from .pipeline.check import check
 
-    findings = check(project, game, strict)
+    findings = check(project, game, strict, lang=lang, draft=draft)
+    summary = {s: sum(f.status == s for f in findings) for s in ("pass", "fail", "warn")}
     if as_json:
-        summary = {s: sum(f.status == s for f in findings) for s in ("pass", "fail", "warn")}
         echo_json({"version": 1, "summary": summary, "findings": [f.as_dict() for f in findings]})
     else:
         for finding in findings:
             say(finding.line())
-        failed = len(failures(findings))
-        warned = sum(f.status == "warn" for f in findings)
-        click.echo(f"{len(findings) - failed - warned} passed, {failed} failed, {counted(warned, 'warning')}")
-    sys.exit(1 if any(f.status == FAIL for f in findings) else 0)
+        click.echo(f"{summary['pass']} passed, {summary['fail']} failed, {counted(summary['warn'], 'warning')}")
+    sys.exit(1 if summary["fail"] else 0)
 
 
 @main.command("preflight")
@@ -235,8 +233,9 @@ def list_command(project) -> None:
               help="With --pdfx: the press to separate for: fogra39 (default, coated offset in Europe), gracol, swop.")
 @click.option("--no-check", is_flag=True, help="Export even when `pnpgen check` finds failures.")
 @click.option("--no-cache", is_flag=True, help="Render and convert every face again.")
+@click.option("--lang", metavar="CODE", help="Export this edition (a language code, or all) into OUTDIR/<game>/<lang>/.")
 def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers, base_url, pdfx, profile, no_check,
-                   no_cache) -> None:
+                   no_cache, lang) -> None:
     """Export PROJECT as a PNG per face (png), Tabletop Simulator decks (tts), print-shop files (shop), proof
     sheets (proof), or its cards as spreadsheets that read back as the same cards (csv: a file per component;
     xlsx: a workbook per game, a tab per component), into OUTDIR/<game>/<kind>/."""
@@ -244,7 +243,7 @@ def export_command(kind, project, out_dir, game, dpi, no_bleed, preset, workers,
 
     options = ExportOptions(out_dir=out_dir, game=game, dpi=dpi, bleed=not no_bleed, preset=preset,
                             workers=workers, check=not no_check, cache=not no_cache, base_url=base_url, pdfx=pdfx,
-                            profile=profile)
+                            profile=profile, lang=lang)
     report = run_with_progress(lambda progress: export(project, kind, options, progress=progress))
     removed = f", removed {counted(len(report.removed), 'stale image')}" if report.removed else ""
     faces = f", {report.faces} distinct faces" if report.faces else ""
@@ -265,7 +264,7 @@ def diff_command(project, since, game, out_dir, as_json) -> None:
 
     report = diff(project, DiffOptions(out_dir=out_dir, since=since, game=game))
     if as_json:
-        click.echo(json.dumps(report.json, ensure_ascii=False, indent=2))
+        echo_json(report.json)
         return
     for line in report.lines:
         click.echo(line)

@@ -10,6 +10,7 @@ from typing import Callable
 from ..files.atomic import write_atomically
 from ..errors import PnpError
 from ..press.write_png import Raster, rasterise_as_done
+from ..project.editions import edition_folder
 from ..project.model import Project
 from ..press.write_pdf import pdf_bytes
 from .pieces import ComponentFaces, PieceFaces, face_page
@@ -32,6 +33,7 @@ class ExportOptions:
     base_url: str | None = None  # tts: where the images will be hosted (http or https); None: names beside the JSON
     pdfx: str | None = None  # shop: "1a" (PDF/X-1a:2001) or "4" (PDF/X-4) in CMYK; None: the RGB PDF
     profile: str | None = None  # with pdfx: the press (faces.cmyk.PRESSES) to separate for; None: fogra39
+    lang: str | None = None  # the edition: a language of the project, all, or None for the original
 
 
 @dataclass
@@ -58,7 +60,7 @@ class Job:
     progress: Callable[[str, int, int, str], None] | None = None
 
     def folder(self, faces: ComponentFaces, kind: str) -> Path:
-        return self.out_dir / faces.game.id / kind
+        return self.out_dir / faces.game.id / edition_folder(self.project) / kind
 
     def write(self, path: Path, data: bytes, what: str) -> None:
         write_atomically(path, data, what)

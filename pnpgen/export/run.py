@@ -1,6 +1,7 @@
 """Turn a project's components into export files: a PNG per face, Tabletop Simulator decks, print-shop files, proofs."""
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 from typing import Callable
@@ -22,6 +23,8 @@ from .pdfx import refuse_bad_pdfx
 from .sheets import SHEET_KINDS, export_sheets
 from .tts import export_tts
 from ..faces.render import Renderer
+from ..project.editions import chosen_languages, edition, edition_folder
+from ..project.model import Project
 from ..project.validate import load_project
 from ..templating.run_budget import whole_run
 
@@ -40,14 +43,24 @@ def export(path: str | Path = ".", kind: str = "png", options: ExportOptions | N
     """
     options = options or ExportOptions()
     refuse_bad_options(kind, options)
-    project = load_project(Path(path))
+    loaded = load_project(Path(path))
+    if options.lang == "all" and kind not in SHEET_KINDS:  # each edition in turn, into its own folder
+        return export_editions(loaded, kind, options, progress)
+    return export_edition(loaded, kind, options, progress)
+
+
+def export_edition(loaded: Project, kind: str, options: ExportOptions, progress) -> ExportReport:
+    """export() of the edition options.lang names (None: the original) of a loaded project."""
+    # the data of every edition is one sheet, a column per language (name, name@en); else one edition's
+    project = (loaded.texts or loaded) if options.lang == "all" else edition(loaded, options.lang)
     games = select_games(project, options.game)
     out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
-    refuse_links_out(project.root, *(f for game in games for f in (out_dir, out_dir / game.id, out_dir / game.id / kind)))
+    folders = [out_dir / game.id / edition_folder(project) for game in games]
+    refuse_links_out(project.root, out_dir, *(f for folder in folders for f in (folder.parent, folder, folder / kind)))
     if kind in SHEET_KINDS:  # the data itself: nothing to render, nothing to check
         return export_sheets(project, games, kind, out_dir)
     if options.check:
-        failed = failures(check_project(project, games))
+        failed = failures(check_project(edition(loaded), games))
         if failed:
             raise PnpError([f.as_problem() for f in failed] + [Problem(None, NO_CHECK_HINT)])
     cache = Cache(options.cache_dir or default_cache_dir()) if options.cache else None
@@ -72,6 +85,20 @@ def export(path: str | Path = ".", kind: str = "png", options: ExportOptions | N
         write_proofs(job, components)
     job.report.notes.extend(cache.notes if cache is not None else [])  # a refused cache folder
     return job.report
+
+
+def export_editions(project: Project, kind: str, options: ExportOptions, progress) -> ExportReport:
+    """export() of every edition of the project, the original first, into one report."""
+    report = ExportReport()
+    for code in chosen_languages(project, "all"):
+        made = export_edition(project, kind, dataclasses.replace(options, lang=code), progress)
+        report.out_dir = report.out_dir or made.out_dir
+        report.written += made.written
+        report.removed += made.removed
+        report.pieces += made.pieces
+        report.faces += made.faces
+        report.notes += [note for note in made.notes if note not in report.notes]
+    return report
 
 
 def refuse_bad_options(kind: str, options: ExportOptions) -> None:

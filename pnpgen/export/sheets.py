@@ -9,6 +9,8 @@ import yaml
 
 from ..files.atomic import write_atomically
 from ..errors import PnpError
+from ..project.editions import edition_folder
+from ..project.languages import Texts
 from ..project.model import Card, Component, Game, Project
 from ..project.sheet_files import mark_text
 from ..project.sheets import guess_type
@@ -23,9 +25,9 @@ def export_sheets(project: Project, games: tuple[Game, ...], kind: str, out_dir:
     report = ExportReport(out_dir)
     for game in games:
         listed = [c for c in game.components if c.box is None]  # a tuck box's one piece is made from its deck
-        tables = {component.id: tabulate_cards(game, component) for component in listed}
+        tables = {component.id: tabulate_cards(game, component, project.languages) for component in listed}
         report.pieces += sum(card.copies for component in listed for card in component.cards)
-        folder = out_dir / game.id / kind
+        folder = out_dir / game.id / edition_folder(project) / kind
         files = ({folder / f"{c.id}.csv": csv_bytes(tables[c.id]) for c in listed} if kind == "csv"
                  else {folder / f"{game.id}.xlsx": xlsx_bytes(tables)})
         for target, data in files.items():
@@ -36,17 +38,21 @@ def export_sheets(project: Project, games: tuple[Game, ...], kind: str, out_dir:
     return report
 
 
-def tabulate_cards(game: Game, component: Component) -> list[list]:
+def tabulate_cards(game: Game, component: Component, languages: tuple[str, ...] = ()) -> list[list]:
     """A header row (every field, copies, tbd) and a row per distinct card; fields that only repeat the game's
     defaults are left to the defaults."""
     cards = component.cards
     fields = [name for name in dict.fromkeys(k for card in cards for k in card.fields)
               if not all(name in game.defaults and card.fields.get(name) == game.defaults[name] for card in cards)]
     with_tbd = any(card.tbd for card in cards)
-    columns = order_columns(cards, fields)
-    rows = [columns + (["tbd"] if with_tbd else [])]
+    ordered = order_columns(cards, fields)
+    columns = [(name, index) for name in ordered for index in range(len(languages) if name != "copies" and any(
+        type(card.fields.get(name)) is Texts for card in cards) else 1)]  # name, then name@en beside it
+    rows = [[name + (f"@{languages[index]}" if index else "") for name, index in columns]
+            + (["tbd"] if with_tbd else [])]
     for card in cards:
-        row = [card.copies if name == "copies" else check_text(card.fields.get(name), card, name) for name in columns]
+        row = [card.copies if name == "copies" else check_text(text_of(card.fields.get(name), index), card, name)
+               for name, index in columns]
         rows.append(row + ([", ".join(card.tbd) or None] if with_tbd else []))
     return rows
 
@@ -72,6 +78,13 @@ def order_columns(cards: tuple[Card, ...], fields: list[str]) -> list[str]:
             break
     unwritten = [name for name in fields if name not in written]
     return unwritten + written + ([] if "copies" in written else ["copies"])
+
+
+def text_of(value, index: int):
+    """One language's text of a field (a field of one text has it in the original's column only)."""
+    if type(value) is Texts:
+        return value[index]
+    return value if index == 0 else None
 
 
 def check_text(value, card: Card, name: str):

@@ -154,8 +154,9 @@ class Renderer:
     def key_prefix(self, game: Game, common: tuple):
         """The hasher fed what every render key of one component and side starts with."""
         if common not in self.key_prefixes:
+            edition = (self.project.language,) if self.project.languages else ()  # templates read `lang`
             self.key_prefixes[common] = feed_digest(hashlib.sha256(), self.inputs, game.id, game.title, common[1],
-                                                    self.stamp)
+                                                    self.stamp, *edition)
         return self.key_prefixes[common]
 
     def uncached(self, game: Game, component: Component, cards: Iterable[tuple[int, Card]]) -> array:
@@ -203,6 +204,7 @@ class Renderer:
             "B": round(units.to_mm(component.bleed), 4),
             "SAFE": round(units.to_mm(component.safe), 4),
             "side": side,
+            "lang": self.project.language,  # the edition's language (None for a project of one unnamed language)
             "build": self.stamp.context(),
             "assumed": functools.partial(mark_assumed, game, final=self.stamp.final),
         }

@@ -26,6 +26,7 @@ from .prepare import counter, note_final, open_fontbook, refuse_empty_rules, ref
 from .record import record_build
 from .uptodate import LastBuild, possible_outputs
 from .workers import Background, in_turn
+from ..project.editions import edition_folder
 from ..project.model import Game, Project
 from ..faces.face import Face
 from ..faces.render import Renderer
@@ -56,6 +57,7 @@ class Options:
     clean: bool = False  # delete PDFs earlier builds wrote for components or games that are gone
     share_sheets: bool = True  # small components share sheets in the print-and-play PDF
     final: bool = False  # rulebooks print the numbers the data only assumes without their 「仮」 marks
+    lang: str | None = None  # the edition: a language of the project, all, or None for the original (editions.py)
 
 
 @dataclass
@@ -92,6 +94,10 @@ def build(path: str | Path = ".", options: Options | None = None,
     progress(phase, done, total, label) is called as components are rendered and files written.
     """
     options = options or Options()
+    if options.lang is not None:
+        from .editions import build_editions
+
+        return build_editions(path, options, functools.partial(build_project, progress=progress), Report())
     last = LastBuild(Path(path), options)  # before loading: a file edited meanwhile spoils the digest, not the answer
     if last.holds():
         return last.answer(Report())
@@ -108,7 +114,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
         refuse_failed_checks(project, games)
     report = Report(notes=note_final(games) if options.final else [])
     out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
-    refuse_links_out(project.root, out_dir, *(out_dir / game.id for game in games))
+    refuse_links_out(project.root, out_dir, *(out_dir / game.id / edition_folder(project) for game in games))
     # Without the cache the faces are kept for this build only, in memory.
     cache = Cache(options.cache_dir or default_cache_dir() if options.cache else None)
     fontbook = open_fontbook(project, options)
@@ -210,7 +216,7 @@ def share_writing(outputs: list[Output]) -> tuple[list[Output], list[Output]]:
 def plan_components(project: Project, game: Game, options: Options, out_dir: Path, renderer: Renderer, report: Report,
                     tick: Callable[[str], None], assets: str) -> list[Output]:
     """One output per component and the game's print-and-play PDF, each with its pages and faces."""
-    outputs, laid = [], []
+    outputs, laid, folder = [], [], out_dir / game.id / edition_folder(project)
     for component in game.components:
         tick(f"{game.id}/{component.id}")
         pages, faces, items, spec = lay_out(game, component, options, renderer, report)
@@ -218,7 +224,7 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
         title = f"{game.title} — {component.name}"
         # Digests only decide what to skip: without the cache nothing is skipped, so none is computed.
         found = pdf_digest(project, assets, title, pages, component.bleed, items, spec) if options.cache else ""
-        outputs.append(Output(out_dir / game.id / f"{component.id}.pdf", found, pages, faces, title, component.bleed,
+        outputs.append(Output(folder / f"{component.id}.pdf", found, pages, faces, title, component.bleed,
                               source=Spender(f"the PDF of component {game.id}/{component.id}", component.location, "")))
         report.notes.extend(note_reduced_bleed(game, component, options))
         report.notes.extend(note_bare_edges(game, component, pages, options))
@@ -231,7 +237,7 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
         faces = {key: face for o in outputs for key, face in o.faces.items()}
         found = digest(__version__, "print-and-play", game.title, [o.digest for o in outputs],
                        options.share_sheets) if options.cache else ""
-        outputs.append(Output(out_dir / game.id / f"{game.id}-print-and-play.pdf", found, pages, faces, game.title, None,
+        outputs.append(Output(folder / f"{game.id}-print-and-play.pdf", found, pages, faces, game.title, None,
                               source=Spender(f"the print-and-play PDF of game {game.id}", game.location, "")))
     return outputs
 
@@ -270,14 +276,14 @@ def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -
     if game.rules_sheet:
         planned.append((game.rules_sheet, "rules-sheet.pdf",
                         {"page": rulebook_pages(options.paper, options.rules_page, False)[0], "final": options.final}))
-    outputs = []
+    outputs, folder = [], out_dir / game.id / edition_folder(project)
     for source, name, extra in planned:
         def run(staging, source=source, name=name, extra=extra):
             from ..rules.typeset import build_rulebook, build_rules_sheet
 
             typeset = build_rulebook if name == "rulebook.pdf" else build_rules_sheet
             typeset(project, game, Path(source), staging, fontbook=fontbook, renderer=renderer, converter=converter, **extra)
-        outputs.append(Output(out_dir / game.id / name, digest(__version__, name, game.id, Path(source).read_bytes(),
+        outputs.append(Output(folder / name, digest(__version__, name, game.id, Path(source).read_bytes(),
                                                                data, sorted(extra.items())), typeset=run))
     return outputs
 

@@ -4,14 +4,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..checks.checker import check_project
+from ..checks.translations import check_translations
+from ..project.editions import chosen_languages, edition
 from ..project.validate import load_project
 from .prepare import select_games
 from ..templating.run_budget import whole_run
 
 
 @whole_run("check")
-def check(path: str | Path = ".", game: str | None = None, strict: bool = False):
+def check(path: str | Path = ".", game: str | None = None, strict: bool = False, lang: str | None = None,
+          draft: bool = False):
     """Load the project and hold its data to the documents' figures; returns every finding (with `strict`, also
-    a warning for each number in rulebooks and card text that nothing accounts for)."""
+    a warning for each number in rulebooks and card text that nothing accounts for). lang (a language, or all) also
+    lists every text with no translation into those editions: a failure each, or with `draft` a warning."""
     project = load_project(Path(path))
-    return check_project(project, select_games(project, game), strict=strict)
+    for code in chosen_languages(project, lang):
+        edition(project, code)  # a --lang that names no edition is refused
+    games = select_games(project, game)
+    return check_project(project, games, strict=strict) + (check_translations(project, lang, games, draft)
+                                                           if lang is not None else [])

@@ -10,9 +10,9 @@ from ..files.atomic import write_atomically
 
 NAME = ".pnpgen-manifest.json"
 LAST_BUILD = "/last-build"  # no output's key: keys are relative paths
-# What a build writes: a PDF in a game's folder. The manifest lies in the output folder, which a downloaded
-# project may ship: a key like ../../x must never reach `--clean`'s unlink.
-OUTPUT_KEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*/[A-Za-z0-9_][A-Za-z0-9_.-]*\.pdf")
+# What a build writes: a PDF in a game's folder (an edition's: in its language's folder there). The manifest lies in
+# the output folder, which a downloaded project may ship: a key like ../../x must never reach `--clean`'s unlink.
+OUTPUT_KEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*/(?:[a-z]{2}/)?[A-Za-z0-9_][A-Za-z0-9_.-]*\.pdf")
 
 
 class Manifest:

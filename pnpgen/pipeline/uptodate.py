@@ -143,7 +143,8 @@ def rulebook_sources(project: Project) -> list[str]:
 
 
 def possible_outputs(project: Project) -> set[str]:
-    """Every file a build of the project can make, relative to the output folder."""
-    return {f"{g.id}/{name}" for g in project.games
+    """Every file a build of the project can make, relative to the output folder (each edition's too)."""
+    folders = [""] + [f"{code}/" for code in (project.texts or project).languages[1:]]
+    return {f"{g.id}/{folder}{name}" for g in project.games for folder in folders
             for name in [f"{c.id}.pdf" for c in g.components] + [f"{g.id}-print-and-play.pdf", "rulebook.pdf",
                                                                  "rules-sheet.pdf"]}

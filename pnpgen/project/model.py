@@ -96,6 +96,12 @@ class Card:
         put(self, "_where", where)  # a Location, or the Entries a written card is found by
         put(self, "_cells", cells)  # the cells, or where a written card's places start
 
+    def with_fields(self, fields: Fields, tbd: tuple[str, ...]) -> "Card":
+        """The same card, written at the same place, holding other fields (an edition's texts)."""
+        card = object.__new__(Card)
+        card.hold(fields, self.copies, tbd, self._where, self._cells)
+        return card
+
     def find_location(self) -> Location:
         where = self._where
         return where if type(where) is Location else where.location(self._cells)
@@ -257,6 +263,9 @@ class Project:
     default_font: str = "Noto Sans JP"
     card_thickness: float = 0.3 * 72 / 25.4  # points per card, for tuck boxes
     files: tuple[Path, ...] = field(default=())  # every YAML file read, for watch and the cache
+    languages: tuple[str, ...] = ()  # project: languages, the original first; () for a project of one language
+    language: str | None = None  # the language of this edition's texts (project/editions.py)
+    texts: "Project | None" = field(default=None, repr=False)  # the project with every language's texts, if several
 
     @property
     def templates_dir(self) -> Path:

@@ -29,6 +29,9 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
         Key("name", "text", "The project's name, shown in PDF metadata.", default="the folder name"),
         Key("font", "text", "Default font family for `text()`.", default="Noto Sans JP"),
         Key("card_thickness", "length", "Thickness of one card, for the depth of tuck boxes.", default="0.30mm"),
+        Key("languages", "list of language codes", "The languages of the project's editions, the original first: "
+            "`[ja, en]`. A text field may then give one value per language (`name: {ja: 東風, en: East Wind}`, or "
+            "`name@en` beside `name`); `pnpgen build --lang en` builds the English edition.", default="one language"),
     ),
     "game": (
         Key("id", "id", "Unique id: lower-case letters, digits and `-`; names the output folder.", required=True),

@@ -6,6 +6,8 @@ from pathlib import Path
 
 from .. import units
 from ..errors import Collector, Location, PnpError
+from .editions import edition, gather_texts
+from .languages import read_languages, read_text
 from .load import LList, LMap, find_file, load_file
 from .model import Card, Component, Fields, Game, Project
 from .schema import check_keys, see_readme
@@ -38,12 +40,19 @@ def load_project(path: Path) -> Project:
     name = read_value(project_raw, "name", "text", problems, default=root.name)
     font = read_value(project_raw, "font", "text", problems, default="Noto Sans JP")
     thickness = read_value(project_raw, "card_thickness", "length", problems, default=Project.card_thickness)
-    games = tuple(g for g in (validate_game(raw, base, root, problems, thickness) for raw, base in games_raw) if g)
+    languages = read_languages(project_raw, problems)
+    games = tuple(g for g in (validate_game(raw, base, root, problems, thickness, languages)
+                              for raw, base in games_raw) if g)
     check_unique([(g.id, g.location) for g in games], "game id", problems)
     problems.raise_if_any()
     files += list_sheet_files(games, root)
-    return Project(root=root, source=source.resolve(), name=name, games=games, default_font=font, files=tuple(files),
-                   card_thickness=thickness)
+    project = Project(root=root, source=source.resolve(), name=name, games=games, default_font=font,
+                      files=tuple(files), card_thickness=thickness)
+    if len(languages) < 2:  # one language: the project as read, exactly
+        return dataclasses.replace(project, languages=languages, language=languages[0]) if languages else project
+    project = gather_texts(project, languages, problems)
+    problems.raise_if_any()
+    return edition(project)
 
 
 def find_source(path: Path) -> Path:
@@ -115,7 +124,8 @@ def check_reserved(game_id: str, components: list[Component], problems: Collecto
                                              f"({game_id}/{component.id}.pdf); expected another id")
 
 
-def validate_game(raw: LMap, base: Path, root: Path, problems: Collector, thickness: float = Project.card_thickness) -> Game | None:
+def validate_game(raw: LMap, base: Path, root: Path, problems: Collector, thickness: float = Project.card_thickness,
+                  languages: tuple[str, ...] = ()) -> Game | None:
     check_keys(raw, "game", problems)
     game_id = read_value(raw, "id", "id", problems)  # a bad id is reported; the rest is still checked
     defaults = read_fields(raw, "defaults", problems)
@@ -135,7 +145,7 @@ def validate_game(raw: LMap, base: Path, root: Path, problems: Collector, thickn
     for item in components_raw:
         if isinstance(item, LMap):
             merged = resolve_extends(item, by_id, problems)
-            component = validate_component(merged, game_id or "", defaults, root, problems, thickness)
+            component = validate_component(merged, game_id or "", defaults, root, problems, thickness, languages)
             if component:
                 components.append(component)
     check_unique([(c.id, c.location) for c in components], "component id", problems)
@@ -145,7 +155,7 @@ def validate_game(raw: LMap, base: Path, root: Path, problems: Collector, thickn
     document = read_value(raw, "document", "text", problems)
     game = Game(
         id=game_id or "",
-        title=read_value(raw, "title", "text", problems, default=game_id),
+        title=read_text(raw, "title", languages, problems, default=game_id),
         document=document,
         players=players,
         components=tuple(components),
@@ -198,7 +208,7 @@ def resolve_extends(item: LMap, by_id: dict[str, LMap], problems: Collector) -> 
 
 
 def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Path, problems: Collector,
-                       thickness: float) -> Component | None:
+                       thickness: float, languages: tuple[str, ...] = ()) -> Component | None:
     check_keys(raw, "component", problems)
     if isinstance(raw.get("cards"), LMap):  # cards: {from: data/deck.xlsx, …}
         raw = with_sheet_cards(raw, root, problems)
@@ -237,7 +247,7 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
         problems.add(raw.loc, f"component '{cid}' makes more than {MAX_PIECES} pieces; expected a printable number")
     component = Component(
         id=cid or "",
-        name=read_value(raw, "name", "text", problems, default=cid),
+        name=read_text(raw, "name", languages, problems, default=cid),
         kind=kind or "card",
         size=size,
         shape=shape,
