@@ -129,8 +129,9 @@ def test_an_xlsx_of_every_edition_has_a_column_a_language_and_reads_back_as_both
     report = export(root, "xlsx", ExportOptions(lang="all"))
     assert [p.relative_to(root / "output").as_posix() for p in report.written] == ["winds/xlsx/winds.xlsx"]
     sheet = openpyxl.load_workbook(report.written[0])["winds"]
-    assert [cell.value for cell in sheet[1]] == ["effect", "effect@en", "number", "name", "name@en", "copies"]
-    assert [cell.value for cell in sheet[5]] == ["4枚捨てる。", "Discard 4 cards.", 4, "北風", "North Wind", 1]
+    # the columns of the YAML's first card, in its order, each translation beside its original
+    assert [cell.value for cell in sheet[1]] == ["number", "copies", "name", "name@en", "effect", "effect@en"]
+    assert [cell.value for cell in sheet[5]] == [4, 1, "北風", "North Wind", "4枚捨てる。", "Discard 4 cards."]
     again = shutil.copytree(root, tmp_path / "again", ignore=shutil.ignore_patterns("output"))
     shutil.copy(report.written[0], again / "winds.xlsx")
     text = (again / "cards.yaml").read_text(encoding="utf-8")
@@ -141,7 +142,7 @@ def test_an_xlsx_of_every_edition_has_a_column_a_language_and_reads_back_as_both
         read, first = (edition(load_project(path), code).games[0].components[0] for path in (again, root))
         assert [dict(c.fields) for c in read.cards] == [dict(c.fields) for c in first.cards]
         assert [c.copies for c in read.cards] == [c.copies for c in first.cards]
-    sheet["E3"] = None  # a translator's blank: a missing translation at its cell
+    sheet["D3"] = None  # a translator's blank: a missing translation at its cell
     sheet["G1"], sheet["G2"] = "name@de", "Ostwind"  # a language the project does not have: refused at its cell
     sheet.parent.save(again / "winds.xlsx")
     with pytest.raises(PnpError) as caught:
@@ -152,5 +153,5 @@ def test_an_xlsx_of_every_edition_has_a_column_a_language_and_reads_back_as_both
     sheet["G1"], sheet["G2"] = None, None
     sheet.parent.save(again / "winds.xlsx")
     assert [f"{f.location}: {f.detail}" for f in pnpgen.check(again, lang="en") if f.status == "fail"] == [
-        "winds.xlsx:winds!D3: 'name' of card 2 of winds has no en text (the original: '南風'); expected a translation "
+        "winds.xlsx:winds!C3: 'name' of card 2 of winds has no en text (the original: '南風'); expected a translation "
         "as {…, en: …} or beside it as name@en"]
