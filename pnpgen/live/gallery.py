@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from pathlib import Path
+from typing import Callable
 
 from .. import units
 from ..pipeline.build import Options
@@ -40,11 +41,14 @@ class Gallery:
         self.flaws: dict[str, list[dict]] = {}  # a thumbnail's key -> its face's print flaws (faces/print_checks)
 
     @whole_run("preview")
-    def rebuild(self, path: Path, live: Live, files: list[str]) -> Project | None:
+    def rebuild(self, path: Path, live: Live, files: list[str],
+                loaded: Callable[[Project], None] = lambda project: None) -> Project | None:
+        """The gallery built again; loaded(project) is told the model as soon as it is read."""
         changes = [f"{', '.join(files)} changed"] if files else []
         try:
             with PIPELINE:
                 project = load_project(path)
+                loaded(project)
                 changes += describe_changes(self.previous, project)
                 games, findings, thumbs = self.model(project, live.thumbs)
                 since, live.changes_page = compare_since(project, self.since, self.options.game, self.options.cache,

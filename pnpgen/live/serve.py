@@ -56,9 +56,10 @@ def serve(path: str | Path = ".", *, host: str = "127.0.0.1", port: int = 0, opt
 
 def watch_project(path: Path, root: Path, gallery: Gallery, live: "Live", stop: threading.Event, interval: float) -> None:
     """Rebuild the gallery now and after every change (waiting until the files stay still)."""
+    read: dict = {}  # the files as the model read them, looked at before the build: a save after that is seen
     before = snapshot(root)  # taken before the build, so that a save during it is seen
-    project = gallery.rebuild(path, live, [])
-    state = {**look(root, project), **before}
+    project = gallery.rebuild(path, live, [], lambda model: read.update(look(root, model)))
+    state = {**read, **before}
     while (current := wait_for_change(state, lambda: look(root, project), stop, interval)) is not None:
         files, state = changed_files(state, current), current
         project = gallery.rebuild(path, live, files) or project

@@ -128,19 +128,23 @@ def watch(path: str | Path, options: Options, echo: Callable[[str], None], *, in
     root = path if path.is_dir() else path.parent
     stop = stop or threading.Event()
     out = Path(options.out_dir) if options.out_dir else None  # -o inside templates/ (say) is not an edit
+    read: dict = {}  # the files as the model read them, looked at before the build: a save after that is seen
     before = snapshot(root, out)  # taken before the build, so that a save during it is seen
-    model = rebuild(path, options, None, echo)
-    state = {**look(root, model, out), **before}
+    model = rebuild(path, options, None, echo, lambda project: read.update(look(root, project, out)))
+    state = {**read, **before}
     while (current := wait_for_change(state, lambda: look(root, model, out), stop, interval)) is not None:
         echo("changed: " + ", ".join(changed_files(state, current)))
         state = current
         model = rebuild(path, options, model, echo) or model
 
 
-def rebuild(path: Path, options: Options, previous: Project | None, echo: Callable[[str], None]) -> Project | None:
+def rebuild(path: Path, options: Options, previous: Project | None, echo: Callable[[str], None],
+            loaded: Callable[[Project], None] = lambda project: None) -> Project | None:
+    """Build again; loaded(project) is told the model as soon as it is read, before the build runs."""
     started = time.perf_counter()
     try:
         project = load_project(path)
+        loaded(project)
         for line in describe_changes(previous, project):
             echo(line)
         report = build_project(project, options)

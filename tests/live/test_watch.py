@@ -112,3 +112,32 @@ def test_watch_rebuilds_when_a_sheet_of_cards_is_saved(tmp_path):
         stop.set()
         worker.join(timeout=10)
     assert not worker.is_alive()
+
+
+def test_a_sheet_saved_the_moment_the_first_build_ends_is_seen(tmp_path):
+    """The files the model read are looked at before the build runs: a save made while "built in" is being
+    printed (here by the echo itself, in the watcher's own thread, so the order is fixed) is a change."""
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURES / "minimal", project)
+    (project / "tables").mkdir()
+    sheet = project / "tables" / "deck.csv"
+    sheet.write_text("name,number,copies\n剣,1,3\n盾,2,2\n弓,3,1\n", encoding="utf-8")
+    text = (project / "cards.yaml").read_text(encoding="utf-8")
+    start, end = text.index("        cards:\n"), text.index("    expectations:")
+    (project / "cards.yaml").write_text(text[:start] + "        cards: {from: tables/deck.csv}\n" + text[end:], encoding="utf-8")
+    lines = Lines()
+
+    def echo(line: str) -> None:
+        lines.append(line)
+        if line.startswith("built in") and len(lines) == 2:
+            edit(sheet, "盾,2,2", "大盾,2,2")
+
+    stop = threading.Event()
+    worker = threading.Thread(target=watch, args=(project, Options(out_dir=tmp_path / "out", cache_dir=tmp_path / "c"),
+                                                  echo), kwargs={"interval": 0.1, "stop": stop})
+    worker.start()
+    try:
+        assert wait_for(lines, "tiny/deck card 2 changed: name: 盾 → 大盾 (tables/deck.csv:A3)"), lines
+    finally:
+        stop.set()
+        worker.join()
