@@ -1,5 +1,7 @@
 """The print-and-play PDF holds its components' pages: every page, box, form, font and word of each, in
-order, with the game's document information; with or without the cache, the same bytes."""
+order, with the game's document information, then its rulebook (or rules sheet) on sheets of its own; with or
+without the cache, the same bytes."""
+import shutil
 from pathlib import Path
 
 from pypdf import PdfReader
@@ -100,3 +102,22 @@ def test_a_booklet_build_keeps_the_rulebook_out_of_the_print_and_play_pdf(tmp_pa
                                only="components", cache=False))
     name = "last-wan-standing-quickdraw/last-wan-standing-quickdraw-print-and-play.pdf"
     assert (tmp_path / "booklet" / name).read_bytes() == (tmp_path / "components" / name).read_bytes()
+
+
+def test_a_game_with_only_a_rules_sheet_ends_its_print_and_play_pdf_with_the_sheet(tmp_path):
+    root = Path(__file__).parents[1]
+    project = tmp_path / "project"
+    project.mkdir()
+    for name in ("cards.yaml", "games", "rules", "templates", "documents"):
+        (shutil.copytree if (root / name).is_dir() else shutil.copy)(root / name, project / name)
+    game_file = project / "games" / "last-wan-standing-quickdraw.yaml"
+    game_file.write_text(game_file.read_text(encoding="utf-8").replace(
+        "    rulebook: rules/last-wan-standing-quickdraw.md\n", ""), encoding="utf-8")
+    pnpgen.build(project, Options(out_dir=tmp_path / "out", game="last-wan-standing-quickdraw", cache=False,
+                                  check=False))
+    game = tmp_path / "out" / "last-wan-standing-quickdraw"
+    assert not (game / "rulebook.pdf").exists()
+    combined = PdfReader(game / "last-wan-standing-quickdraw-print-and-play.pdf").pages
+    sheet = PdfReader(game / "rules-sheet.pdf").pages
+    assert len(sheet) == 1 and combined[-1].extract_text() == sheet[0].extract_text()
+    assert len(combined) % 2 == 1  # the components on whole sheets, then the rules sheet on one more
