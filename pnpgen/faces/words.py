@@ -16,8 +16,10 @@ PREFIX = "接頭辞"
 SUFFIX = "接尾辞"
 CHUNK = 2000  # characters analysed at a time: the analyser refuses very long input, and no word is this long
 _SENTENCE_END = re.compile("(?<=[。！？\n])")
-# Private-use characters stand for inline icons while breaking: each is a word of its own.
-_OWN_WORD = re.compile("[\U000f0000-\U000fffff]")
+# Private-use characters stand for inline icons while breaking: each is a word of its own; so is a lone surrogate,
+# which the analyser cannot take (it reads U+FFFD in its place).
+_OWN_WORD = re.compile("[\U000f0000-\U000fffff\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @functools.lru_cache(maxsize=2048)  # fitting asks again for each size it tries; a deck's texts are not all kept
@@ -27,7 +29,7 @@ def word_starts(text: str) -> frozenset[int]:
     at = 0
     for chunk in _chunks(text):
         previous = ""  # the part of speech of the word before, "" at a chunk's start (a break is allowed there)
-        for morpheme in _tokenizer().tokenize(chunk):
+        for morpheme in _tokenizer().tokenize(_SURROGATE.sub("\ufffd", chunk)):
             kind = morpheme.part_of_speech()[0]
             if at + morpheme.begin() and not joins(previous, kind):
                 starts.add(at + morpheme.begin())
