@@ -21,8 +21,8 @@ PAGES = {  # a reference page, relative to the repository -> (begin, end, what r
 }
 # What each helper a face template calls does; its parameters are read from the function that does it.
 HELPERS = {
-    "text": "fitted text: box in mm, sizes in pt; wraps Latin at spaces and Japanese between characters with "
-            "kinsoku (no line starts with 。、」ー…), honours `\\n`, shrinks to `min_size` (6 pt by default, the "
+    "text": "fitted text: box in mm, sizes in pt; wraps Latin at spaces and Japanese at phrase "
+            "boundaries, else between words (compounds such as 捨て札 kept whole), with kinsoku (no line starts with 。、」ー…), honours `\\n`, shrinks to `min_size` (6 pt by default, the "
             "smallest card text that reads at the table; a template may say less), else stops the build naming "
             "the card and field; `:name:` in the text is an inline icon from `templates/icons/name.svg`",
     "image": "a picture from the project's `images/` folder (PNG, JPEG, GIF, WebP, TIFF or BMP) in the box, in mm: "

@@ -1,5 +1,6 @@
 """Turn text into lines no wider than a measure: Japanese at phrase boundaries (BudouX) where the measure
-allows, else between characters, Latin words at spaces, and kinsoku always. Card text and rulebooks share it."""
+allows, else between words (faces.words: a compound noun is one), Latin words at spaces, and kinsoku always.
+Card text and rulebooks share it."""
 from __future__ import annotations
 
 import functools
@@ -7,6 +8,8 @@ import itertools
 import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
+
+from .words import word_starts
 
 _EPSILON = 1e-6
 MIN_FILL = 0.6  # a line is broken at a phrase boundary only if that leaves it at least this full
@@ -30,7 +33,7 @@ NO_LINE_END = frozenset("（「『【〔〈《｛［‘“〘〖〝｢" "([{")
 
 @dataclass
 class Piece:
-    """Units [start, end) that break as one. level: 0 a phrase, 1 a word or CJK character, 2 one character."""
+    """Units [start, end) that break as one. level: 0 a phrase, 1 a word, 2 one character."""
 
     start: int
     end: int
@@ -63,8 +66,10 @@ def _fine_kind(char: str) -> str:
 
 
 def _pieces(chars: Sequence[str], widths: Sequence[float], start: int, end: int, level: int,
-            phrases: frozenset[int] = frozenset(), offsets: Sequence[int] = ()) -> list[Piece]:
-    """Units start..end grouped at `level`: phrases (0), words and CJK characters (1), characters (2)."""
+            starts: frozenset[int] | None = None) -> list[Piece]:
+    """Units start..end grouped at `level`: phrases (0), words (1), characters (2). starts: the units that begin
+    a phrase (level 0) or a Japanese word (level 1); None at level 1: the text has no Japanese, its CJK
+    characters are words of their own."""
     pieces: list[Piece] = []
     for index in range(start, end):
         char = chars[index]
@@ -73,12 +78,13 @@ def _pieces(chars: Sequence[str], widths: Sequence[float], start: int, end: int,
         if last is not None and not last.space and (char in NO_BREAK or chars[index - 1] in NO_BREAK):
             joins = True
         elif level == 0:
-            joins = last is not None and not space and not last.space and (char == "" or offsets[index] not in phrases)
+            joins = last is not None and not space and not last.space and (char == "" or index not in starts)
         else:
             kind = _fine_kind(char)
             joins = last is not None and not space and (kind == "glue" or (
                 level == 1 and not last.space and kind == "word" and _fine_kind(chars[index - 1]) in ("word", "glue")
-                and _fine_kind(chars[last.start]) == "word"))
+                and _fine_kind(chars[last.start]) == "word") or (
+                level == 1 and not last.space and starts is not None and index not in starts))
         if last is not None and (joins or (space and last.space)):
             last.end, last.width = index + 1, last.width + widths[index]
         else:
@@ -93,18 +99,22 @@ def plan_lines(chars: Sequence[str], widths: Sequence[float], max_widths: Sequen
     either end and `following` is where the next line starts (len(chars) after the last line).
 
     A line ends at a phrase boundary when that leaves it at least min_fill full; otherwise the phrase that
-    does not fit is broken between its words and CJK characters, and a word alone wider than a line between
-    its characters. Kinsoku holds: no line starts with NO_LINE_START nor ends with NO_LINE_END (the offending
+    does not fit is broken between its words (a compound noun is one), and a word alone wider than a line
+    between its characters. Kinsoku holds: no line starts with NO_LINE_START nor ends with NO_LINE_END (the offending
     unit goes down to the next line); a line of a single unit may break it, having nowhere else to go."""
     if isinstance(max_widths, (int, float)):
         max_widths = [max_widths]
-    offsets = list(itertools.accumulate(map(len, chars), initial=0))  # where each unit starts in the text
-    pieces = _pieces(chars, widths, 0, len(chars), 0, phrase_starts("".join(chars)), offsets)
+    text = "".join(chars)
+    offsets = list(itertools.accumulate(map(len, chars), initial=0))[:-1]  # where each unit starts in the text
+    words = _units_at(offsets, word_starts(text)) if _BREAKABLE.search(text) else None
+    phrases = _units_at(offsets, phrase_starts(text))
+    pieces = _pieces(chars, widths, 0, len(chars), 0, phrases if words is None else phrases & words)
     lines: list[tuple[int, int, int]] = []
     first = _skip_spaces(pieces, 0)
     while first < len(pieces):
         max_width = max_widths[min(len(lines), len(max_widths) - 1)]
-        end = _kinsoku(pieces, first, _fill(pieces, first, max_width, min_fill, chars, widths), chars, widths)
+        end = _kinsoku(pieces, first, _fill(pieces, first, max_width, min_fill, chars, widths, words), chars, widths,
+                       words)
         last = _last_solid(pieces, first, end)
         following = _skip_spaces(pieces, end)
         lines.append((pieces[first].start, pieces[last].end,
@@ -113,13 +123,19 @@ def plan_lines(chars: Sequence[str], widths: Sequence[float], max_widths: Sequen
     return lines
 
 
-def _split(pieces: list[Piece], at: int, chars: Sequence[str], widths: Sequence[float], alone: bool) -> bool:
+def _units_at(offsets: Sequence[int], starts: frozenset[int]) -> frozenset[int]:
+    """The units that begin at the given character offsets."""
+    return frozenset(index for index, offset in enumerate(offsets) if offset in starts)
+
+
+def _split(pieces: list[Piece], at: int, chars: Sequence[str], widths: Sequence[float], alone: bool,
+           words: frozenset[int] | None) -> bool:
     """Replace a piece by its finer pieces; False when there are none. Only a piece alone on its line (too
     wide for any line) is broken below its words and CJK characters."""
     piece = pieces[at]
     if piece.level >= 2 or piece.end - piece.start <= 1:
         return False
-    finer = _pieces(chars, widths, piece.start, piece.end, piece.level + 1)
+    finer = _pieces(chars, widths, piece.start, piece.end, piece.level + 1, words)
     if len(finer) == 1 and piece.level == 0 and alone:
         finer = _pieces(chars, widths, piece.start, piece.end, 2)
     if len(finer) == 1 and not alone:
@@ -128,7 +144,7 @@ def _split(pieces: list[Piece], at: int, chars: Sequence[str], widths: Sequence[
     return True
 
 
-def _fill(pieces: list[Piece], first: int, max_width: float, min_fill: float, chars, widths) -> int:
+def _fill(pieces: list[Piece], first: int, max_width: float, min_fill: float, chars, widths, words) -> int:
     """Index after the last piece from `first` that goes on a line of max_width."""
     width = pending = 0.0
     index = first
@@ -139,11 +155,11 @@ def _fill(pieces: list[Piece], first: int, max_width: float, min_fill: float, ch
         elif width + pending + piece.width <= max_width + _EPSILON:
             width += pending + piece.width
             pending = 0.0
-        elif index == first and _split(pieces, index, chars, widths, alone=True):
+        elif index == first and _split(pieces, index, chars, widths, True, words):
             continue  # wider than a line alone: break it finer
         elif index == first:
             return index + 1  # one character wider than the line: it goes on the line anyway
-        elif piece.level == 0 and width < min_fill * max_width and _split(pieces, index, chars, widths, alone=False):
+        elif piece.level == 0 and width < min_fill * max_width and _split(pieces, index, chars, widths, False, words):
             continue  # breaking before this phrase would leave the line too empty: break inside it
         else:
             return index
@@ -151,7 +167,8 @@ def _fill(pieces: list[Piece], first: int, max_width: float, min_fill: float, ch
     return index
 
 
-def _kinsoku(pieces: list[Piece], first: int, end: int, chars: Sequence[str], widths: Sequence[float]) -> int:
+def _kinsoku(pieces: list[Piece], first: int, end: int, chars: Sequence[str], widths: Sequence[float],
+             words: frozenset[int] | None) -> int:
     """Move the break earlier while the next line would start, or this one end, with a forbidden character;
     a line of one phrase is broken inside it for that."""
     while True:
@@ -167,7 +184,7 @@ def _kinsoku(pieces: list[Piece], first: int, end: int, chars: Sequence[str], wi
             end = last
             continue
         count = len(pieces)
-        if not _split(pieces, first, chars, widths, alone=True):
+        if not _split(pieces, first, chars, widths, True, words):
             return end  # a single unit: nowhere earlier to break
         end += len(pieces) - count
 

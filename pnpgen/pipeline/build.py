@@ -3,24 +3,25 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
 from .._version import __version__
+from .pdf_digest import pdf_digest
 from .print_notes import note_print_flaws
 from .prerender import render_ahead
 from ..files.atomic import refuse_links_out, replace_all, staging_path, write_atomically
 from ..store.cache import Cache, default_cache_dir
-from ..digests import digest, feed_digest, file_sha256, shared_repr
+from ..digests import digest, file_sha256
 from ..faces.inputs import input_digests
 from ..faces.convert import Converter
-from ..press.impose import Item, Page, SheetSpec
+from ..press.impose import Page
 from ..press.layout import (lay_out, note_bare_edges, note_pinned_paper, note_reduced_bleed,
                             refuse_conflicting_options)
 from ..press.shared_sheets import laid_out, note_shared_sheets, share_sheets
-from ..press.sheet_order import order_for_duplex
+from ..press.append_pdf import append_pdf
+from ..press.sheet_order import end_sheet, order_for_duplex
 from .manifest import Manifest
 from .prepare import counter, note_final, open_fontbook, refuse_empty_rules, refuse_failed_checks, select_games
 from .record import record_build
@@ -85,6 +86,7 @@ class Output:
     bleed: float | None = None
     typeset: Callable | None = None  # rulebooks: typeset(staging_path)
     source: Spender | None = None  # what writing it is charged to (components' PDFs: their own, their game's)
+    appendix: Output | None = None  # a print-and-play PDF: the rulebook whose pages end it
 
 
 def build(path: str | Path = ".", options: Options | None = None,
@@ -127,8 +129,9 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
     def is_stale(output: Output) -> bool:
         return not (options.cache and manifest.is_current(output.target, output.digest))
 
-    rules = [o for game in games if options.only != "components"
-             for o in plan_rules(project, game, options, out_dir, fontbook, renderer, converter)]
+    game_rules = {game.id: plan_rules(project, game, options, out_dir, fontbook, renderer, converter)
+                  for game in games if options.only != "components"}
+    rules = [o for outputs in game_rules.values() for o in outputs]
     stale_rules = [o for o in rules if is_stale(o)]
     staged: list[tuple[Path, Path]] = []
     jobs: list[Background] = []
@@ -150,7 +153,8 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
         render_ahead(games if options.only != "rules" else (), renderer, converter, progress)
         tick = counter("laying out", sum(len(g.components) for g in games), progress)
         components = [o for game in games if options.only != "rules"
-                      for o in plan_components(project, game, options, out_dir, renderer, report, tick, assets)]
+                      for o in plan_components(project, game, options, out_dir, renderer, report, tick, assets,
+                                               game_rules.get(game.id, ()))]
         renderer.face_keys.components.clear()  # every card is laid out: its face keys are not needed again
         stale_components = [o for o in components if is_stale(o)]
         forms = converter.convert_faces(face for output in stale_components for face in output.faces.values())
@@ -173,6 +177,9 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
         for job in jobs:
             run_budget.take(job.wait())  # what the other core spent counts too
         cache.close()  # the processes that read the faces are done
+        staged_as = {target: staging for staging, target in staged}
+        for output in (o for o in stale_components if o.appendix is not None):  # its rulebook is typeset by now
+            append_pdf(staged_as[output.target], staged_as.get(output.appendix.target, output.appendix.target))
         sizes = {target: staging.stat().st_size for staging, target in staged}
         replace_all(staged, "PDF")
     except BaseException:
@@ -214,8 +221,10 @@ def share_writing(outputs: list[Output]) -> tuple[list[Output], list[Output]]:
 
 
 def plan_components(project: Project, game: Game, options: Options, out_dir: Path, renderer: Renderer, report: Report,
-                    tick: Callable[[str], None], assets: str) -> list[Output]:
-    """One output per component and the game's print-and-play PDF, each with its pages and faces."""
+                    tick: Callable[[str], None], assets: str, rules: Sequence[Output] = ()) -> list[Output]:
+    """One output per component and the game's print-and-play PDF, each with its pages and faces; rules: the
+    game's rulebook and rules sheet to build, the first of which ends the print-and-play PDF (a booklet's
+    sheets print flipping on the other edge: it keeps to its own file)."""
     outputs, laid, folder = [], [], out_dir / game.id / edition_folder(project)
     for component in game.components:
         tick(f"{game.id}/{component.id}")
@@ -235,30 +244,14 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
             order_for_duplex([page for output in outputs for page in output.pages]), [])
         report.notes.extend(note_shared_sheets(game, pages, shared))
         faces = {key: face for o in outputs for key, face in o.faces.items()}
-        found = digest(__version__, "print-and-play", game.title, [o.digest for o in outputs],
-                       options.share_sheets) if options.cache else ""
-        outputs.append(Output(folder / f"{game.id}-print-and-play.pdf", found, pages, faces, game.title, None,
-                              source=Spender(f"the print-and-play PDF of game {game.id}", game.location, "")))
+        appendix = rules[0] if rules and not options.booklet else None
+        found = digest(__version__, "print-and-play", game.title, [o.digest for o in outputs], options.share_sheets,
+                       appendix.digest if appendix else None) if options.cache else ""
+        outputs.append(Output(folder / f"{game.id}-print-and-play.pdf", found,
+                              end_sheet(pages) if appendix else pages, faces, game.title, None,
+                              source=Spender(f"the print-and-play PDF of game {game.id}", game.location, ""),
+                              appendix=appendix))
     return outputs
-
-
-def pdf_digest(project: Project, assets: str, title: str, pages: list[Page], bleed: float | None,
-               items: Sequence[Item] = (), spec: SheetSpec | None = None) -> str:
-    """Pages name their faces by content hash (so a template edit changes only the PDFs whose faces it
-    changes); assets covers what the SVG only names (image and font files). Pages imposed from items on a
-    sheet spec (impose() is deterministic) are described by those: the faces in order, their size and labels,
-    and the spec decide every placement and mark, in far less to hash than the pages' repr. Other pages (die-cut
-    sheets) are fed some at a time: a deck's pages are never one string."""
-    hasher = feed_digest(hashlib.sha256(), __version__, "pdf", project.name, assets, title, bleed, len(pages))
-    if items and spec is not None:  # described some at a time too: a deck's items are never one string
-        feed_digest(hasher, "imposed", spec, items[0].size, len(items))
-        for start in range(0, len(items), 256):
-            hasher.update("\n".join(f"{item.front!r} {item.back!r} {item.label!r}"
-                                     for item in items[start:start + 256]).encode("utf-8") + b"\n")
-        return hasher.hexdigest()
-    for start in range(0, len(pages), 64):
-        hasher.update(shared_repr(pages[start:start + 64]).encode("utf-8"))
-    return hasher.hexdigest()
 
 
 def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -> list[Output]:

@@ -31,3 +31,11 @@ def blank_behind(page: Page) -> Page:
     """The empty back of a one-sided page: the same paper, nothing printed."""
     whole = Rect(0, 0, page.size.width, page.size.height)
     return Page(page.size, "back", (), (), whole, whole)
+
+
+def end_sheet(pages: Sequence[Page]) -> list[Page]:
+    """The pages with a blank after an odd last one when they print double-sided: what follows them (the
+    rulebook) starts on a sheet of its own."""
+    if len(pages) % 2 and any(page.side == "back" for page in pages):
+        return [*pages, blank_behind(pages[-1])]
+    return list(pages)

@@ -4,7 +4,7 @@ reportlab's own CJK wrapping (wordWrap='CJK') hangs one forbidden character into
 line-end prohibitions (「（【 may end a line), misses ！？〜…, and splits Latin words and numbers
 anywhere. KinsokuParagraph keeps reportlab's fragments (fonts, colours, links) and replaces only
 the choice of breaks, with the rules card text uses (`faces.linebreak.plan_lines`): Japanese lines
-end at phrase boundaries where the measure allows, else between characters; Latin words and runs
+end at phrase boundaries where the measure allows, else between words (compound nouns whole); Latin words and runs
 of digits (half- or full-width) stay whole unless wider than a line; kinsoku holds (oidashi, no
 hanging); spaces at line ends are dropped. Lines are set ragged right, all alike.
 """

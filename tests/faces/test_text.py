@@ -50,9 +50,9 @@ def test_line_never_ends_with_opening_bracket():
     assert break_lines("あいう（「えお", 5, one) == ["あいう", "（「えお"]
 
 
-def test_japanese_breaks_between_any_characters_when_phrases_are_not_asked_for():
-    lines = break_lines("あいうえおかきくけこさ", 5, one, min_fill=1)  # every line as full as it can be
-    assert lines == ["あいうえお", "かきくけこ", "さ"]
+def test_japanese_breaks_between_words_when_phrases_are_not_asked_for():
+    lines = break_lines("山札から手札を補充する", 5, one, min_fill=1)  # every line as full as words let it be
+    assert lines == ["山札から", "手札を補充", "する"]
 
 
 def test_japanese_breaks_at_phrase_boundaries_where_the_measure_allows():

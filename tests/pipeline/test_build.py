@@ -213,9 +213,11 @@ def test_outputs_keep_only_the_faces_still_to_convert(tmp_path, monkeypatch):
     assert planned and all(output.faces == {} for output in planned)
     deck = planned[0]
     project = load_project(FIXTURES / "numbered-backs")
-    same = pipeline.pdf_digest(project, "assets", deck.title, deck.pages, deck.bleed)
-    swapped = pipeline.pdf_digest(project, "assets", deck.title, deck.pages[::-1], deck.bleed)
-    assert same == pipeline.pdf_digest(project, "assets", deck.title, list(deck.pages), deck.bleed) != swapped
+    from pnpgen.pipeline.pdf_digest import pdf_digest
+
+    same = pdf_digest(project, "assets", deck.title, deck.pages, deck.bleed)
+    swapped = pdf_digest(project, "assets", deck.title, deck.pages[::-1], deck.bleed)
+    assert same == pdf_digest(project, "assets", deck.title, list(deck.pages), deck.bleed) != swapped
 
 
 def planned(project_dir: Path, tmp_path: Path, edit=lambda text: text, assets: str = "assets", **options) -> tuple:

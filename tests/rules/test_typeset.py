@@ -309,6 +309,22 @@ def test_no_line_starts_or_ends_against_kinsoku(built):
                 assert line[-1:] not in NO_LINE_END, f"{which}: {line}"
 
 
+def test_no_line_ends_inside_a_compound(built):
+    """捨て札 and the other compounds of the rulebooks are never split at a line end (as one was, 捨て／札)."""
+    compounds = ("捨て札", "山札", "手札", "王牌", "聴牌速度", "闘牌カード", "種族カード")
+    whole = Counter()
+    for which in GAMES + ("a5", "sheet"):
+        for page in pypdf.PdfReader(built[which]).pages:
+            found = lines(page)
+            for line, following in zip(found, found[1:]):
+                for compound in compounds:
+                    split = any(line.endswith(compound[:at]) and following.startswith(compound[at:])
+                                for at in range(1, len(compound)))
+                    assert not split, f"{which}: {line}|{following}"
+            whole.update(compound for line in found for compound in compounds if compound in line)
+    assert whole["捨て札"] and whole["手札"]
+
+
 @pytest.mark.parametrize("game_id", GAMES + ("a5",))
 def test_no_heading_is_left_at_the_foot_of_a_page(kit, built, game_id):
     source_id = "three-times-undress" if game_id == "a5" else game_id
