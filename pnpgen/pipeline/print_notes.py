@@ -10,13 +10,14 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from .. import units
-from ..faces.form_marks import form_marks
-from ..faces.print_checks import image_sizes, inspect_sizes
 
 
 def note_print_flaws(outputs, forms: Mapping, root: Path) -> list[str]:
     """One note per component and check: the first face's flaw, and how many faces of the component show one.
     outputs: the components' PDFs (those with a bleed; a print-and-play PDF places the same faces)."""
+    from ..faces.form_marks import form_marks  # imported here: a build writing nothing never inspects a face
+    from ..faces.print_checks import image_sizes, inspect_sizes
+
     pixels = image_sizes(root)
     notes, seen = [], set()
     for output in outputs:

@@ -10,14 +10,14 @@ import io
 from pathlib import Path
 from typing import BinaryIO
 
-from pypdf import PdfReader, PdfWriter
-from pypdf.generic import ArrayObject, ByteStringObject
-
 from ..files.atomic import write_atomically
 
 
 def append_pdf(path: Path, appendix: Path) -> None:
     """Rewrite the PDF at path with appendix's pages at its end (the caller makes them start on a new sheet)."""
+    from pypdf import PdfReader, PdfWriter  # imported here: a build that appends nothing never loads pypdf
+    from pypdf.generic import ArrayObject, ByteStringObject
+
     components, rules = Path(path).read_bytes(), Path(appendix).read_bytes()
 
     def write(out: BinaryIO) -> None:
