@@ -104,6 +104,9 @@ def plan_lines(chars: Sequence[str], widths: Sequence[float], max_widths: Sequen
     unit goes down to the next line); a line of a single unit may break it, having nowhere else to go."""
     if isinstance(max_widths, (int, float)):
         max_widths = [max_widths]
+    alone = _one_line(chars, widths, max_widths[0])
+    if alone is not None:
+        return alone
     text = "".join(chars)
     offsets = list(itertools.accumulate(map(len, chars), initial=0))[:-1]  # where each unit starts in the text
     words = _units_at(offsets, word_starts(text)) if _BREAKABLE.search(text) else None
@@ -121,6 +124,18 @@ def plan_lines(chars: Sequence[str], widths: Sequence[float], max_widths: Sequen
                       pieces[following].start if following < len(pieces) else len(chars)))
         first = following
     return lines
+
+
+def _one_line(chars: Sequence[str], widths: Sequence[float], max_width: float) -> list | None:
+    """The one line of a paragraph that fits on its first line, without asking BudouX or the word analyser where
+    it could break; None when it may not fit, or holds spaces (dropped at line ends) or no-break spaces."""
+    if not chars or any(char != "" and (char in SPACES or char in NO_BREAK) for char in chars):
+        return None
+    width = 0.0
+    for value in widths:
+        width += value
+    # a margin far above the rounding of summing the same widths phrase by phrase, as the full path does
+    return [(0, len(chars), len(chars))] if width <= max_width + _EPSILON - 1e-9 else None
 
 
 def _units_at(offsets: Sequence[int], starts: frozenset[int]) -> frozenset[int]:

@@ -40,3 +40,25 @@ def test_latin_words_never_split_in_japanese_text():
         assert "".join(lines).replace(" ", "") == text.replace(" ", "")
         for word in ("Discard", "Pile", "Quick", "Draw"):
             assert any(word in line for line in lines), (width, lines)
+
+
+def test_a_paragraph_that_fits_its_line_is_one_line_without_asking_where_it_could_break(monkeypatch):
+    """The one-line shortcut gives what the whole line breaker gives, for every paragraph it takes."""
+    import random
+
+    from pnpgen.faces import linebreak
+
+    alphabet = list("捨て札山手王牌聴速度のをにはがでと、。「」（）ーっ　abcDEF12３４") + [""]
+    chance = random.Random(7)
+    taken = 0
+    for _ in range(3000):
+        chars = [chance.choice(alphabet) for _ in range(chance.randint(1, 30))]
+        widths = [0.0 if char == "" else chance.choice([0.3, 0.5, 1.0]) for char in chars]
+        measure = chance.choice([2.0, 5.0, 10.0, 15.0, 40.0])
+        quick = linebreak.plan_lines(chars, widths, measure)
+        taken += linebreak._one_line(chars, widths, measure) is not None
+        with monkeypatch.context() as patched:
+            patched.setattr(linebreak, "_one_line", lambda *_: None)
+            assert linebreak.plan_lines(chars, widths, measure) == quick, ("".join(chars), measure)
+    assert taken > 500  # the shortcut was taken often enough to mean something
+    assert linebreak._one_line(list("捨て札 山札"), [1.0] * 6, 40.0) is None  # a space: the full path trims it
