@@ -105,15 +105,10 @@ def parse_declarations(text: str) -> dict[str, str] | None:
 def parse_cmyk(text: str, percent: bool, values: tuple[str, ...]) -> Ink:
     from .cmyk import converter_for  # the profile is read only by the faces that give CMYK
 
-    inks = []
-    for value in values:
-        try:
-            level = float(value[:-1]) / 100 if value.endswith("%") else float(value) / (100 if percent else 1)
-        except ValueError:
-            raise NotDrawable(f"colour {text!r} (expected four numbers)") from None
-        if not math.isfinite(level):
-            raise NotDrawable(f"colour {text!r}")
-        inks.append(round(min(max(level, 0.0), 1.0), 4))
+    try:  # cmyk() counts in percent, device-cmyk() in fractions of one
+        inks = [round(min(max(parse_share(value, 100 if percent else 1), 0.0), 1.0), 4) for value in values]
+    except NotDrawable:
+        raise NotDrawable(f"colour {text!r} (expected four numbers)") from None
     ink = Ink(converter_for().to_rgb(tuple(inks)))
     ink.cmyk = tuple(inks)
     return ink

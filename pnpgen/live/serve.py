@@ -19,7 +19,7 @@ from ..faces.fonts import BUNDLED_FONTS
 from .gallery import Gallery
 from .state import Live
 from .page import CONTENT_SECURITY_POLICY, PAGE
-from .watch import changed_files, look, snapshot, wait_for_change
+from .watch import build_first, changed_files, look, wait_for_change
 
 FACE_PATH = re.compile(r"/face/([0-9a-f]{64})\.png")
 MAX_CONNECTIONS = 32  # a browser opens about 6 per page; the live-event stream holds one
@@ -56,10 +56,7 @@ def serve(path: str | Path = ".", *, host: str = "127.0.0.1", port: int = 0, opt
 
 def watch_project(path: Path, root: Path, gallery: Gallery, live: "Live", stop: threading.Event, interval: float) -> None:
     """Rebuild the gallery now and after every change (waiting until the files stay still)."""
-    read: dict = {}  # the files as the model read them, looked at before the build: a save after that is seen
-    before = snapshot(root)  # taken before the build, so that a save during it is seen
-    project = gallery.rebuild(path, live, [], lambda model: read.update(look(root, model)))
-    state = {**read, **before}
+    project, state = build_first(root, None, lambda loaded: gallery.rebuild(path, live, [], loaded))
     while (current := wait_for_change(state, lambda: look(root, project), stop, interval)) is not None:
         files, state = changed_files(state, current), current
         project = gallery.rebuild(path, live, files) or project

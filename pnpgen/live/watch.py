@@ -52,6 +52,16 @@ def look(root: Path, project: Project | None, ignored: Path | None = None) -> di
     return state
 
 
+def build_first(root: Path, out: Path | None, build: Callable[[Callable[[Project], None]], Project | None]):
+    """The first build's model and the state to watch from: the project's folders as they were before the build,
+    the files the model read as they were when it read them (build tells its loaded callback), so that a save
+    made at any moment after that is a change."""
+    read: dict = {}
+    before = snapshot(root, out)
+    model = build(lambda project: read.update(look(root, project, out)))
+    return model, {**read, **before}
+
+
 def wait_for_change(state: dict, look_now: Callable[[], dict], stop: threading.Event, interval: float) -> dict | None:
     """What look_now() sees once it differs from state and then stays still (an editor has finished writing);
     None once stop is set."""
@@ -128,10 +138,7 @@ def watch(path: str | Path, options: Options, echo: Callable[[str], None], *, in
     root = path if path.is_dir() else path.parent
     stop = stop or threading.Event()
     out = Path(options.out_dir) if options.out_dir else None  # -o inside templates/ (say) is not an edit
-    read: dict = {}  # the files as the model read them, looked at before the build: a save after that is seen
-    before = snapshot(root, out)  # taken before the build, so that a save during it is seen
-    model = rebuild(path, options, None, echo, lambda project: read.update(look(root, project, out)))
-    state = {**read, **before}
+    model, state = build_first(root, out, lambda loaded: rebuild(path, options, None, echo, loaded))
     while (current := wait_for_change(state, lambda: look(root, model, out), stop, interval)) is not None:
         echo("changed: " + ", ".join(changed_files(state, current)))
         state = current
