@@ -6,6 +6,7 @@ multiplying up). Attributes, `style="…"` and `<style>` declarations are held t
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -29,6 +30,8 @@ SIZES = {"width", "height", "r", "rx", "ry", "stroke-width", "font-size"}
 NEGATIVE = re.compile(r"\s*-\s*(?:\d|\.\d)")
 MAX_ELEMENTS = 20_000  # a bundled face has about a hundred; converting is slow beyond
 MAX_REACH = 1e12  # a number times the scales of the transforms around it; PDF writers fail near 1e20
+MEMO_ELEMENTS = 4096  # elements' answers remembered (lint_attributes)
+MEMO_CHARACTERS = 512  # an element with longer attributes (a long path) is linted each time: the memo stays small
 
 
 def lint(tree, template: str) -> None:
@@ -50,11 +53,31 @@ def walk(element, scale: float, problems: list[str]) -> None:
     """Lint element and its children; scale is how much the transforms around it magnify a number."""
     if not isinstance(element.tag, str):
         return
-    name = element.tag.replace(SVG_NS, "")
+    attributes = tuple(element.attrib.items())
+    if sum(len(name) + len(value) for name, value in attributes) <= MEMO_CHARACTERS:
+        found, inner = lint_attributes(element.tag, attributes, scale)
+    else:
+        found, inner = lint_element(element.tag, attributes, scale)
+    problems += found
+    for child in element:
+        walk(child, inner, problems)
+
+
+@functools.lru_cache(maxsize=MEMO_ELEMENTS)
+def lint_attributes(tag: str, attributes: tuple, scale: float) -> tuple[tuple[str, ...], float]:
+    """lint_element, remembered: the faces of a deck repeat the same elements (a frame, each text() line's
+    attributes) card after card, and the answer depends on nothing else."""
+    return lint_element(tag, attributes, scale)
+
+
+def lint_element(tag: str, attributes: tuple, scale: float) -> tuple[tuple[str, ...], float]:
+    """(the problems of an element with these attributes under that scale, the scale its children are under)."""
+    problems: list[str] = []
+    name = tag.replace(SVG_NS, "")
     if name in UNSUPPORTED_ELEMENTS:
         problems.append(f"<{name}>")
-    declarations = dict(element.attrib)
-    style = element.get("style")
+    declarations = dict(attributes)
+    style = declarations.get("style")
     if style is not None:
         parsed = parse_declarations(style)
         if parsed is None:
@@ -62,7 +85,7 @@ def walk(element, scale: float, problems: list[str]) -> None:
         else:
             problems += [f"style {found}" for found in UNSUPPORTED_ATTRIBUTES & set(parsed)]
             declarations.update(parsed)
-    problems += [f"{attribute}=…" for attribute in UNSUPPORTED_ATTRIBUTES & set(element.attrib)]
+    problems += [f"{attribute}=…" for attribute in UNSUPPORTED_ATTRIBUTES & {name for name, _ in attributes}]
     inner = scale
     for attribute in GEOMETRY & set(declarations):
         value = declarations[attribute]
@@ -79,8 +102,7 @@ def walk(element, scale: float, problems: list[str]) -> None:
             problems.append(f'stroke-dasharray="{value[:40]}" (expected lengths of 0 or more, not all 0)')
         elif attribute in ("transform", "viewBox"):
             inner = scale * max(1.0, largest, 1.0 / smallest_size(value) if attribute == "viewBox" else 1.0)
-    for child in element:
-        walk(child, inner, problems)
+    return tuple(problems), inner
 
 
 def largest_number(value: str) -> float | None:

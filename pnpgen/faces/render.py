@@ -19,6 +19,7 @@ from ..errors import PnpError
 from .describe import (describe_card, distinguishing_fields, explain_undefined, field_holding, find_undecodable,
                        template_line, template_location)
 from .face import Face, Origin
+from .fitted import TextFitter
 from .fonts import FontBook
 from .icons import IconSet
 from .image_place import ImagePlacer
@@ -32,7 +33,7 @@ from ..templating.limits import ENDLESS, NO_MEMORY
 from ..templating.run_budget import RunOutOfBudget, Spender
 from ..project.revision import Stamp, project_stamp
 from ..templating.sandbox import make_environment
-from .text import TextDoesNotFit, fit_text
+from .text import TextDoesNotFit
 
 SAFE_MM = 3.0
 MAX_TEXT = 10_000  # characters in one text box: fitting is slow beyond, and no card holds that much
@@ -58,7 +59,6 @@ class Renderer:
         # Memos are bounded (reuse.Bounded), so that what a build holds does not grow with its deck.
         self.usable: dict[str, bool] = Bounded(MEMO)
         self.names: dict[str, str] = Bounded(MEMO)  # a face key -> the one string pages name it by
-        self.fitted: dict[tuple, Markup] = Bounded(MEMO)  # text() arguments -> the fitted SVG
         self.memo = FaceMemo()  # cards that agree on every field their template read share the face
         self.fieldless = Fieldless()  # and every card shares the face of a template that read none
         self.key_prefixes: dict[tuple, object] = {}  # what cards of one component and side share, hashed
@@ -67,6 +67,7 @@ class Renderer:
         self.face_keys = CardFaceKeys()  # each card's face keys, looked up once a build (rendering ahead, laying out)
         self.inputs = inputs  # digest of templates, icons and fonts: part of every render key
         self.icons = IconSet(project.templates_dir)
+        self.fitter = TextFitter(project.root, project.default_font, fontbook, self.icons, self.pack, MEMO)
         self.env = make_environment(project.templates_dir)
         # The project's own templates come first, so a project may replace a built-in one.
         self.env.loader = jinja2.ChoiceLoader([self.env.loader, jinja2.PrefixLoader(
@@ -255,16 +256,7 @@ class Renderer:
         if len(str(content)) > MAX_TEXT:
             raise PnpError(f"text() is given {len(str(content)):,} characters; expected at most {MAX_TEXT:,} "
                            "in one text box")
-        key = (str(content), x, y, w, h, tuple(sorted(options.items())))
-        try:
-            found = self.fitted.get(key)
-        except TypeError:  # an unhashable option: fit it, and let fit_text say what is wrong with it
-            key, found = None, None
-        if found is None:
-            found = Markup(fit_text(str(content), float(x), float(y), float(w), float(h), fontbook=self.fontbook,
-                                    icons=self.icons.fragments, **options).to_svg())
-            if key is not None:
-                self.fitted.keep(key, found)
+        found = self.fitter.fit(str(content), x, y, w, h, options)
         if self.on_text is not None:
             self.on_text(found)
         return found

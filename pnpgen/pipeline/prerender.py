@@ -1,4 +1,4 @@
-"""Turn the distinct cards of a build into rendered faces on both cores before laying out: half in a helper process."""
+"""Turn the distinct cards of a build into rendered faces on every core before laying out: shares in helper processes."""
 from __future__ import annotations
 
 import functools
@@ -7,61 +7,77 @@ import signal
 
 from ..faces.convert import Converter
 from ..faces.render import Renderer
+from ..press.cores import usable_cores
 from .prepare import counter
 from .workers import Background, can_fork
 from ..project.model import Game
 from ..templating import run_budget
 
-PARALLEL_CARDS = 200  # fewer distinct cards than this are not worth a second process
+PARALLEL_CARDS = 200  # fewer distinct cards than this are not worth a second process (half as many a process)
 
 
 def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Converter, progress=None) -> None:
-    """Render and convert every other distinct card in a helper process while this one does the rest;
-    laying out then finds every face in the pack. Faces are named by content, so which process made
-    one changes nothing in the PDFs. A tuck box's panels are faces of their own, made as it is laid out.
-    progress(phase, done, total, label) hears of the faces rendered (this process's share, scaled to all)."""
+    """Render and convert the distinct cards dealt in turn to this process and a helper process on each other
+    core it may use (one for every PARALLEL_CARDS // 2 cards at most); laying out then finds every face in the
+    pack. Faces are named by content, so which process made one changes nothing in the PDFs. A tuck box's panels
+    are faces of their own, made as it is laid out. progress(phase, done, total, label) hears of the faces
+    rendered (this process's share, scaled to all)."""
     # (game, component, the indexes of its cards to render): 4 bytes a card, not a tuple a card
     groups = [group for game in games for component in game.components if component.kind != "box"
               for group in [(game, component, renderer.uncached(game, component, distinct_cards(component)))] if group[2]]
-    # One card of each component first (in their order): its templates are compiled once, before the fork, for both.
+    # One card of each component first (in their order): its templates are compiled once, before the fork, for all.
     render_cards(renderer, [(game, component, indexes[:1]) for game, component, indexes in groups])
-    if sum(len(indexes) for *_, indexes in groups) < PARALLEL_CARDS or not can_fork():
+    processes = min(usable_cores(), sum(len(indexes) for *_, indexes in groups) // (PARALLEL_CARDS // 2))
+    if processes < 2 or not can_fork():
         return  # the rest are rendered as they are laid out
     faces = sum(len(indexes) * count_sides(component) for _, component, indexes in groups)
-    mine, theirs = take_turns([(game, component, indexes[1:]) for game, component, indexes in groups])
+    mine, *theirs = take_turns([(game, component, indexes[1:]) for game, component, indexes in groups], processes)
     tick = counter("rendering", faces, progress, sum(len(indexes) * count_sides(c) for _, c, indexes in mine), 16)
-    del groups  # dealt out as copies: the whole list is not kept while both halves render
-    handoff = renderer.pack.handoff()
-    if handoff is None:  # nowhere to hand records back through: this process renders them all
-        render_cards(renderer, mine + theirs, tick=counter("rendering", faces, progress, every=16))
+    del groups  # dealt out as copies: the whole list is not kept while the shares render
+    handoffs = [renderer.pack.handoff() for _ in theirs]
+    if None in handoffs:  # nowhere to hand records back through: this process renders them all
+        for handoff in handoffs:
+            if handoff is not None:
+                handoff.close()
+        render_cards(renderer, [group for share in (mine, *theirs) for group in share],
+                     tick=counter("rendering", faces, progress, every=16))
         return
+    helpers: list[Background] = []
     try:
-        helper = Background(functools.partial(render_cards, renderer, theirs, renderer.renders, os.getpid(), handoff))
-        try:
-            render_cards(renderer, mine, tick=tick)
-        except BaseException:
+        for share, handoff in zip(theirs, handoffs):
+            helpers.append(Background(functools.partial(render_cards, renderer, share, renderer.renders, os.getpid(),
+                                                        handoff)))
+        render_cards(renderer, mine, tick=tick)
+        for helper, share, handoff in zip(helpers, theirs, handoffs):
+            take_share(renderer, converter, helper, share, handoff)
+    except BaseException:  # the helpers still going are stopped, and what they handed back is not kept
+        for helper in helpers:
             helper.stop()
-            raise
-        count, spent, keys = helper.wait().split(b"\n", 2)
-        run_budget.take(spent)  # the helper's renders count against the build's budget too
-        renderer.renders += int(count)
-        converter.conversions += renderer.pack.take(handoff)  # a face both made (a shared back) counts once
-    except BaseException:
-        handoff.close()
+        for handoff in handoffs:
+            handoff.close()
         raise
-    # The helper's records are the pack's now (take() removed their file). The faces the helper settled on (those
-    # the pack now holds, drawable here too) are noted, so that laying out looks none up again.
-    renderer.face_keys.take(each_card(theirs), keys, renderer.is_usable)
 
 
-def take_turns(groups: list[tuple]) -> tuple[list[tuple], list[tuple]]:
-    """The cards of (game, component, indexes) groups dealt in turn to this process and the helper, in order."""
-    mine, theirs, dealt = [], [], 0
+def take_share(renderer: Renderer, converter: Converter, helper: Background, share: list, handoff) -> None:
+    """What a helper rendered: its spending, its count, its records (a face two made, a shared back, counts once).
+    The helper's records are the pack's then (take() removed their file); the faces the helper settled on (those
+    the pack now holds, drawable here too) are noted, so that laying out looks none up again."""
+    count, spent, keys = helper.wait().split(b"\n", 2)
+    run_budget.take(spent)  # the helper's renders count against the build's budget too
+    renderer.renders += int(count)
+    converter.conversions += renderer.pack.take(handoff)
+    renderer.face_keys.take(each_card(share), keys, renderer.is_usable)
+
+
+def take_turns(groups: list[tuple], count: int = 2) -> list[list[tuple]]:
+    """The cards of (game, component, indexes) groups dealt in turn to count processes, in order: this one first."""
+    shares: list[list[tuple]] = [[] for _ in range(count)]
+    dealt = 0
     for game, component, indexes in groups:
-        mine.append((game, component, indexes[dealt % 2::2]))
-        theirs.append((game, component, indexes[1 - dealt % 2::2]))
+        for turn, share in enumerate(shares):
+            share.append((game, component, indexes[(turn - dealt) % count::count]))
         dealt += len(indexes)
-    return mine, theirs
+    return shares
 
 
 def each_card(groups: list[tuple]):

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import io
 import multiprocessing
-import os
 import threading
 from dataclasses import dataclass
 from typing import Iterator, Sequence
@@ -11,6 +10,8 @@ from typing import Iterator, Sequence
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from PIL import Image
+
+from .cores import usable_cores
 
 PNG_LEVEL = 1  # zlib level: far faster than Pillow's default 6, for files only a little larger
 MIN_PARALLEL = 16  # fewer pages than this render in-process: starting workers costs more than it saves
@@ -81,10 +82,7 @@ def rasterise_as_done(documents: Sequence[bytes], rasters: Sequence[Raster], *, 
 
 def default_workers() -> int:
     """Every core this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
+    return usable_cores()
 
 
 def start_method() -> str:

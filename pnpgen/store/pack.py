@@ -1,7 +1,7 @@
 """Turn one project's face records into rows of its SQLite file in the user's cache folder, and back.
 
 A record is (kind, key, payload, checksum): R maps a render key to the face's key (the SHA-256 of its SVG), F a face
-key to the face's form (faces/form.py). A record whose checksum does not hold is a miss, made again. What a build
+key to the face's form (faces/form.py), T the digest of a text() call to its fitted SVG (faces/fitted.py). A record whose checksum does not hold is a miss, made again. What a build
 adds goes to a file of its own (which the processes it forks read too) and into the cache's file once, when it
 saves: a damaged, locked or read-only cache costs hits, never a face the build made.
 """

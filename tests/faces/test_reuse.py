@@ -118,7 +118,7 @@ def test_a_renderer_holds_no_more_than_its_memos_allow_however_many_cards(tmp_pa
     again = [renderer.render(game, deck, card, side) for card in cards for side in ("front", "back")]
     assert [face.key for face in again] == first and all(face.svg == "" for face in again)
     assert renderer.renders == 31  # 30 fronts; the back reads no field that differs
-    assert max(len(renderer.cache), len(renderer.render_keys), len(renderer.usable), len(renderer.fitted)) <= 8
+    assert max(len(renderer.cache), len(renderer.render_keys), len(renderer.usable), len(renderer.fitter.fitted)) <= 8
 
 
 def test_pages_name_a_face_many_cards_show_by_one_string(tmp_path):

@@ -94,3 +94,28 @@ def test_progress_counts_the_faces_rendered_not_the_components(tmp_path):
         assert rendering[-1][0] == rendering[-1][1] and len(rendering) > 5
         assert [done for done, _ in rendering] == sorted(done for done, _ in rendering)
     assert {total for phase, _, total in heard if phase == "laying out"} == {1}  # the fixture's one component
+
+
+def test_cards_are_dealt_in_turn_across_components():
+    shares = prerender.take_turns([("g", "a", [0, 1, 2, 3]), ("g", "b", [10, 11, 12])], 3)
+    assert shares == [[("g", "a", [0, 3]), ("g", "b", [12])],  # the seventh card is this process's third
+                      [("g", "a", [1]), ("g", "b", [10])],
+                      [("g", "a", [2]), ("g", "b", [11])]]
+
+
+@pytest.mark.parametrize("cores", [1, 3])
+def test_each_core_renders_a_share(tmp_path, monkeypatch, counted, cores):
+    """Three cores: two helpers, each handing back its share; one core: no helper, every card rendered as it is
+    laid out. The PDFs are those of a build without a cache either way."""
+    monkeypatch.setattr(prerender, "usable_cores", lambda: cores)
+    monkeypatch.setattr(prerender, "PARALLEL_CARDS", 200)
+    forks = []
+    monkeypatch.setattr(prerender, "Background", lambda job: forks.append(job) or pipeline.Background(job))
+    project = many_cards(tmp_path, 301)
+    cold = pnpgen.build(project, Options(out_dir=tmp_path / "out", cache_dir=tmp_path / "cache", check=False))
+    assert (cold.renders, cold.faces) == (302, 302)  # 301 fronts, one shared back
+    if prerender.can_fork():
+        assert len(forks) == cores - 1
+        assert counted["layout"] == ([0, 0] if cores > 1 else [300, 300])
+    pnpgen.build(project, Options(out_dir=tmp_path / "clean", cache=False, check=False))
+    assert pdf_bytes(tmp_path / "out") == pdf_bytes(tmp_path / "clean")

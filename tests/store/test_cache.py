@@ -124,7 +124,9 @@ def test_the_cache_holds_no_pickles_and_few_files(project, tmp_path):
     assert pack.stat().st_mode & 0o077 == 0
     with sqlite3.connect(pack) as db:
         rows = db.execute("SELECT kind, payload FROM records").fetchall()
-    assert {kind for kind, _ in rows} == {b"R", b"F"}  # render key -> face key, face key -> its form
+    # render key -> face key, face key -> its form, a text() call's digest -> its fitted SVG
+    assert {kind for kind, _ in rows} == {b"R", b"F", b"T"}
+    assert all(payload.decode("utf-8")[:1] in ("", "<") for kind, payload in rows if kind == b"T")  # SVG, or none
     assert not any(b"\x80\x05" in payload for _, payload in rows)
     assert all(FaceForm.from_bytes(payload) for kind, payload in rows if kind == b"F")
 
