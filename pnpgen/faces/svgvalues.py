@@ -1,6 +1,7 @@
 """Turn SVG attribute values (numbers, lengths, colours, opacities) into floats for paint.py."""
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -58,6 +59,7 @@ def parse_share(text: str, whole: float) -> float:
     return parse_number(text[:-1], 0) / 100 if text.endswith("%") else parse_number(text, 0) / whole
 
 
+@functools.lru_cache(maxsize=1024)  # a deck's faces name the same few colours, element after element
 def parse_colour(text: str) -> tuple[float, float, float] | None:
     text = text.strip()
     lowered = text.lower()
