@@ -119,3 +119,18 @@ def test_a_template_edit_refits_no_text_and_builds_the_same_pdf(tmp_path, fits):
     pnpgen.build(project, Options(out_dir=tmp_path / "fresh", cache=False, check=False))
     assert len(fits) == 6
     assert (tmp_path / "edited" / "g" / "c.pdf").read_bytes() == (tmp_path / "fresh" / "g" / "c.pdf").read_bytes()
+
+
+@pytest.mark.parametrize("change", ["version", "font files"])
+def test_a_record_made_by_another_version_or_with_other_fonts_is_stale(tmp_path, fits, monkeypatch, change):
+    path = tmp_path / "faces.sqlite"
+    saved_pack(path, lambda fitter: fitter.fit(CONTENT, 5, 50, 50, 24, OPTIONS))
+    if change == "version":
+        monkeypatch.setattr(fitted, "__version__", fitted.__version__ + ".1")
+    else:
+        (tmp_path / "fonts").mkdir()
+        (tmp_path / "fonts" / "Extra.ttf").write_bytes((BUNDLED_FONTS / "NotoSansJP-Regular.ttf").read_bytes())
+    pack = FacePack(path)
+    make_fitter(tmp_path, pack).fit(CONTENT, 5, 50, 50, 24, OPTIONS)
+    assert fits == [CONTENT, CONTENT]
+    pack.close()
