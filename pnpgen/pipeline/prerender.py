@@ -39,10 +39,10 @@ def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Convert
         helper = Background(functools.partial(render_cards, renderer, theirs, renderer.renders, os.getpid(), handoff))
         try:
             render_cards(renderer, mine, tick=tick)
-        except BaseException:
+            count, spent, keys = helper.wait().split(b"\n", 2)
+        except BaseException:  # the helper ignores Ctrl-C (it is ours to handle): it is stopped, however we stop
             helper.stop()
             raise
-        count, spent, keys = helper.wait().split(b"\n", 2)
         run_budget.take(spent)  # the helper's renders count against the build's budget too
         renderer.renders += int(count)
         converter.conversions += renderer.pack.take(handoff)  # a face both made (a shared back) counts once
