@@ -174,8 +174,12 @@ def main() -> None:
                 print_cold(size, results[size])
         if loop:
             print_loop(results[LOOP_CARDS], cases)
-        if "memory" in cases and [s for s in sizes if s >= 10_000]:
-            print_memory(scratch, [s for s in sizes if s >= 10_000])
+        if "memory" in cases:
+            large = [size for size in sizes if size >= 10_000]
+            if large:
+                print_memory(scratch, large)
+            else:
+                print("\nmemory: skipped, no size of --sizes reaches 10,000")
         if "startup" in cases:
             print_startup(scratch)
     print(f"\nload average at the end {' '.join(f'{v:.2f}' for v in os.getloadavg())} (a loaded machine's figures are "
