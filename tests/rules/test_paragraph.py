@@ -14,6 +14,7 @@ from pnpgen.faces.linebreak import break_lines
 from pnpgen.pipeline.prepare import open_fontbook
 from pnpgen.project.validate import load_project
 from pnpgen.rules.flowables import Look, make_styles
+from pnpgen.rules.pages import make_contents
 from pnpgen.rules.paragraph import KinsokuParagraph
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -63,3 +64,12 @@ def test_a_page_break_leaves_no_line_of_a_paragraph_alone(fonts, room, parts):
     assert len(lines_of(paragraph, 130.0)) == 6
     split = paragraph.split(130.0, room * style.leading + 0.1)
     assert ([len(lines_of(part, 130.0)) for part in split] if split else None) == parts
+
+
+
+def test_an_english_rulebooks_contents_wrap_at_spaces_and_a_japanese_ones_as_before(fonts):
+    """The contents are reportlab's own paragraphs, not ours: an English edition's take reportlab's wrapping at
+    spaces rather than its CJK wrapping, which measures a line's trailing space and may cut a long word anywhere."""
+    for language, wrap in (("en", None), ("ja", "CJK"), (None, "CJK")):
+        contents = make_contents(Look(*fonts, 10, language=language))
+        assert [style.wordWrap for style in contents.levelStyles] == [wrap, wrap]
