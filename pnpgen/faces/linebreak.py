@@ -138,8 +138,8 @@ def plan_lines(chars: Sequence[str], widths: Sequence[float], max_widths: Sequen
     first = _skip_spaces(pieces, 0)
     while first < len(pieces):
         max_width = max_widths[min(len(lines), len(max_widths) - 1)]
-        hyphens = None if latin is None or (lines and lines[-1][3]) else latin  # never two hyphenated lines in a row
-        end = _fill(pieces, first, max_width, min_fill, chars, widths, words, (latin, hyphens))
+        optional = None if lines and lines[-1][3] else latin  # never two hyphenated lines in a row, unless forced
+        end = _fill(pieces, first, max_width, min_fill, chars, widths, words, (latin, optional))
         end = _kinsoku(pieces, first, end, chars, widths, words)
         last = _last_solid(pieces, first, end)
         following = _skip_spaces(pieces, end)
@@ -183,8 +183,8 @@ def _split(pieces: list[Piece], at: int, chars: Sequence[str], widths: Sequence[
 
 
 def _fill(pieces: list[Piece], first: int, max_width: float, min_fill: float, chars, widths, words,
-          latin: tuple[Latin | None, Latin | None] = (None, None)) -> int:
-    """Index after the last piece from `first` that goes on a line of max_width. latin: how a word wider than the
+          hyphens: tuple[Latin | None, Latin | None] = (None, None)) -> int:
+    """Index after the last piece from `first` that goes on a line of max_width. hyphens: how a word wider than the
     line is hyphenated, and how one that would leave the line too empty is (None: it is not)."""
     width = pending = 0.0
     index = first
@@ -195,7 +195,7 @@ def _fill(pieces: list[Piece], first: int, max_width: float, min_fill: float, ch
         elif width + pending + piece.width <= max_width + _EPSILON:
             width += pending + piece.width
             pending = 0.0
-        elif index == first and latin[0] and _hyphenate(pieces, index, max_width, chars, widths, latin[0]):
+        elif index == first and hyphens[0] and _hyphenate(pieces, index, max_width, chars, widths, hyphens[0]):
             continue  # wider than a line alone: its head goes on this line with a hyphen
         elif index == first and _split(pieces, index, chars, widths, True, words):
             continue  # wider than a line alone: break it finer
@@ -203,8 +203,8 @@ def _fill(pieces: list[Piece], first: int, max_width: float, min_fill: float, ch
             return index + 1  # one character wider than the line: it goes on the line anyway
         elif piece.level == 0 and width < min_fill * max_width and _split(pieces, index, chars, widths, False, words):
             continue  # breaking before this phrase would leave the line too empty: break inside it
-        elif latin[1] and width < HYPHENATE_BELOW * max_width and _hyphenate(pieces, index, max_width - width - pending,
-                                                                             chars, widths, latin[1]):
+        elif hyphens[1] and width < HYPHENATE_BELOW * max_width and _hyphenate(
+                pieces, index, max_width - width - pending, chars, widths, hyphens[1]):
             continue  # breaking before this word would leave the line too empty: its head goes on it
         else:
             return index

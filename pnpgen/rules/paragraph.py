@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus.paragraph import (ParaLines, Paragraph, _handleBulletWidth, cjkU,
                                           makeCJKParaLine)
 
+from ..faces.font import font_named
 from ..faces.hyphenate import Hyphenator, hyphenator_for
 from ..faces.linebreak import Latin, plan_lines
 
@@ -54,7 +54,7 @@ def break_units(units: list, max_widths: list[float],
 
 def hyphen_width(unit) -> float:
     """The width of a hyphen set in the font and size of the unit it follows."""
-    return stringWidth(HYPHEN, unit.frag.fontName, unit.frag.fontSize)
+    return font_named(unit.frag.fontName).width(HYPHEN, unit.frag.fontSize)
 
 
 IDEOGRAPHIC_SPACE = "\u3000"

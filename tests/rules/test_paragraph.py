@@ -6,9 +6,8 @@ import functools
 from pathlib import Path
 
 import pytest
-from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from pnpgen.faces.font import pair_family
+from pnpgen.faces.font import font_named, pair_family
 from pnpgen.faces.hyphenate import hyphenator_for
 from pnpgen.faces.linebreak import break_lines
 from pnpgen.pipeline.prepare import open_fontbook
@@ -40,11 +39,11 @@ def test_an_english_paragraph_breaks_as_english_card_text_does_with_the_hyphen_d
     assert style.hyphenationLang == "en" and style.wordWrap == "CJK"  # our breaker, told the language
     width = 130.0
     lines = lines_of(KinsokuParagraph(TEXT, style), width)
-    measure = functools.partial(stringWidth, fontName=fonts[0], fontSize=10)
+    measure = functools.partial(font_named(fonts[0]).width, size=10)
     assert lines == break_lines(TEXT, width, measure, hyphenator=hyphenator_for("en"))
     assert lines == ["Players who supported the", "winning side gain half the", "points the winner gained,",
                      "and everyone discards their", "remaining cards after-", "wards."]
-    assert all(stringWidth(line, fonts[0], 10) <= width for line in lines)
+    assert all(measure(line) <= width for line in lines)
 
 
 def test_a_japanese_editions_paragraph_takes_no_hyphen(fonts):
