@@ -262,7 +262,7 @@ class Renderer:
             key, found = None, None
         if found is None:
             found = Markup(fit_text(str(content), float(x), float(y), float(w), float(h), fontbook=self.fontbook,
-                                    icons=self.icons.fragments, **options).to_svg())
+                                    icons=self.icons.fragments, language=self.project.language, **options).to_svg())
             if key is not None:
                 self.fitted.keep(key, found)
         if self.on_text is not None:
