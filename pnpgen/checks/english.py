@@ -6,7 +6,8 @@ import re
 
 from .numerals import Number
 
-_UNITS = (("victory points?|vp", "ＶＰ"), ("cards?|chips?|tokens?|tiles?|markers?|pieces?|sheets?|copies|copy|layers?", "枚"),
+_UNITS = (("victory points?|vp", "ＶＰ"),
+          ("cards?|chips?|tokens?|tiles?|markers?|pieces?|sheets?|copies|copy|layers?", "枚"),
           ("players?|people|persons?", "人"), ("times?|uses?", "回"), ("points?", "点"), ("rounds?", "ラウンド"),
           ("tricks?", "トリック"), ("turns?", "ターン"), ("hands?", "局"), ("han", "翻"), ("suits?", "スート"),
           ("kinds?|types?", "種"), ("sets?", "セット"), ("places?|spots?|spaces?|locations?", "か所"))
@@ -15,9 +16,13 @@ ALIASES = {"ターン": "手番"}  # "turns" counts what the Japanese counts in 
 _WORDS = {word: value for value, word in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())}
-_WORDS.update({word: 10 * tens for tens, word in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 3)})
-_NUMERAL = r"(?:" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")(?:-(?:one|two|three|four|five|six|seven|eight|nine))?"
-_TOKEN = re.compile(r"(?<![a-wyzA-WYZ0-9_.,])(\d+(?:\.\d+)?)(st|nd|rd|th)?(?![\w])|\b(" + _NUMERAL + r")\b", re.I)
+_TENS = "thirty forty fifty sixty seventy eighty ninety".split()
+_WORDS.update({word: 10 * tens for tens, word in enumerate(_TENS, 3)})
+_NUMERAL = (r"(?:" + "|".join(sorted(_WORDS, key=len, reverse=True)) +
+            r")(?:-(?:one|two|three|four|five|six|seven|eight|nine))?")
+# digits (after a lone x, a factor: x2; not inside a name: Box2) or a number in words
+_TOKEN = re.compile(r"(?:(?<![A-Za-z0-9_.,])|(?<=(?<![A-Za-z])[xX]))(\d+(?:\.\d+)?)(st|nd|rd|th)?(?![\w])"
+                    r"|\b(" + _NUMERAL + r")\b", re.I)
 # a number said in words that is no figure's: one of them, one another, in one go, one by one
 _IDIOM = re.compile(r"\s+(?:of\b|another\b|by\b|go\b|or\s+(?:two|more)\b|at\s+a\s+time\b)", re.I)
 _SPECIAL = re.compile(r"\b(?:(once)|(twice|thrice)|(half)|(a\s+pair\s+of)|(both)|(a\s+single))\b", re.I)
@@ -27,11 +32,11 @@ _BOUND = re.compile(r"\s+or\s+(more|fewer|less)\b", re.I)
 # with 3 players, a 3-player game, 4 players: — a player count; even 1 player, the 3 players to your left — people
 _PLAYER_COUNT_BEFORE = re.compile(r"\b(?:with|for|at|in)\s+$", re.I)
 _PLAYER_COUNT_AFTER = re.compile(r"[ \t]*-[ \t]*players?\b|[ \t]+players?(?:\s*[:)]|\s+games?\b)", re.I)
-# round 2, stone “1”, number 3: a label after its noun, not a count; but "the game ends after round 3" states the last
+# round 2, number 3: a label after its noun, not a count; but "the game ends after round 3" states the last round
 _LABEL = re.compile(r"\b(?:(rounds?)|(turns?)|(tricks?)|steps?|phases?|pages?|sheets?|stones?|numbers?|no\.|"
                     r"hands?|levels?|areas?|seats?|undressings?)\s+$", re.I)
 GAME_END = re.compile(r"\bgame (?:ends|is over)|\bend of the game", re.I)
-_ONCE = re.compile(r"\s*(?:(?:per|a|an|each|every|in|only|during|more)\b|$|[.,;:)])", re.I)  # once per turn, not once all…
+_ONCE = re.compile(r"\s*(?:(?:per|a|an|each|every|in|only|during|more)\b|$|[.,;:)])", re.I)  # once per turn; not once all
 _TWICE_FACTOR = re.compile(r"\s+(?:the|as|that)\b", re.I)  # twice the VP: a factor (倍), not two uses
 _TIMES_FACTOR = re.compile(r"\s+times\s+(?:the|as|that)\b", re.I)
 

@@ -16,7 +16,7 @@ from .sentences import ITEM, LEAD, read_condition, split_sentences
 from .wording import counts_range, find_bracketed_noun, names_value, with_totals
 from .vocabulary import Context, Noun
 
-MAX_GAP = JAPANESE.max_gap  # characters between a number and its noun in one phrase (エリアカードをよくシャッフルし、…８枚)
+MAX_GAP = JAPANESE.max_gap  # characters between a number and its noun in one phrase (エリアカードを…８枚)
 _LIST = "・"
 _TIMES = ("×", "x", "＊", "*")
 _LIST_MARK = re.compile(r"^\s*(?:#+\s*)?[0-9０-９]+\s*(?:[.．]\s|[：:])")
@@ -77,7 +77,8 @@ def find_pairs(text: str, numbers: list[Number]) -> dict[int, str]:
 
 
 def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, origin: str,
-               context: Context | None = None, fallback: tuple[str, ...] = (), words: Phrasing = JAPANESE) -> list[Finding]:
+               context: Context | None = None, fallback: tuple[str, ...] = (),
+               words: Phrasing = JAPANESE) -> list[Finding]:
     """Findings for each number of a sentence, or (given the `context` of its headers) of a table cell."""
     text = span.text
     cell = context is not None
@@ -98,7 +99,8 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
         players = base.players if cell else (words.players_of or find_players_before)(
             text, numbers, number, game.players, span.players)
         paired = frozenset({pairs[number.start]}) if number.start in pairs else frozenset()
-        here = Context(players, per, quoted | paired, base.inputs, part=cell or bool(words.part.search(text)) or bool(paired),
+        part = cell or bool(words.part.search(text)) or bool(paired)
+        here = Context(players, per, quoted | paired, base.inputs, part=part,
                        values=bool(words.values.search(text)) and not number.unit, text=text)  # 数字は１２, not 数字が３枚ずつ
         factor = text[number.start - 1:number.start] in _TIMES  # ×２ＶＰ: a factor, unit or not
         if factor or text[number.end + len(number.unit):][:1] in _TIMES:  # ５人×３枚: a product's factor is per owner

@@ -41,6 +41,7 @@ def find_sentences(text: str, breaks: re.Pattern = _BREAK):
 
 
 def read_condition(text: str, players: tuple, marks: re.Pattern = _PLAYER_MARK) -> int | None:
-    """The one player count a heading or a list's lead line states (### ３人プレイの場合, ４人プレイ時：, With 3 players:)."""
+    """The one player count a heading or a list's lead line states (### ３人プレイの場合, ４人プレイ時：, With 3 players:);
+    `marks`: how its language writes one."""
     counts = {int(parse_number(m.group(1))) for m in marks.finditer(text)} & set(players)
     return counts.pop() if len(counts) == 1 else None

@@ -91,7 +91,8 @@ def check_table(game: Game, rows: list[tuple[str, int]], heading: str, locate, n
             players = (read_header_players(column_header, True, words)
                        or read_header_players(row_header, words=words))
             inputs = {"players": players} if players is not None else {}
-            if read_header_value(column_header) is not None and read_header_players(row_header, words=words) is not None:
+            row_players = read_header_players(row_header, words=words)
+            if read_header_value(column_header) is not None and row_players is not None:
                 inputs["*"] = int(read_header_value(column_header))
             if words.value_words.search(column_header):
                 continue  # a column of card values (downを倒せる数字), not of counts

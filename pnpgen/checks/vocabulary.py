@@ -69,18 +69,20 @@ def build_vocabulary(game: Game, lang: str = "ja") -> list[Noun]:
     nouns = [component_noun(game, c) for c in game.components] + setup_nouns(game) + figure_nouns(game)
     if lang == "ja":
         return nouns
-    return [replace(noun, words=translate_words(noun), hint=noun.hint.replace("|zen", ""))  # digits as English writes them
-            for noun in nouns if translate_words(noun)]
+    given = {f"figure {f.name}": dict(f.translated_words).get(lang, ()) for f in game.figures}
+    translated = [(noun, translate_words(noun, given.get(noun.label, ()))) for noun in nouns]
+    return [replace(noun, words=words, hint=noun.hint.replace("|zen", ""))  # digits as English writes them
+            for noun, words in translated if words]
 
 
-def translate_words(noun: Noun) -> tuple[str, ...]:
+def translate_words(noun: Noun, given: tuple[str, ...] = ()) -> tuple[str, ...]:
     """A noun's words in English: a component's names (in the edition's language already) as English prose writes
-    them; a setup's or figure's generic words translated; a figure's own phrases have none."""
+    them; a setup's generic words translated; a figure's its words@en, and the English of its generic words."""
     if noun.label.startswith("count "):
         return english_names(noun.words)
     if noun.label.startswith("setup "):
         return ENGLISH_SETUP_WORDS.get(noun.label.removeprefix("setup "), ())
-    found = [FIGURE_WORDS[word] for word in noun.words if word in FIGURE_WORDS]
+    found = [*given, *(FIGURE_WORDS[word] for word in noun.words if word in FIGURE_WORDS)]
     return english_names(tuple(dict.fromkeys(found)))
 
 

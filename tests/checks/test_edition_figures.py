@@ -79,6 +79,20 @@ def test_japanese_card_text_wrong_and_english_right_fails_in_the_japanese_only(e
     assert failed(editions) == [("cards.yaml:19:20", "card text winds.effect figure rounds", 3, 4)]
 
 
+def test_a_figure_english_names_by_its_words_at_en_fails_at_its_line(editions):
+    edit(editions, EN, "The wind bonus is 5 points.", "The wind bonus is 4 points.")
+    assert failed(editions) == [(f"{EN}:15:19", "rulebook figure wind_bonus", 5, 4)]
+
+
+def test_words_in_a_language_that_is_no_language_is_refused_at_its_key(editions):
+    edit(editions, "cards.yaml", "words@en: [wind bonus]", "words@eng: [wind bonus]")
+    with pytest.raises(pnpgen.PnpError) as raised:
+        pnpgen.check(editions)
+    assert [str(p) for p in raised.value.problems] == [
+        "cards.yaml:39:46: 'words@eng': unknown language code text 'eng'; expected a two-letter ISO 639-1 code such as "
+        "ja or en; did you mean 'en'?"]
+
+
 def test_a_player_count_the_game_does_not_have_fails(editions):
     edit(editions, EN, "Deal 3 cards to each player", "With 5 players, deal 3 cards to each player")
     assert failed(editions) == [(f"{EN}:6:6", "rulebook player count", "3–4", 5)]
