@@ -145,4 +145,5 @@ def english_names(names: tuple[str, ...]) -> tuple[str, ...]:
 
 # the Japanese words of a figure or setup that English names in one generic word (a counter, a deal)
 FIGURE_WORDS = {"トリック": "trick", "ラウンド": "round", "ターン": "turn", "手番": "turn"}
-SETUP_WORDS = {"deal": ("hand", "Hand", "deal", "Deal"), "set_aside": ("dead wall", "Dead wall")}
+SETUP_WORDS = {"deal": ("hand", "Hand", "deal", "Deal", "dealt", "Dealt", "dealing", "Dealing"),
+               "set_aside": ("dead wall", "Dead wall")}

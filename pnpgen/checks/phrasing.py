@@ -21,6 +21,7 @@ class Phrasing:
     values: Pattern  # the phrase speaks of card values (数字, number)
     left: Pattern  # what is left of a component (残った３枚, the 3 cards left), near the number
     total: Pattern  # a total right before the number (計１８トリック, a total of 18 tricks)
+    total_after: Pattern  # one right after the number and its noun (18 tricks in all)
     game_end: Pattern
     ordinal: Pattern  # after a number: an ordinal (２ラウンド目)
     remove: Pattern  # the sentence takes cards out (抜く, remove)
@@ -38,6 +39,13 @@ class Phrasing:
     joins_values: tuple[str, str]  # the characters after and before a bare number that name a card value (９と１０)
     players_of: Callable | None = None  # the player count a phrase ties a number to, when not the one before it
     unit_aliases: dict | None = None
+
+    def pattern(self, word: str) -> str:
+        """What finds a noun's word in prose: anywhere in Japanese; in English a whole word, or its plural (deal
+        and deals, not dealer)."""
+        if self.lang == "ja":
+            return re.escape(word)
+        return r"(?<![A-Za-z])" + re.escape(word) + r"(?:s|es)?(?![A-Za-z])"
 
     def is_per(self, text: str) -> bool:
         return bool(self.per.search(text))
@@ -59,6 +67,7 @@ JAPANESE = Phrasing(
     values=re.compile(r"数字|番号"),
     left=re.compile("残"),
     total=re.compile(r"計|全部で|全体で"),
+    total_after=_NEVER,
     game_end=re.compile(r"ゲーム(?:が|の)?終"),
     ordinal=re.compile(r"\s*(?:目|番目|番|回目|位|段階|章|節)"),
     remove=re.compile(r"抜|除|使用しません|使いません|使わ"),
@@ -86,6 +95,7 @@ ENGLISH = Phrasing(
     values=re.compile(r"\bnumbers?\b|\bvalues?\b|\bnumbered\b", re.I),
     left=re.compile(r"\b(?:left|remaining|remain|rest)\b", re.I),
     total=re.compile(r"\b(?:total(?: of)?|in all|altogether)\s*$", re.I),
+    total_after=re.compile(r"\b(?:in all|in total|altogether)\b", re.I),
     game_end=GAME_END,
     ordinal=_NEVER,  # 1st, 3rd: never read as numbers
     remove=re.compile(r"\b(?:remove|take out|leave out|not used|are not used|out of the game)", re.I),

@@ -110,14 +110,14 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
             # 配り、残った３枚 or a row 「配られずに残るカード」: what is left of a component, not a deal
             fitting = [n for n in fitting if n.label.startswith("count ")]
         noun = (find_bracketed_noun(text, number, fitting, words.max_gap, words.lang != "ja")
-                or find_nearest_noun(text, number, fitting, words.max_gap))
+                or find_nearest_noun(text, number, fitting, words.max_gap, words))
         noun = noun or next((n for n in nouns if n.takes_near(number.unit, text, number.start)), None)  # 磐座 ３か所
         if noun is None and not any(word in text for n in fitting for word in n.words):  # no noun this count can be about
-            noun = find_last_noun(span.before[-words.max_gap:], fitting)  # 手札を配ります。４人プレイでは３枚ずつ: one phrase back
+            noun = find_last_noun(span.before[-words.max_gap:], fitting, words)  # 手札を配ります。４人プレイでは３枚ずつ: one phrase back
             far = (span.lead, span.heading) if number.unit or here.values else ()  # a bare 占拠２ far from its noun is a label
             far += (span.subject,) if here.values else ()  # a card's 「数字は１３」, not its 「二枚選んで」
             for other in fallback + far:
-                noun = noun or find_last_noun(other, fitting)
+                noun = noun or find_last_noun(other, fitting, words)
         if not cell and noun is not None and names_value(text, number, noun, words.joins_values):
             continue  # 「９と１０を抜く」「５の菓子カード」: a value the component's cards have, not a count of them
         if not cell and words.lang == "ja" and counts_range(text, number):
@@ -140,8 +140,11 @@ def is_left(text: str, number: Number, words: Phrasing) -> bool:
 
 
 def is_total(text: str, number: Number, words: Phrasing) -> bool:
-    """計１８トリック, a total of 18 tricks: a figure times another."""
-    return bool(words.total.search(text[max(0, number.start - (4 if words.lang == "ja" else 16)):number.start]))
+    """計１８トリック, a total of 18 tricks, 18 tricks in all: a figure times another."""
+    if words.lang == "ja":
+        return bool(words.total.search(text[max(0, number.start - 4):number.start]))
+    after = text[number.end:number.end + 24].split(",")[0].split(")")[0]
+    return bool(words.total.search(text[max(0, number.start - 16):number.start]) or words.total_after.search(after))
 
 
 def check_value_ranges(game: Game, span: Span, nouns: list[Noun], locate, origin: str,
@@ -151,8 +154,10 @@ def check_value_ranges(game: Game, span: Span, nouns: list[Noun], locate, origin
     for match in words.value_range.finditer(span.text):
         low, high = parse_number(match.group(1)), parse_number(match.group(2))
         candidates = [n for n in nouns if n.ranges]
-        noun = (find_nearest_noun(span.text, Number(low, match.start(), match.end(), "", ""), candidates, words.max_gap)
-                or find_last_noun(span.before[-words.max_gap:], candidates) or find_last_noun(span.heading, candidates))
+        at = Number(low, match.start(), match.end(), "", "")
+        noun = (find_nearest_noun(span.text, at, candidates, words.max_gap, words)
+                or find_last_noun(span.before[-words.max_gap:], candidates, words)
+                or find_last_noun(span.heading, candidates, words))
         if noun is None:
             continue
         check = f"{origin} values {noun.label.removeprefix('count ')}"
@@ -226,11 +231,12 @@ def find_players_before(text: str, numbers: list[Number], number: Number, player
     return int(earlier[-1].value) if earlier else default
 
 
-def find_nearest_noun(text: str, number: Number, nouns: list[Noun], max_gap: int = MAX_GAP) -> Noun | None:
+def find_nearest_noun(text: str, number: Number, nouns: list[Noun], max_gap: int = MAX_GAP,
+                      words: Phrasing = JAPANESE) -> Noun | None:
     best, distance, best_word = None, None, ""
     for noun in nouns:
         for word in noun.words:
-            for match in re.finditer(re.escape(word), text):
+            for match in re.finditer(words.pattern(word), text):
                 gap = number.start - match.end() if match.end() <= number.start else match.start() - number.end
                 if gap < 0 or gap > max_gap:
                     continue
@@ -239,9 +245,13 @@ def find_nearest_noun(text: str, number: Number, nouns: list[Noun], max_gap: int
     return best
 
 
-def find_last_noun(text: str, nouns: list[Noun]) -> Noun | None:
+def find_last_noun(text: str, nouns: list[Noun], words: Phrasing = JAPANESE) -> Noun | None:
     """The noun written last in a neighbouring phrase (手札を配ります。４人プレイでは３枚ずつ)."""
-    spots = [(text.rfind(word), noun) for noun in nouns for word in noun.words if word in text]
+    if words is JAPANESE:
+        spots = [(text.rfind(word), noun) for noun in nouns for word in noun.words if word in text]
+    else:  # a whole word (deal, not dealer)
+        spots = [(found[-1].start(), noun) for noun in nouns for word in noun.words
+                 for found in [list(re.finditer(words.pattern(word), text))] if found]
     return max(spots, key=lambda spot: spot[0])[1] if spots else None  # the first noun of those written last
 
 
