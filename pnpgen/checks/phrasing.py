@@ -15,6 +15,7 @@ class Phrasing:
     lang: str
     find_numbers: Callable[[str], list[Number]]
     quoted: Pattern  # a card value in quotes (「１」, “1”)
+    quotes: tuple[tuple[str, str], ...]  # the marks that open and close a quotation
     per: Pattern  # the phrase says per what (ずつ, 各, each, per)
     one_each: Pattern  # 「１雀士３枚」: a count per one owner
     part: Pattern  # the phrase speaks of a part (このうち, of them)
@@ -61,6 +62,7 @@ _NEVER = re.compile(r"(?!)")
 JAPANESE = Phrasing(
     lang="ja", find_numbers=find_numbers,
     quoted=re.compile(r"「([0-9０-９]+)」"),
+    quotes=(("「", "」"),),
     per=re.compile("ずつ|各|あたり|毎|ごと|につき|それぞれ"),
     one_each=re.compile(r"(?<![0-9０-９])[1１][^\s0-9０-９、。「」（）]{1,4}?[0-9０-９]"),
     part=re.compile("うち"),
@@ -89,6 +91,7 @@ _PLAYERS = r"(\d+)(?:[ \t]*-[ \t]*|[ \t]+)players?"
 ENGLISH = Phrasing(
     lang="en", find_numbers=find_english_numbers,
     quoted=re.compile(r"[“\"‘]([0-9]+)[”\"’]"),
+    quotes=(("“", "”"), ('"', '"'), ("‘", "’")),
     per=re.compile(r"\b(?:each|per|apiece|every)\b", re.I),
     one_each=_NEVER,
     part=re.compile(r"\bof (?:them|these|those|which)\b|\bamong\b", re.I),

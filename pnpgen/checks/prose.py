@@ -209,7 +209,8 @@ def skipped(text: str, number: Number, words: Phrasing = JAPANESE) -> bool:
     after = number.end + len(number.unit)
     if (words.ordinal.match(text, after) or words.ordinal.match(text, number.end)) and not words.game_end.search(text):
         return True  # ２ラウンド目以降; but 「３ラウンド目が終わったら、ゲームが終了」 states the last round
-    if number.start and words.quoted.fullmatch(text[number.start - 1:number.end + 1]):
+    if any(text[number.start - 1:number.start] == left and text[number.end:number.end + 1] == right
+           for left, right in words.quotes):
         return True
     following = text[number.end:number.end + 1] or "\n"  # a number that ends the sentence is followed by nothing
     if following in words.ranges or (number.start and text[number.start - 1] in words.ranges):
