@@ -24,6 +24,7 @@ class Number:
     end: int  # just after the numeral
     unit: str  # the counter word after it ("" when none)
     text: str
+    said: str = ""  # the words as written when they are not its text and unit (English: "3 cards", "twice")
 
     @property
     def players(self) -> bool:

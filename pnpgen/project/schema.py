@@ -152,6 +152,7 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
         Key("quote", "text", "The phrase of the game's `document:` that states the figure."),
         Key("source", "source", "The document and phrase, when it is not the game's document."),
         Key("words", "list of words", "Nouns that tie a number in rulebook prose or card text to this figure (トリック, マジョリティボーナス)."),
+        Key("words@LANG", "list of words", "The `words` of an edition in another language (`words@en: [majority bonus]`): numbers in that edition's rulebooks and card text tie to the figure by them."),
         Key("inputs", "list of names", "The names an expression figure takes, such as [players, bullet]."),
         Key("examples", "list of mappings", "Inputs and the `value` the document states for them: `{players: 4, bullet: 1, value: 3}`."),
         Key("ranges", "mapping", "The values each input other than `players` takes, from and to (numbers or expressions of `players`): `{survivors: {from: 1, to: players - 1}}`. The figure is then evaluated at every player count of the game and every value of its inputs: each must be a whole number, rounded as the quote says (端数切捨て, 切り上げ)."),
@@ -206,7 +207,7 @@ def check_keys(mapping: LMap, section: str, problems: Collector) -> None:
     """Report unknown keys (with a suggestion) and missing required keys of one mapping."""
     keys = {key.name: key for key in SECTIONS[section]}
     for name in mapping:
-        if name not in keys:
+        if name not in keys and f"{str(name).split('@')[0]}@LANG" not in keys:  # words@en: one key per language
             problems.add(mapping.where_key(name), unknown_key_message(name, section, keys))
     for key in keys.values():
         if key.required and key.name not in mapping:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..errors import Collector
+from .languages import language_problem
 from .load import LList, LMap
 from .model import Expectation, Fields, Figure, Note, Setup, Source
 from .schema import RULE_KINDS, check_keys
@@ -188,6 +189,20 @@ def read_texts(item: LMap, key: str, problems: Collector) -> tuple[str, ...]:
     return ()
 
 
+def read_translated_words(item: LMap, problems: Collector) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """words@en: [majority bonus] — the words an edition in that language ties numbers to the figure by."""
+    found = []
+    for key in item:
+        name, _, code = str(key).partition("@")
+        if name == "words" and code:
+            problem = language_problem(code, ())
+            if problem:
+                problems.add(item.where_key(key), f"'{key}': {problem}")
+            else:
+                found.append((code, read_texts(item, key, problems)))
+    return tuple(found)
+
+
 def read_known(item: LMap, problems: Collector) -> tuple[tuple[str, str], ...]:
     value = item.get("known")
     if value is None:
@@ -260,7 +275,8 @@ def validate_figures(raw: LMap, problems: Collector) -> tuple[Figure, ...]:
             problems.add(item.where("in"), "'in' names the data that holds a number; an expression figure has no one value")
         figures.append(Figure(str(name), value, item.loc, read_source(item, problems, document), read_texts(item, "words", problems),
                               inputs, read_examples(item, inputs, problems), read_value(item, "assumed", "text", problems),
-                              ranges=read_ranges(item, inputs, problems), held=held))
+                              ranges=read_ranges(item, inputs, problems), held=held,
+                              translated_words=read_translated_words(item, problems)))
     return tuple(figures)
 
 
