@@ -52,11 +52,12 @@ def edit(project: Path, change: tuple[str, str, str]) -> None:
     path.write_text(text.replace(change[1], change[2], 1), encoding="utf-8")
 
 
-def run_build(tree: Path, project: Path, cache: Path) -> tuple[float, float]:
-    """(CPU seconds, wall seconds) of one `pnpgen build` process run from `tree`."""
+def run_build(tree: Path, project: Path, cache: Path, options: tuple[str, ...] = ()) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one `pnpgen build` process run from `tree` (with the command's `options`)."""
     env = dict(os.environ, PYTHONPATH=str(tree), PNPGEN_CACHE=str(cache))
     start = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "pnpgen", "build", str(project), "-o", str(project / "output")],
+    child = subprocess.Popen([sys.executable, "-m", "pnpgen", "build", str(project), "-o", str(project / "output"),
+                              *options],
                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=project)
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
