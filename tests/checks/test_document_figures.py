@@ -261,7 +261,7 @@ def test_json_adds_col_and_figure(project):
 
 
 def test_a_colour_table_key_that_no_longer_names_a_race_fails_names(project):
-    edit(project, OTOGI, "        河童: {color: \"#2f8f7a\"", "        かっぱ: {color: \"#2f8f7a\"")
+    edit(project, OTOGI, "        河童: {name: {ja: 河童", "        かっぱ: {name: {ja: 河童")
     found = [f for f in failed(project, "otogi-taisen") if f.check == "names race in defaults.race_style"]
     assert len(found) == 1 and found[0].detail == "not in the list: かっぱ (defaults.race_style); missing: 河童"
 
