@@ -44,7 +44,8 @@ def main() -> None:
                 shutil.rmtree(scratch)
     cpu = [two[0] / one[0] for one, two in zip(timed["one"], timed["two"])]
     wall = [two[1] / one[1] for one, two in zip(timed["one"], timed["two"])]
-    print(f"{'':14} {'one cpu s':>9} {'two cpu s':>9}  {'cpu two/one median (min–max)':30} wall two/one median (min–max)")
+    print(f"{'':14} {'one cpu s':>9} {'two cpu s':>9}  {'cpu two/one median (min–max)':30} "
+          "wall two/one median (min–max)")
     print(f"{'bundled-cold':14} {statistics.median(c for c, _ in timed['one']):9.2f} "
           f"{statistics.median(c for c, _ in timed['two']):9.2f}  {spread(cpu):30} {spread(wall)}")
     print(f"load at the end {os.getloadavg()[0]:.2f} (a figure from a loaded machine is noisier: compare medians)")
