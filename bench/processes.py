@@ -58,9 +58,9 @@ def pnpgen_env(tree: Path, cache: Path) -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=str(tree), PNPGEN_CACHE=str(cache))
 
 
-def run_build(tree: Path, project: Path, cache: Path, out: Path | None = None) -> Run:
-    """One `python -m pnpgen build PROJECT -o OUT` process run from `tree` (OUT: PROJECT/output by default)."""
-    argv = [sys.executable, "-m", "pnpgen", "build", str(project), "-o", str(out or project / "output")]
+def run_build(tree: Path, project: Path, cache: Path, out: Path | None = None, options: tuple[str, ...] = ()) -> Run:
+    """One `python -m pnpgen build PROJECT -o OUT [options]` process run from `tree` (OUT: PROJECT/output by default)."""
+    argv = [sys.executable, "-m", "pnpgen", "build", str(project), "-o", str(out or project / "output"), *options]
     return run_process(argv, pnpgen_env(tree, cache), f"the build from {tree}", cwd=project)
 
 

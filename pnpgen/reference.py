@@ -34,7 +34,7 @@ HELPERS = {
              "`fit` or a size that is not more than 0 stops the build at the template's line",
     "icon": "an icon from `templates/icons/NAME.svg`, scaled into a `size` mm square at (x, y)",
     "assumed": "「（仮）」 when the figure or component count `name` is one the data only assumes (`assumed:`), "
-               "else nothing; `build --final` makes it nothing: "
+               "else nothing (\" (TBD)\" in an English edition); `build --final` makes it nothing: "
                "`'磐座 ' ~ a.iwakura ~ 'か所' ~ assumed('iwakura_per_area')`. `build.final` says whether the "
                "build is final",
 }

@@ -206,7 +206,7 @@ class Renderer:
             "side": side,
             "lang": self.project.language,  # the edition's language (None for a project of one unnamed language)
             "build": self.stamp.context(),
-            "assumed": functools.partial(mark_assumed, game, final=self.stamp.final),
+            "assumed": functools.partial(mark_assumed, game, final=self.stamp.final, language=self.project.language),
         }
         where = Origin(self.describe, component, card)  # said only in a message
         spender = Spender(f"templates/{template} for component {game.id}/{component.id}", component.location)
