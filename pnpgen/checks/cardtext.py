@@ -11,6 +11,8 @@ from .templatetext import PRINTED
 from .vocabulary import Noun
 from .wordrules import check_text, find_rules
 
+_COLOUR = re.compile(r"#[0-9a-fA-F]{3,8}")
+
 
 def check_card_text(game: Game, nouns: list[Noun], strict: bool = False) -> list[Finding]:
     """Numbers in the printed texts held to the data, and the rules they state in words to the document's word."""
@@ -41,7 +43,7 @@ def find_texts(fields, prefix: str = "", words: bool = False):
     for key, value in items:
         name = f"{prefix}{key}"
         if isinstance(value, str):
-            if not re.fullmatch(r"#[0-9a-fA-F]{3,8}", value) and (
+            if not _COLOUR.fullmatch(value) and (
                     any(c.isdigit() or c in "一二三四五六七八九十" for c in value) or (words and PRINTED.search(value))):
                 yield name, value
         elif isinstance(value, (tuple, list)) or hasattr(value, "items"):

@@ -29,6 +29,8 @@ _TIMES = ("×", "x", "＊", "*")
 _REMOVE = re.compile(r"抜|除|使用しません|使いません|使わ")
 _ONE_EACH = re.compile(r"(?<![0-9０-９])[1１][^\s0-9０-９、。「」（）]{1,4}?[0-9０-９]")  # 「１雀士３枚」: per one owner
 _LIST_MARK = re.compile(r"^\s*(?:#+\s*)?[0-9０-９]+\s*(?:[.．]\s|[：:])")
+_COLON = re.compile(r"\s*[：:]\s*")
+_NEWLINE = re.compile("\n")
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,7 @@ def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[i
     findings: list[Finding] = []
     previous, heading, lead, last_end = "", "", "", 0
     heading_players = lead_players = None
-    breaks = [m.start() for m in re.finditer("\n", text)]
+    breaks = [m.start() for m in _NEWLINE.finditer(text)]
     for start, end in split_sentences(text):
         gap = text[last_end:start]
         sentence = text[start:end]
@@ -78,7 +80,7 @@ def find_pairs(text: str, numbers: list[Number]) -> dict[int, str]:
     """「２：１枚」: the count after a value and a colon, by the count's start, with the value it counts."""
     pairs = {}
     for first, second in zip(numbers, numbers[1:]):
-        if not first.unit and re.fullmatch(r"\s*[：:]\s*", text[first.end:second.start]):
+        if not first.unit and _COLON.fullmatch(text, first.end, second.start):
             pairs[second.start] = str(first.value)
             pairs[first.start] = ""
     return pairs
@@ -216,13 +218,24 @@ def find_nearest_noun(text: str, number: Number, nouns: list[Noun]) -> Noun | No
     best, distance, best_word = None, None, ""
     for noun in nouns:
         for word in noun.words:
-            for match in re.finditer(re.escape(word), text):
-                gap = number.start - match.end() if match.end() <= number.start else match.start() - number.end
+            for start, end in find_occurrences(word, text):
+                gap = number.start - end if end <= number.start else start - number.end
                 if gap < 0 or gap > MAX_GAP:
                     continue
                 if distance is None or gap < distance or (gap == distance and len(word) > len(best_word)):
                     best, distance, best_word = noun, gap, word
     return best
+
+
+def find_occurrences(word: str, text: str):
+    """(start, end) of each occurrence of word in text, none overlapping: those re.finditer finds, found faster."""
+    if not word:
+        yield from ((at, at) for at in range(len(text) + 1))
+        return
+    at = text.find(word)
+    while at >= 0:
+        yield at, at + len(word)
+        at = text.find(word, at + len(word))
 
 
 def find_last_noun(text: str, nouns: list[Noun]) -> Noun | None:

@@ -18,6 +18,7 @@ from .form import FaceForm
 from .images import ImageChecker
 from .lint import lint
 from .paint import svg_to_form
+from .size_marks import marks_record, size_marks
 from .stored import StoredForms
 from .svgpath import NotDrawable
 
@@ -97,7 +98,9 @@ class Converter:
         form.resolved_images = [self.images.resolve(href) for href in form.images]
         self.conversions += 1
         if self.pack:
-            self.pack.store_form(key, form.to_bytes())
+            record = form.to_bytes()
+            self.pack.store_form(key, record)
+            self.pack.store_marks(key, marks_record(record, size_marks(form)))  # read where the form is made
         else:
             self.unpacked[key] = form
         return self.remember(key, form)

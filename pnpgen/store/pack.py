@@ -1,9 +1,10 @@
 """Turn one project's face records into rows of its SQLite file in the user's cache folder, and back.
 
 A record is (kind, key, payload, checksum): R maps a render key to the face's key (the SHA-256 of its SVG), F a face
-key to the face's form (faces/form.py). A record whose checksum does not hold is a miss, made again. What a build
-adds goes to a file of its own (which the processes it forks read too) and into the cache's file once, when it
-saves: a damaged, locked or read-only cache costs hits, never a face the build made.
+key to the face's form (faces/form.py), M a face key to the size marks read from its form (faces/size_marks.py).
+A record whose checksum does not hold is a miss, made again. What a build adds goes to a file of its own (which
+the processes it forks read too) and into the cache's file once, when it saves: a damaged, locked or read-only
+cache costs hits, never a face the build made.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from .records import (COPY, DELETE, LOOKUP, ROWS, WRITE, Filter, Handoff, checks
 
 BATCH, BATCH_BYTES = 256, 1 << 20  # records held before they are written out, in one transaction
 FACE = b"F"  # the kind of a face's drawing: its form
+MARKS = b"M"  # the kind of what a build's print notes read from a form
 
 
 class FacePack:
@@ -66,6 +68,13 @@ class FacePack:
         """Keep a form this process made (and so trusts)."""
         self.put(FACE, face_key, payload)
         self.checked.add(face_key)
+
+    def marks_record(self, face_key: str) -> bytes | None:
+        """The record of the size marks kept beside the face's form (whether they are its form's, the reader decides)."""
+        return self.get(MARKS, face_key)
+
+    def store_marks(self, face_key: str, payload: bytes) -> None:
+        self.put(MARKS, face_key, payload)
 
     def forget(self, face_key: str) -> None:
         key = bytes.fromhex(face_key)
