@@ -18,6 +18,7 @@ def check_card_text(game: Game, nouns: list[Noun], strict: bool = False) -> list
     """Numbers in the printed texts held to the data, and the rules they state in words to the document's word."""
     findings = []
     seen: set[tuple[str, str]] = set()
+    read: dict = {}  # the findings of each sentence read, by its surroundings: cards repeat their sentences
     rules = find_rules(game)
     for component in game.components:
         places = dict(component.field_locations)
@@ -31,7 +32,7 @@ def check_card_text(game: Game, nouns: list[Noun], strict: bool = False) -> list
                 origin = f"card text {component.id}.{name}"
                 if any(c.isdigit() or c in "一二三四五六七八九十" for c in text):
                     findings.extend(check_prose(game, text, lambda offset, where=where: where, nouns, strict, origin,
-                                                component.name))
+                                                component.name, read))
                 findings.extend(check_text(game, text, lambda offset, where=where: where, rules, origin))
     return findings
 

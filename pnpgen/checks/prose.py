@@ -47,9 +47,11 @@ class Span:
 
 
 def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[int], Location], nouns: list[Noun],
-                    strict: bool, origin: str, subject: str = "") -> list[Finding]:
+                    strict: bool, origin: str, subject: str = "", memo: dict | None = None) -> list[Finding]:
     """Findings for each number in the sentences of `text` outside its table lines; `locate` turns offsets into places;
-    `subject` is what the text is about when no heading says (a card's text: its component)."""
+    `subject` is what the text is about when no heading says (a card's text: its component). memo: for a text
+    that `locate` puts at one place whatever the offset (a card's field), the findings of the sentences read
+    before for the same game, nouns and strictness (see check_span_once)."""
     findings: list[Finding] = []
     previous, heading, lead, last_end = "", "", "", 0
     heading_players = lead_players = None
@@ -70,10 +72,27 @@ def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[i
         if not item and not sentence.lstrip().startswith("#"):
             lead = sentence
         span = Span(sentence, start, previous, heading, lead_players or heading_players, lead if item else "", subject)
-        findings.extend(check_span(game, span, locate, nouns, strict, origin))
+        if memo is None:
+            findings.extend(check_span(game, span, locate, nouns, strict, origin))
+        else:
+            findings.extend(check_span_once(memo, game, span, locate, nouns, strict, origin))
         if not sentence.lstrip().startswith("#"):
             previous = sentence
     return findings
+
+
+def check_span_once(memo: dict, game: Game, span: Span, locate, nouns: list[Noun], strict: bool,
+                    origin: str) -> list[Finding]:
+    """check_span of a sentence in a text whose every offset `locate` puts at one place: a sentence read before in
+    the same surroundings (the span but for where it starts) and of the same origin has the same findings, here."""
+    key = (span.text, span.before, span.heading, span.players, span.lead, span.subject, origin)  # all but start
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = check_span(game, replace(span, start=0), lambda offset: None, nouns, strict, origin)
+    if not found:
+        return found
+    where = locate(span.start)
+    return [replace(finding, location=where) for finding in found]
 
 
 def find_pairs(text: str, numbers: list[Number]) -> dict[int, str]:

@@ -23,11 +23,13 @@ def find_noun_header(header: list[str], nouns) -> str:
     return next((cell for cell in header if any(word in cell for noun in nouns for word in noun.words)), "")
 
 
-def check_prose(game: Game, text: str, locate, nouns, strict: bool, origin: str, subject: str = "") -> list:
-    """Findings for each number in `text` (blanked Markdown or a card's text): its tables cell by cell, then its sentences."""
+def check_prose(game: Game, text: str, locate, nouns, strict: bool, origin: str, subject: str = "",
+                memo: dict | None = None) -> list:
+    """Findings for each number in `text` (blanked Markdown or a card's text): its tables cell by cell, then its
+    sentences (memo: see check_sentences)."""
     tables = table_lines(text)
     return check_tables(game, text, tables, locate, nouns, strict, origin) + check_sentences(
-        game, text, tables, locate, nouns, strict, origin, subject)
+        game, text, tables, locate, nouns, strict, origin, subject, memo)
 
 
 def table_lines(text: str) -> set[int]:
