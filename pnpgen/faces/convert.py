@@ -9,7 +9,7 @@ from pathlib import Path
 from lxml import etree
 
 from ..store.cache import Cache
-from ..store.pack import FacePack
+from ..store.pack import MARKS, FacePack
 from ..errors import PnpError
 from .fonts import FontBook
 from .icons import safe_parser
@@ -98,9 +98,8 @@ class Converter:
         form.resolved_images = [self.images.resolve(href) for href in form.images]
         self.conversions += 1
         if self.pack:
-            record = form.to_bytes()
-            self.pack.store_form(key, record)
-            self.pack.store_marks(key, marks_record(record, size_marks(form)))  # read where the form is made
+            self.pack.store_form(key, form.to_bytes())
+            self.pack.put(MARKS, key, marks_record(self.pack.form_checksum(key), size_marks(form)))  # read here, once
         else:
             self.unpacked[key] = form
         return self.remember(key, form)

@@ -4,15 +4,15 @@ of the face store that keeps them beside the form, and back.
 A build notes type, lines and images too small to print on every face it writes (pipeline/print_notes.py);
 none of those checks reads where a mark is, only its size, its text and its image, all of which the form
 alone decides. So they are worked out once, when the form is made, and kept under the face's key with the
-SHA-256 of the form record they were read from: a record read back for another form (one painted again with
-other fonts) is stale, and refused like a damaged one; the marks are then read from the form again.
+checksum of the form record they were read from (the SHA-256 of its bytes, store/records.py): a record read back
+for another form (one painted again with other fonts) is stale, and refused like a damaged one; the marks are
+then read from the form again.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 
-from ..store.pack import FacePack
+from ..store.pack import MARKS, FacePack
 from .form import FaceForm, is_number
 from .form_marks import form_marks
 from .marking import Mark
@@ -27,17 +27,18 @@ def size_marks(form: FaceForm) -> list[Mark]:
             for m in form_marks(form, 0.0) if m.kind in KINDS]
 
 
-def marks_record(form_record: bytes, marks: list[Mark]) -> bytes:
-    """The store's record of the marks read from the form whose record is form_record."""
+def marks_record(form_check: bytes, marks: list[Mark]) -> bytes:
+    """The store's record of the marks read from the form whose record's checksum is form_check."""
     rows = [[m.kind, m.size, m.text, m.image, list(m.inches)] for m in marks]
     body = json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return MAGIC + hashlib.sha256(form_record).digest() + body
+    return MAGIC + form_check + body
 
 
-def read_marks(payload: bytes, form_record: bytes) -> list[Mark] | None:
-    """The marks a record keeps, if it was made from this very form record and holds only marks; else None."""
-    start = len(MAGIC) + 32
-    if not payload.startswith(MAGIC) or payload[len(MAGIC):start] != hashlib.sha256(form_record).digest():
+def read_marks(payload: bytes, form_check: bytes) -> list[Mark] | None:
+    """The marks a record keeps, if it was made from the form record with this checksum and holds only marks;
+    else None."""
+    start = len(MAGIC) + len(form_check)
+    if not payload.startswith(MAGIC) or payload[len(MAGIC):start] != form_check:
         return None
     try:
         rows = json.loads(payload[start:].decode("utf-8"))
@@ -52,13 +53,13 @@ def read_marks(payload: bytes, form_record: bytes) -> list[Mark] | None:
 def face_size_marks(pack: FacePack | None, key: str, form_of) -> list[Mark]:
     """The size marks of the face, from the record kept beside its form when it is that form's, else read from
     the form (form_of(key)) and kept for the builds after."""
-    record = pack.form_record(key)[0] if pack is not None else None
-    kept = pack.marks_record(key) if record is not None else None
-    marks = read_marks(kept, record) if kept is not None else None
+    check = pack.form_checksum(key) if pack is not None else None
+    kept = pack.get(MARKS, key) if check is not None else None
+    marks = read_marks(kept, check) if kept is not None else None
     if marks is None:
         marks = size_marks(form_of(key))
-        if record is not None:
-            pack.store_marks(key, marks_record(record, marks))
+        if check is not None:
+            pack.put(MARKS, key, marks_record(check, marks))
     return marks
 
 

@@ -43,6 +43,7 @@ class FacePack:
         self.used = array("q")  # the rows of the cache's file this build read: a save keeps them
         self.gone: set[tuple[bytes, bytes]] = set()  # records forgotten, or found damaged: misses
         self.checked: set[str] = set()  # face keys whose form this process made, or checked and found drawable
+        self.form_checks: dict[bytes, bytes] = {}  # face key -> its form record's checksum, as read or kept here
         self.added = False
         self.written = Filter()  # the records kept here (and a few others): a miss asks no file of this build's
         self.number = register_own(self.own, self.folders, self.creator)
@@ -69,16 +70,17 @@ class FacePack:
         self.put(FACE, face_key, payload)
         self.checked.add(face_key)
 
-    def marks_record(self, face_key: str) -> bytes | None:
-        """The record of the size marks kept beside the face's form (whether they are its form's, the reader decides)."""
-        return self.get(MARKS, face_key)
-
-    def store_marks(self, face_key: str, payload: bytes) -> None:
-        self.put(MARKS, face_key, payload)
+    def form_checksum(self, face_key: str) -> bytes | None:
+        """The checksum of the face's form record (a function of its bytes), which an M record names; once a build."""
+        key = bytes.fromhex(face_key)
+        if key not in self.form_checks:
+            self.get(FACE, face_key)
+        return self.form_checks.get(key)
 
     def forget(self, face_key: str) -> None:
         key = bytes.fromhex(face_key)
         self.batch.pop((FACE, key), None)
+        self.form_checks.pop(key, None)
         self.gone.add((FACE, key))
         self.checked.discard(face_key)
         self.added = True
@@ -115,6 +117,8 @@ class FacePack:
 
     def checked_row(self, kind: bytes, key: bytes, row: tuple) -> bytes | None:
         if holds(kind, key, row[1], row[2]):
+            if kind == FACE:
+                self.form_checks[key] = row[2]
             return row[1]
         self.gone.add((kind, key))
         return None
@@ -124,6 +128,8 @@ class FacePack:
         self.gone.discard((kind, key))
         self.written.add(kind, key)
         self.batch[(kind, key)] = (payload, checksum(kind, key, payload))
+        if kind == FACE:
+            self.form_checks[key] = self.batch[(kind, key)][1]
         self.batch_bytes += len(payload)
         self.added = True
         if len(self.batch) >= BATCH or self.batch_bytes >= BATCH_BYTES:

@@ -38,13 +38,13 @@ def marks_of_form(record: bytes) -> list[Mark]:
 
 
 def replace_marks(cache: Path, payload_for) -> None:
-    """Each face's marks record replaced by payload_for(its form record), with a checksum that holds."""
+    """Each face's marks record replaced by payload_for(its form record's checksum), with a checksum that holds."""
     (path,) = sorted(cache.rglob("*.sqlite"))
-    forms = records(cache, b"F")
+    checks = {key: checksum(b"F", key, form) for key, form in records(cache, b"F").items()}
     with sqlite3.connect(path) as db:
         db.executemany("UPDATE records SET payload = ?, checksum = ? WHERE kind = ? AND key = ?",
-                       [(payload_for(form), checksum(b"M", key, payload_for(form)), b"M", key)
-                        for key, form in forms.items()])
+                       [(payload_for(check), checksum(b"M", key, payload_for(check)), b"M", key)
+                        for key, check in checks.items()])
 
 
 def rebuild(tmp_path: Path) -> list[str]:
@@ -57,33 +57,34 @@ def test_each_form_keeps_the_size_marks_read_from_it(tmp_path):
     forms, marks = records(tmp_path / "cache", b"F"), records(tmp_path / "cache", b"M")
     assert marks.keys() == forms.keys()
     for key, form in forms.items():
-        assert read_marks(marks[key], form) == marks_of_form(form)
-    kinds = {mark.kind for key, form in forms.items() for mark in read_marks(marks[key], form)}
+        assert read_marks(marks[key], checksum(b"F", key, form)) == marks_of_form(form)
+    kinds = {mark.kind for key, form in forms.items() for mark in read_marks(marks[key], checksum(b"F", key, form))}
     assert kinds == {"text", "stroke", "image"}
 
 
 def test_a_rebuild_reads_the_marks_kept_beside_the_form(tmp_path):
     build(tmp_path)
     planted = [Mark("text", (), None, size=3.0, text="kept marks")]
-    replace_marks(tmp_path / "cache", lambda form: marks_record(form, planted))
+    replace_marks(tmp_path / "cache", lambda check: marks_record(check, planted))
     assert rebuild(tmp_path) == [f"faults/suits: text “kept marks” set at 3.0 pt; expected at least 6 pt to print "
                                  f"legibly (on 4 faces); {HINT}"]
 
 
 def test_marks_kept_for_another_form_are_refused_and_read_again(tmp_path):
     first = build(tmp_path)
-    replace_marks(tmp_path / "cache", lambda form: marks_record(form + b" ", []))  # stale: made from another form
+    other = checksum(b"F", b"\0" * 32, b"another form")
+    replace_marks(tmp_path / "cache", lambda check: marks_record(other, []))  # stale: made from another form
     assert rebuild(tmp_path) == first
     forms, marks = records(tmp_path / "cache", b"F"), records(tmp_path / "cache", b"M")
-    assert all(read_marks(marks[key], form) == marks_of_form(form) for key, form in forms.items())
+    assert all(read_marks(marks[key], checksum(b"F", key, form)) == marks_of_form(form) for key, form in forms.items())
 
 
 def test_a_marks_record_holding_anything_but_marks_is_refused(tmp_path):
     first = build(tmp_path)
-    form = next(iter(records(tmp_path / "cache", b"F").values()))
-    good = marks_record(form, [])
+    key, form = next(iter(records(tmp_path / "cache", b"F").items()))
+    good = marks_record(checksum(b"F", key, form), [])
     for body in (b"{", b'{"a": 1}', b'[["text", "big", "", "", []]]', b'[["shading", 1, "", "", []]]',
                  b'[["image", 1, "", "x.png", [1, Infinity]]]'):
-        assert read_marks(good[:-2] + body, form) is None
-    replace_marks(tmp_path / "cache", lambda form: marks_record(form, [])[:-2] + b"[[")
+        assert read_marks(good[:-2] + body, checksum(b"F", key, form)) is None
+    replace_marks(tmp_path / "cache", lambda check: marks_record(check, [])[:-2] + b"[[")
     assert rebuild(tmp_path) == first
