@@ -12,11 +12,14 @@ from .templatetext import PRINTED
 from .vocabulary import Noun
 from .wordrules import check_text, find_rules
 
+_COLOUR = re.compile(r"#[0-9a-fA-F]{3,8}")
+
 
 def check_card_text(game: Game, nouns: list[Noun], strict: bool = False) -> list[Finding]:
     """Numbers in the printed texts held to the data, and the rules they state in words to the document's word."""
     findings = []
     seen: set[tuple[str, str]] = set()
+    read: dict = {}  # the findings of each sentence read, by its surroundings: cards repeat their sentences
     rules = find_rules(game)
     for component in game.components:
         places = dict(component.field_locations)
@@ -30,7 +33,7 @@ def check_card_text(game: Game, nouns: list[Noun], strict: bool = False) -> list
                 origin = f"card text {component.id}.{name}"
                 if any(c.isdigit() or c in "一二三四五六七八九十" for c in text):
                     findings.extend(check_prose(game, text, lambda offset, where=where: where, nouns, strict, origin,
-                                                component.name))
+                                                component.name, memo=read))
                 findings.extend(check_text(game, text, lambda offset, where=where: where, rules, origin))
     return findings
 
@@ -40,6 +43,7 @@ def check_edition_card_text(game: Game, nouns: list[Noun], words: Phrasing, stri
     translation when it has one of its own (effect@en), else at the field."""
     findings = []
     seen: set[tuple[str, str]] = set()
+    read: dict = {}  # as in check_card_text
     for component in game.components:
         places = dict(component.field_locations)
         for card in component.cards:
@@ -51,7 +55,7 @@ def check_edition_card_text(game: Game, nouns: list[Noun], words: Phrasing, stri
                 seen.add((top, text))
                 where = cells.get(f"{top}@{words.lang}") or cells.get(top) or places.get(top, card.location)
                 findings.extend(check_prose(game, text, lambda offset, where=where: where, nouns, strict,
-                                            f"card text ({words.lang}) {component.id}.{name}", component.name, words))
+                                            f"card text ({words.lang}) {component.id}.{name}", component.name, words, read))
     return findings
 
 
@@ -62,10 +66,10 @@ def find_texts(fields, prefix: str = "", words: bool = False, states=None):
     for key, value in items:
         name = f"{prefix}{key}"
         if isinstance(value, str) and states is not None:
-            if not re.fullmatch(r"#[0-9a-fA-F]{3,8}", value) and states(value):
+            if not _COLOUR.fullmatch(value) and states(value):
                 yield name, value
         elif isinstance(value, str):
-            if not re.fullmatch(r"#[0-9a-fA-F]{3,8}", value) and (
+            if not _COLOUR.fullmatch(value) and (
                     any(c.isdigit() or c in "一二三四五六七八九十" for c in value) or (words and PRINTED.search(value))):
                 yield name, value
         elif isinstance(value, (tuple, list)) or hasattr(value, "items"):

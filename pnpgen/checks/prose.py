@@ -10,16 +10,18 @@ from typing import Callable
 from ..errors import Location
 from ..project.model import Game
 from .findings import FAIL, PASS, WARN, Finding
+from .noun_places import find_last_noun, find_nearest_noun, find_players_before
 from .numerals import Number, parse_number
 from .phrasing import JAPANESE, Phrasing
 from .sentences import ITEM, LEAD, read_condition, split_sentences
 from .wording import counts_range, find_bracketed_noun, names_value, with_totals
 from .vocabulary import Context, Noun
 
-MAX_GAP = JAPANESE.max_gap  # characters between a number and its noun in one phrase (エリアカードを…８枚)
 _LIST = "・"
 _TIMES = ("×", "x", "＊", "*")
 _LIST_MARK = re.compile(r"^\s*(?:#+\s*)?[0-9０-９]+\s*(?:[.．]\s|[：:])")
+_COLON = re.compile(r"\s*[：:]\s*")
+_NEWLINE = re.compile("\n")
 
 
 @dataclass(frozen=True)
@@ -36,13 +38,16 @@ class Span:
 
 
 def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[int], Location], nouns: list[Noun],
-                    strict: bool, origin: str, subject: str = "", words: Phrasing = JAPANESE) -> list[Finding]:
+                    strict: bool, origin: str, subject: str = "", words: Phrasing = JAPANESE,
+                    memo: dict | None = None) -> list[Finding]:
     """Findings for each number in the sentences of `text` outside its table lines; `locate` turns offsets into places;
-    `subject` is what the text is about when no heading says (a card's text: its component); `words`: its language's."""
+    `subject` is what the text is about when no heading says (a card's text: its component); `words`: its language's.
+    memo: for a text that `locate` puts at one place whatever the offset (a card's field), the findings of the
+    sentences read before for the same game, nouns and strictness (see check_span_once)."""
     findings: list[Finding] = []
     previous, heading, lead, last_end = "", "", "", 0
     heading_players = lead_players = None
-    breaks = [m.start() for m in re.finditer("\n", text)]
+    breaks = [m.start() for m in _NEWLINE.finditer(text)]
     for start, end in split_sentences(text, words.sentence_break):
         gap = text[last_end:start]
         sentence = text[start:end]
@@ -60,17 +65,35 @@ def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[i
         if not item and not sentence.lstrip().startswith("#"):
             lead = sentence
         span = Span(sentence, start, previous, heading, lead_players or heading_players, lead if item else "", subject)
-        findings.extend(check_span(game, span, locate, nouns, strict, origin, words=words))
+        if memo is None:
+            findings.extend(check_span(game, span, locate, nouns, strict, origin, words=words))
+        else:
+            findings.extend(check_span_once(memo, game, span, locate, nouns, strict, origin, words))
         if not sentence.lstrip().startswith("#"):
             previous = sentence
     return findings
+
+
+def check_span_once(memo: dict, game: Game, span: Span, locate, nouns: list[Noun], strict: bool,
+                    origin: str, words: Phrasing = JAPANESE) -> list[Finding]:
+    """check_span of a sentence in a text whose every offset `locate` puts at one place: a sentence read before in
+    the same surroundings (the span but for where it starts) and of the same origin has the same findings, here."""
+    key = (span.text, span.before, span.heading, span.players, span.lead, span.subject, origin, words.lang)  # all but start
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = check_span(game, replace(span, start=0), lambda offset: None, nouns, strict, origin,
+                                       words=words)
+    if not found:
+        return found
+    where = locate(span.start)
+    return [replace(finding, location=where) for finding in found]
 
 
 def find_pairs(text: str, numbers: list[Number]) -> dict[int, str]:
     """「２：１枚」: the count after a value and a colon, by the count's start, with the value it counts."""
     pairs = {}
     for first, second in zip(numbers, numbers[1:]):
-        if not first.unit and re.fullmatch(r"\s*[：:]\s*", text[first.end:second.start]):
+        if not first.unit and _COLON.fullmatch(text, first.end, second.start):
             pairs[second.start] = str(first.value)
             pairs[first.start] = ""
     return pairs
@@ -223,37 +246,6 @@ def skipped(text: str, number: Number, words: Phrasing = JAPANESE) -> bool:
     if skipped_mark(text, number):
         return True
     return text[after:after + 1] in ("%", "％", "mm", "m") or text[number.end:number.end + 2] in ("mm", "cm")
-
-
-def find_players_before(text: str, numbers: list[Number], number: Number, players: tuple,
-                        default: int | None) -> int | None:
-    """The game's player count the phrase states before the number (４人なら各自３枚), else `default`."""
-    earlier = [n for n in numbers if n.players and n.end <= number.start and (not players or n.value in players)]
-    return int(earlier[-1].value) if earlier else default
-
-
-def find_nearest_noun(text: str, number: Number, nouns: list[Noun], max_gap: int = MAX_GAP,
-                      words: Phrasing = JAPANESE) -> Noun | None:
-    best, distance, best_word = None, None, ""
-    for noun in nouns:
-        for word in noun.words:
-            for match in re.finditer(words.pattern(word), text):
-                gap = number.start - match.end() if match.end() <= number.start else match.start() - number.end
-                if gap < 0 or gap > max_gap:
-                    continue
-                if distance is None or gap < distance or (gap == distance and len(word) > len(best_word)):
-                    best, distance, best_word = noun, gap, word
-    return best
-
-
-def find_last_noun(text: str, nouns: list[Noun], words: Phrasing = JAPANESE) -> Noun | None:
-    """The noun written last in a neighbouring phrase (手札を配ります。４人プレイでは３枚ずつ)."""
-    if words is JAPANESE:
-        spots = [(text.rfind(word), noun) for noun in nouns for word in noun.words if word in text]
-    else:  # a whole word (deal, not dealer)
-        spots = [(found[-1].start(), noun) for noun in nouns for word in noun.words
-                 for found in [list(re.finditer(words.pattern(word), text))] if found]
-    return max(spots, key=lambda spot: spot[0])[1] if spots else None  # the first noun of those written last
 
 
 def judge(game: Game, noun: Noun | None, number: Number, context: Context, text: str, where: Location, strict: bool,

@@ -52,7 +52,7 @@ def counted(monkeypatch):
 
     monkeypatch.setattr(FacePack, "get", count(0, FacePack.get, lambda pack, kind, key: kind == b"R"))
     monkeypatch.setattr(StoredForms, "check", count(1, StoredForms.check, lambda stored, key, data, done: not done))
-    monkeypatch.setattr(pipeline, "render_ahead", phase("ahead", pipeline.render_ahead))
+    monkeypatch.setattr(prerender, "render_ahead", phase("ahead", prerender.render_ahead))
     monkeypatch.setattr(pipeline, "plan_components", phase("layout", pipeline.plan_components))
     return counts
 
