@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from build_speed import BACK, TITLE, effect_lines  # noqa: E402
+from deck import BACK, TITLE, effect_lines  # noqa: E402
 
 FRONT = """\
 <rect x="{{ -B }}" y="{{ -B }}" width="{{ W + 2*B }}" height="{{ H + 2*B }}" fill="#f4ecd8"/>

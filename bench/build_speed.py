@@ -1,13 +1,15 @@
-"""Measure pnpgen build speed and PDF size on synthetic poker decks, as ratios against plain reportlab.
+"""Profile pnpgen build speed and PDF size on synthetic poker decks, as ratios against plain reportlab, in one process.
 
 Run from the checkout: python3 bench/build_speed.py [--profile]
 Not a test: it prints figures; absolute targets are marked PASS/MISS for the reader, nothing fails.
+A profile, not a result: pnpgen.build() in a warmed process with checks off, the reference drawn in the same process
+with its fonts registered untimed. What a user runs (whole processes from the command line, checks on) is
+bench/peer.py's to measure.
 """
 from __future__ import annotations
 
 import argparse
 import cProfile
-import json
 import pstats
 import os
 import subprocess
@@ -18,56 +20,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pnpgen  # noqa: E402
 from pnpgen import Options  # noqa: E402
-from pnpgen.faces.fonts import BUNDLED_FONTS  # noqa: E402
-
-FRONT = """\
-<rect x="{{ -B }}" y="{{ -B }}" width="{{ W + 2*B }}" height="{{ H + 2*B }}" fill="#f4ecd8"/>
-<rect x="{{ SAFE }}" y="{{ SAFE }}" width="{{ W - 2*SAFE }}" height="{{ H - 2*SAFE }}" rx="2" fill="none" stroke="#b3262d" stroke-width="0.5"/>
-{{ text(card.number|string, SAFE + 1, SAFE + 1, 26, 14, size=28, min_size=20, weight="bold", color="#b3262d") }}
-{{ text(card.name, SAFE + 1, 22, W - 2*SAFE - 2, 8, size=12, weight="bold", align="center") }}
-{{ text(card.effect, SAFE + 2, 56, W - 2*SAFE - 4, 24, size=8, min_size=6) }}
-"""
-BACK = """\
-<rect x="{{ -B }}" y="{{ -B }}" width="{{ W + 2*B }}" height="{{ H + 2*B }}" fill="#1d5e48"/>
-<rect x="{{ SAFE }}" y="{{ SAFE }}" width="{{ W - 2*SAFE }}" height="{{ H - 2*SAFE }}" rx="2" fill="none" stroke="#b48a3c" stroke-width="0.6"/>
-{{ text(game.title, 0, H/2 - 6, W, 12, size=14, weight="bold", align="center", color="#ffffff") }}
-"""
-TITLE = "ベンチマーク"
-CARD_W, CARD_H, PAGE_W, PAGE_H = 63.0, 88.0, 210.0, 297.0  # mm: poker card, A4
-
-
-def effect_lines(n: int) -> list[str]:
-    """Two or three lines of Japanese effect text that differ per card."""
-    lines = [f"山札からカードを{n % 5 + 1}枚引く。", f"場にカード{n}があれば１点得る。"]
-    return lines + ["その後、手札を１枚捨てる。"] if n % 2 else lines
-
-
-def write_project(root: Path, unique: int, copies: int, prefix: str = "カード") -> Path:
-    """A project folder with one game, one poker-card component of `unique` cards × `copies`."""
-    (root / "templates").mkdir(parents=True)
-    (root / "templates" / "front.svg.j2").write_text(FRONT, encoding="utf-8")
-    (root / "templates" / "back.svg.j2").write_text(BACK, encoding="utf-8")
-    cards = "\n".join(f"          - {{number: {n}, name: {json.dumps(prefix + str(n), ensure_ascii=False)}, "
-                      f"effect: {json.dumps(chr(10).join(effect_lines(n)), ensure_ascii=False)}}}"
-                      for n in range(1, unique + 1))
-    (root / "cards.yaml").write_text(f"""\
-games:
-  - id: bench
-    title: {TITLE}
-    components:
-      - id: deck
-        name: デッキ
-        size: poker
-        front: front.svg.j2
-        back: back.svg.j2
-        copies: {copies}
-        cards:
-{cards}
-""", encoding="utf-8")
-    return root
+from deck import draw_reference, register_reference_fonts, write_project  # noqa: E402
 
 
 def time_build(project: Path, scratch: Path, runs: int):
@@ -81,79 +38,16 @@ def time_build(project: Path, scratch: Path, runs: int):
     return best, report
 
 
-def draw_reference(path: Path, unique: int) -> None:
-    """The same cards drawn straight onto a reportlab canvas: 9-up on A4, crop marks, a back page after each front page."""
-    from reportlab.lib.units import mm
-    from reportlab.pdfgen.canvas import Canvas
-
-    canvas = Canvas(str(path), pagesize=(PAGE_W * mm, PAGE_H * mm), invariant=1)
-    x0, y0 = (PAGE_W - 3 * CARD_W) / 2, (PAGE_H - 3 * CARD_H) / 2
-
-    def crop_marks():
-        canvas.setStrokeColorRGB(0, 0, 0)
-        canvas.setLineWidth(0.25)
-        for i in range(4):
-            x, y = (x0 + i * CARD_W) * mm, (y0 + i * CARD_H) * mm
-            canvas.line(x, (y0 - 6) * mm, x, (y0 - 2) * mm)
-            canvas.line(x, (PAGE_H - y0 + 2) * mm, x, (PAGE_H - y0 + 6) * mm)
-            canvas.line((x0 - 6) * mm, y, (x0 - 2) * mm, y)
-            canvas.line((PAGE_W - x0 + 2) * mm, y, (PAGE_W - x0 + 6) * mm, y)
-
-    def slot(i: int, mirrored: bool):
-        col, row = i % 3, i // 3
-        col = 2 - col if mirrored else col
-        return (x0 + col * CARD_W) * mm, (PAGE_H - y0 - (row + 1) * CARD_H) * mm  # bottom-left corner
-
-    numbers = list(range(1, unique + 1))
-    for start in range(0, unique, 9):
-        chunk = numbers[start:start + 9]
-        for i, n in enumerate(chunk):
-            x, y = slot(i, False)
-            top = y + CARD_H * mm
-            canvas.setFillColorRGB(0.957, 0.925, 0.847)
-            canvas.rect(x, y, CARD_W * mm, CARD_H * mm, stroke=0, fill=1)
-            canvas.setStrokeColorRGB(0.702, 0.149, 0.176)
-            canvas.setLineWidth(0.5 * mm)
-            canvas.roundRect(x + 3 * mm, y + 3 * mm, (CARD_W - 6) * mm, (CARD_H - 6) * mm, 2 * mm, stroke=1, fill=0)
-            canvas.setFillColorRGB(0.702, 0.149, 0.176)
-            canvas.setFont("RefJP-Bold", 28)
-            canvas.drawString(x + 4 * mm, top - 4 * mm - 28, str(n))
-            canvas.setFillColorRGB(0, 0, 0)
-            canvas.setFont("RefJP-Bold", 12)
-            canvas.drawCentredString(x + CARD_W / 2 * mm, top - 22 * mm - 12, f"カード{n}")
-            canvas.setFont("RefJP", 8)
-            for k, line in enumerate(effect_lines(n)):
-                canvas.drawString(x + 5 * mm, top - 56 * mm - 8 - k * 10.4, line)
-        crop_marks()
-        canvas.showPage()
-        for i in range(len(chunk)):
-            x, y = slot(i, True)
-            canvas.setFillColorRGB(0.114, 0.369, 0.282)
-            canvas.rect(x, y, CARD_W * mm, CARD_H * mm, stroke=0, fill=1)
-            canvas.setStrokeColorRGB(0.706, 0.541, 0.235)
-            canvas.setLineWidth(0.6 * mm)
-            canvas.roundRect(x + 3 * mm, y + 3 * mm, (CARD_W - 6) * mm, (CARD_H - 6) * mm, 2 * mm, stroke=1, fill=0)
-            canvas.setFillColorRGB(1, 1, 1)
-            canvas.setFont("RefJP-Bold", 14)
-            canvas.drawCentredString(x + CARD_W / 2 * mm, y + CARD_H / 2 * mm - 5, TITLE)
-        crop_marks()
-        canvas.showPage()
-    canvas.save()
-
-
 def time_reference(scratch: Path, unique: int, runs: int) -> tuple[float, int]:
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
-
-    for name, file in (("RefJP", "NotoSansJP-Regular.ttf"), ("RefJP-Bold", "NotoSansJP-Bold.ttf")):
-        pdfmetrics.registerFont(TTFont(name, str(BUNDLED_FONTS / file)))  # outside the timing
+    """Best seconds of drawing the reference pages (both PDFs) in this process, fonts registered untimed; the
+    component PDF's size."""
+    register_reference_fonts()
     best = float("inf")
     for run in range(runs):
-        path = scratch / f"reference-{run}.pdf"
         start = time.perf_counter()
-        draw_reference(path, unique)
+        paths = draw_reference(scratch / f"reference-{run}", unique)
         best = min(best, time.perf_counter() - start)
-    return best, path.stat().st_size
+    return best, paths[0].stat().st_size
 
 
 def time_cli_build(scratch: Path, runs: int = 3):
@@ -198,7 +92,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="pnpgen-bench-") as tmp:
         scratch = Path(tmp)
         warm = time_build(write_project(scratch / "warmup", 20, 2, prefix="ウォームアップ"), scratch, 1)[0]
-        print(f"pnpgen {pnpgen.__version__}, Python {sys.version.split()[0]}: in-process builds (check off) "
+        print(f"a profile, not a result (bench/peer.py measures whole processes): pnpgen {pnpgen.__version__}, "
+              f"Python {sys.version.split()[0]}: in-process builds (check off) "
               f"after one warm-up build of a different project ({warm:.2f} s; registers fonts once per process)")
         ref_s, ref_size = time_reference(scratch, 1000, 3)
         ref_rate = 1000 / ref_s

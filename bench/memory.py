@@ -2,7 +2,7 @@
 
 Run: python3 bench/memory.py [--sizes 1000,10000]
 Not a test: it prints figures. Each build runs in a fresh child process (imports and fonts warmed up
-first, as in bench/peer.py); the child notes its resident memory (now and peak, from /proc, so Linux
+first by a build of a small project, checks off); the child notes its resident memory (now and peak, from /proc, so Linux
 only) after each phase of pipeline.build_project, and the helper process that renders every other card
 notes its own before it returns. What grows from the smaller deck to the larger is held per card.
 """
@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from build_speed import write_project  # noqa: E402
+from deck import write_project  # noqa: E402
 
 PHASES = ("loaded", "render_ahead", "plan_components", "convert_faces", "written")
 

@@ -26,7 +26,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from build_speed import write_project  # noqa: E402
+from deck import write_project  # noqa: E402
 from versus import copy_bundled  # noqa: E402
 
 

@@ -19,21 +19,19 @@ import argparse
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from build_speed import write_project  # noqa: E402
+from deck import TEMPLATE_EDIT, card_tweak, edit, write_project  # noqa: E402
+from processes import run_build, spread  # noqa: E402
 
 BUNDLED_TWEAK = ("games/three-times-undress.yaml", "            ron: true\n            effect: \":ron: ロンできるカード。",
                  "            ron: true\n            effect: \":ron: 一枚だけ変えたカード。")  # effects only on ron cards
-TEMPLATE_EDIT = ("templates/front.svg.j2", 'stroke="#b3262d" stroke-width="0.5"', 'stroke="#b3262d" stroke-width="0.6"')
 
 
 def copy_bundled(source_root: Path, target: Path) -> Path:
@@ -42,29 +40,6 @@ def copy_bundled(source_root: Path, target: Path) -> Path:
         source = source_root / name
         (shutil.copytree if source.is_dir() else shutil.copy)(source, target / name)
     return target
-
-
-def edit(project: Path, change: tuple[str, str, str]) -> None:
-    path = project / change[0]
-    text = path.read_text(encoding="utf-8")
-    if change[1] not in text:
-        raise SystemExit(f"bench: {change[0]} has no {change[1]!r} to edit")
-    path.write_text(text.replace(change[1], change[2], 1), encoding="utf-8")
-
-
-def run_build(tree: Path, project: Path, cache: Path) -> tuple[float, float]:
-    """(CPU seconds, wall seconds) of one `pnpgen build` process run from `tree`."""
-    env = dict(os.environ, PYTHONPATH=str(tree), PNPGEN_CACHE=str(cache))
-    start = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "pnpgen", "build", str(project), "-o", str(project / "output")],
-                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=project)
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - start
-    errors = child.stderr.read().decode("utf-8", "replace")
-    child.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"bench: the build from {tree} failed:\n{errors[-2000:]}")
-    return usage.ru_utime + usage.ru_stime, wall
 
 
 def one_run(tree: Path, scratch: Path, case: str, cards: int, bundled: Path) -> tuple[float, float]:
@@ -76,18 +51,13 @@ def one_run(tree: Path, scratch: Path, case: str, cards: int, bundled: Path) -> 
     else:
         write_project(project, cards, 1)
     if case.endswith("cold"):
-        return run_build(tree, project, cache)
+        return run_build(tree, project, cache)[:2]
     run_build(tree, project, cache)
     if case.endswith("tweak"):
-        middle = ("cards.yaml", f'name: "カード{cards // 2}"', 'name: "一枚だけ変えたカード"')
-        edit(project, BUNDLED_TWEAK if case.startswith("bundled") else middle)
+        edit(project, BUNDLED_TWEAK if case.startswith("bundled") else card_tweak(cards // 2))
     elif case.endswith("template"):
         edit(project, TEMPLATE_EDIT)
-    return run_build(tree, project, cache)
-
-
-def spread(values: list[float]) -> str:
-    return f"{statistics.median(values):6.3f} ({min(values):.3f}–{max(values):.3f})"
+    return run_build(tree, project, cache)[:2]
 
 
 def main() -> None:

@@ -135,7 +135,7 @@ def common_folder(paths: list[Path]) -> str:
 @click.option("--game", help="Check only this game id.")
 @click.option("--json", "as_json", is_flag=True, help="Print findings as JSON (the documentation's checker page gives the shape).")
 @click.option("--strict", is_flag=True, help="Also list every number in rulebooks and card text that no component or figure accounts for.")
-@click.option("--lang", metavar="CODE", help="Also fail on each untranslated text of this edition (a language code, or all).")
+@click.option("--lang", metavar="CODE", help="Also check this edition (a language code, or all): its rulebooks and card text in its language, and each untranslated text.")
 @click.option("--draft", is_flag=True, help="With --lang: a missing translation is a warning, not a failure.")
 def check_command(project, game, as_json, strict, lang, draft) -> None:
     """Hold the data to the figures its design documents state."""

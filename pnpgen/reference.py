@@ -22,7 +22,9 @@ PAGES = {  # a reference page, relative to the repository -> (begin, end, what r
 # What each helper a face template calls does; its parameters are read from the function that does it.
 HELPERS = {
     "text": "fitted text: box in mm, sizes in pt; wraps Latin at spaces and Japanese at phrase "
-            "boundaries, else between words (compounds such as 捨て札 kept whole), with kinsoku (no line starts with 。、」ー…), honours `\\n`, shrinks to `min_size` (6 pt by default, the "
+            "boundaries, else between words (compounds such as 捨て札 kept whole), with kinsoku (no line starts with "
+            "。、」ー…); in an edition of a Latin language also after dashes and slashes, and with a hyphen where a line would be "
+            "too empty (never in a word with digits); honours `\\n`, shrinks to `min_size` (6 pt by default, the "
             "smallest card text that reads at the table; a template may say less), else stops the build naming "
             "the card and field; `:name:` in the text is an inline icon from `templates/icons/name.svg`",
     "image": "a picture from the project's `images/` folder (PNG, JPEG, GIF, WebP, TIFF or BMP) in the box, in mm: "
@@ -32,7 +34,7 @@ HELPERS = {
              "`fit` or a size that is not more than 0 stops the build at the template's line",
     "icon": "an icon from `templates/icons/NAME.svg`, scaled into a `size` mm square at (x, y)",
     "assumed": "「（仮）」 when the figure or component count `name` is one the data only assumes (`assumed:`), "
-               "else nothing; `build --final` makes it nothing: "
+               "else nothing (\" (TBD)\" in an English edition); `build --final` makes it nothing: "
                "`'磐座 ' ~ a.iwakura ~ 'か所' ~ assumed('iwakura_per_area')`. `build.final` says whether the "
                "build is final",
 }
@@ -85,7 +87,7 @@ def helper_functions() -> dict:
 
 def write_call(name: str, function) -> str:
     """The call a template writes: `text(content, x, y, w, h, size=9, …)`, without what pnpgen passes itself."""
-    hidden = {"self", "fontbook", "icons", "game", "final"}
+    hidden = {"self", "fontbook", "icons", "game", "final", "language"}
     shown = []
     for parameter in inspect.signature(function).parameters.values():
         if parameter.name in hidden:

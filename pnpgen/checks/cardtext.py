@@ -6,16 +6,20 @@ import re
 
 from ..project.model import Game
 from .findings import Finding
+from .phrasing import Phrasing
 from .tables import check_prose
 from .templatetext import PRINTED
 from .vocabulary import Noun
 from .wordrules import check_text, find_rules
+
+_COLOUR = re.compile(r"#[0-9a-fA-F]{3,8}")
 
 
 def check_card_text(game: Game, nouns: list[Noun], strict: bool = False) -> list[Finding]:
     """Numbers in the printed texts held to the data, and the rules they state in words to the document's word."""
     findings = []
     seen: set[tuple[str, str]] = set()
+    read: dict = {}  # the findings of each sentence read, by its surroundings: cards repeat their sentences
     rules = find_rules(game)
     for component in game.components:
         places = dict(component.field_locations)
@@ -29,20 +33,44 @@ def check_card_text(game: Game, nouns: list[Noun], strict: bool = False) -> list
                 origin = f"card text {component.id}.{name}"
                 if any(c.isdigit() or c in "一二三四五六七八九十" for c in text):
                     findings.extend(check_prose(game, text, lambda offset, where=where: where, nouns, strict, origin,
-                                                component.name))
+                                                component.name, memo=read))
                 findings.extend(check_text(game, text, lambda offset, where=where: where, rules, origin))
     return findings
 
 
-def find_texts(fields, prefix: str = "", words: bool = False):
+def check_edition_card_text(game: Game, nouns: list[Noun], words: Phrasing, strict: bool = False) -> list[Finding]:
+    """Numbers in an edition's printed texts (its language's words for them) held to the data, at the cell of the
+    translation when it has one of its own (effect@en), else at the field."""
+    findings = []
+    seen: set[tuple[str, str]] = set()
+    read: dict = {}  # as in check_card_text
+    for component in game.components:
+        places = dict(component.field_locations)
+        for card in component.cards:
+            cells = dict(card.cells)
+            for name, text in find_texts(card.fields, states=lambda value: bool(words.find_numbers(value))):
+                top = name.split(".")[0]
+                if top == "figures" or top in card.tbd or (top, text) in seen:
+                    continue
+                seen.add((top, text))
+                where = cells.get(f"{top}@{words.lang}") or cells.get(top) or places.get(top, card.location)
+                findings.extend(check_prose(game, text, lambda offset, where=where: where, nouns, strict,
+                                            f"card text ({words.lang}) {component.id}.{name}", component.name, words, read))
+    return findings
+
+
+def find_texts(fields, prefix: str = "", words: bool = False, states=None):
     """(field path, text) for every string in a card's fields that states a number (with `words`, every printed
-    string), nested lists and mappings included."""
+    string; with `states`, every string it says states a number), nested lists and mappings included."""
     items = fields.items() if hasattr(fields, "items") else enumerate(fields)
     for key, value in items:
         name = f"{prefix}{key}"
-        if isinstance(value, str):
-            if not re.fullmatch(r"#[0-9a-fA-F]{3,8}", value) and (
+        if isinstance(value, str) and states is not None:
+            if not _COLOUR.fullmatch(value) and states(value):
+                yield name, value
+        elif isinstance(value, str):
+            if not _COLOUR.fullmatch(value) and (
                     any(c.isdigit() or c in "一二三四五六七八九十" for c in value) or (words and PRINTED.search(value))):
                 yield name, value
         elif isinstance(value, (tuple, list)) or hasattr(value, "items"):
-            yield from find_texts(value, name + ".", words)
+            yield from find_texts(value, name + ".", words, states)

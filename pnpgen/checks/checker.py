@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 from ..project.expand import expand_pieces
 from ..project.model import Expectation, Game, Piece, Project, Source
 from .boxes import state_boxes
-from .cardtext import check_card_text
+from .cardtext import check_card_text, check_edition_card_text
 from .combinations import check_combinations, check_names
 from .documents import (Documents, check_cited, check_game_document, check_source, check_stated_distribution,
                         find_cited_source)
@@ -17,6 +18,7 @@ from .figures import check_figures
 from .findings import FAIL, PASS, WARN, Finding
 from .invariants import check_invariant
 from .paragraphs import check_paragraphs
+from .phrasing import phrasing
 from .printed import check_held_figures, check_sheets
 from .rulebook import check_rulebook
 from .setups import check_setup
@@ -29,6 +31,32 @@ def check_project(project: Project, games=None, strict: bool = False) -> list[Fi
     documents = Documents(project)
     return [f for game in (games if games is not None else project.games)
             for f in check_game(project, game, documents, strict)]
+
+
+def check_edition(edition: Project, games=None, strict: bool = False) -> list[Finding]:
+    """Every finding of an edition other than the original (`edition(project, lang)`): its own rulebooks and rules
+    sheets and its printed card text, read in its language, held to the data and the documents as the original's
+    are. The data itself is checked once, with the original."""
+    words = phrasing(edition.language)
+    chosen = {game.id for game in games} if games is not None else None
+    originals = {game.id: game for game in (edition.texts or edition).games}
+    findings: list[Finding] = []
+    for game in edition.games:
+        if chosen is not None and game.id not in chosen:
+            continue
+        if words is None:
+            findings.append(Finding(WARN, game.id, f"figures in {edition.language}", game.location,
+                                    detail=f"pnpgen reads the numbers of Japanese and English text only: the "
+                                    f"{edition.language} edition's rulebooks and card text are not held to the data"))
+            continue
+        nouns = build_vocabulary(game, words.lang)
+        findings.extend(check_edition_card_text(game, nouns, words, strict))
+        original = originals[game.id]
+        own = [Path(p) for p, was in ((game.rulebook, original.rulebook), (game.rules_sheet, original.rules_sheet))
+               if p and p != was]  # an edition without its own rulebook prints the original's: nothing to read
+        if own:
+            findings.extend(check_rulebook(edition, game, own, strict=strict, nouns=nouns, words=words))
+    return findings
 
 
 def check_game(project: Project, game: Game, documents: Documents | None = None, strict: bool = False) -> list[Finding]:

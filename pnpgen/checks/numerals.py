@@ -1,6 +1,7 @@
 """Turn Japanese or English text into the numbers it states: ASCII, full-width and kanji numerals, with their units."""
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -15,6 +16,8 @@ _TWICE = re.compile(r"(?<![0-9０-９" + _KANJI + r"])倍")
 _COUNTER = re.compile(r"\s*(" + "|".join(sorted(map(re.escape, COUNTERS), key=len, reverse=True)) + ")")
 _PLAYERS = re.compile(r"\s*人(?:プレイ|用|で|の場合|の時|のとき|時|なら|まで|〜|～|から|、|：|:|\s|$)")
 _WIDE = str.maketrans("０１２３４５６７８９．", "0123456789.")
+_INTEGER = re.compile(r"[0-9]+")
+_DECIMAL = re.compile(r"[0-9]+\.[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -24,6 +27,7 @@ class Number:
     end: int  # just after the numeral
     unit: str  # the counter word after it ("" when none)
     text: str
+    said: str = ""  # the words as written when they are not its text and unit (English: "3 cards", "twice")
 
     @property
     def players(self) -> bool:
@@ -31,12 +35,13 @@ class Number:
         return self.unit == "人"
 
 
+@functools.lru_cache(maxsize=4096)  # a deck's texts state the same few numerals over and over
 def parse_number(text: str) -> int | float:
     """ASCII, full-width or kanji digits (三十二, 四十六, 百) as a number."""
     text = text.translate(_WIDE)
-    if re.fullmatch(r"[0-9]+", text):
+    if _INTEGER.fullmatch(text):
         return int(text)
-    if re.fullmatch(r"[0-9]+\.[0-9]+", text):
+    if _DECIMAL.fullmatch(text):
         return float(text)
     total, digit = 0, 0
     for char in text:
@@ -55,7 +60,8 @@ def find_numbers(text: str) -> list[Number]:
     found = []
     fractions = {m.start(): m for m in _FRACTION.finditer(text)}
     for match in _TOKEN.finditer(text):
-        if match.start() in fractions or any(f.start() < match.start() < f.end() for f in fractions.values()):
+        if fractions and (match.start() in fractions
+                          or any(f.start() < match.start() < f.end() for f in fractions.values())):
             continue
         counter = _COUNTER.match(text, match.end())
         unit = counter.group(1) if counter else ""

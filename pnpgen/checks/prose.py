@@ -10,25 +10,18 @@ from typing import Callable
 from ..errors import Location
 from ..project.model import Game
 from .findings import FAIL, PASS, WARN, Finding
-from .numerals import Number, find_numbers, parse_number
+from .noun_places import find_last_noun, find_nearest_noun, find_players_before
+from .numerals import Number, parse_number
+from .phrasing import JAPANESE, Phrasing
 from .sentences import ITEM, LEAD, read_condition, split_sentences
 from .wording import counts_range, find_bracketed_noun, names_value, with_totals
-from .vocabulary import PER_WORDS, Context, Noun
+from .vocabulary import Context, Noun
 
-_QUOTED = re.compile(r"「([0-9０-９]+)」")
-_ORDINAL = re.compile(r"\s*(?:目|番目|番|回目|位|段階|章|節)")
-_PLAYER_FORM = re.compile(r"人(?:プレイ|用)")
-MAX_GAP = 20  # characters between a number and its noun in one phrase (エリアカードをよくシャッフルし、…８枚)
-_RANGE = "〜～~"
 _LIST = "・"
-_VALUES = re.compile(r"数字|番号")
-_VALUE_RANGE = re.compile(r"(?<![0-9０-９])([0-9０-９]+)\s*[〜～~]\s*([0-9０-９]+)\s*の?(?:数字|番号)")
-_TOTAL = re.compile(r"計|全部で|全体で")
-_GAME_END = re.compile(r"ゲーム(?:が|の)?終")
 _TIMES = ("×", "x", "＊", "*")
-_REMOVE = re.compile(r"抜|除|使用しません|使いません|使わ")
-_ONE_EACH = re.compile(r"(?<![0-9０-９])[1１][^\s0-9０-９、。「」（）]{1,4}?[0-9０-９]")  # 「１雀士３枚」: per one owner
 _LIST_MARK = re.compile(r"^\s*(?:#+\s*)?[0-9０-９]+\s*(?:[.．]\s|[：:])")
+_COLON = re.compile(r"\s*[：:]\s*")
+_NEWLINE = re.compile("\n")
 
 
 @dataclass(frozen=True)
@@ -45,14 +38,17 @@ class Span:
 
 
 def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[int], Location], nouns: list[Noun],
-                    strict: bool, origin: str, subject: str = "") -> list[Finding]:
+                    strict: bool, origin: str, subject: str = "", words: Phrasing = JAPANESE,
+                    memo: dict | None = None) -> list[Finding]:
     """Findings for each number in the sentences of `text` outside its table lines; `locate` turns offsets into places;
-    `subject` is what the text is about when no heading says (a card's text: its component)."""
+    `subject` is what the text is about when no heading says (a card's text: its component); `words`: its language's.
+    memo: for a text that `locate` puts at one place whatever the offset (a card's field), the findings of the
+    sentences read before for the same game, nouns and strictness (see check_span_once)."""
     findings: list[Finding] = []
     previous, heading, lead, last_end = "", "", "", 0
     heading_players = lead_players = None
-    breaks = [m.start() for m in re.finditer("\n", text)]
-    for start, end in split_sentences(text):
+    breaks = [m.start() for m in _NEWLINE.finditer(text)]
+    for start, end in split_sentences(text, words.sentence_break):
         gap = text[last_end:start]
         sentence = text[start:end]
         last_end = end
@@ -62,88 +58,129 @@ def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[i
         if "\n\n" in gap and not item:
             lead_players = None
         if sentence.lstrip().startswith("#"):
-            heading, heading_players, lead_players, previous = sentence, read_condition(sentence, game.players), None, ""
+            heading, lead_players, previous = sentence, None, ""
+            heading_players = read_condition(sentence, game.players, words.player_mark)
         elif not item and LEAD.search(sentence):
-            lead_players = read_condition(sentence, game.players)
+            lead_players = read_condition(sentence, game.players, words.player_mark)
         if not item and not sentence.lstrip().startswith("#"):
             lead = sentence
         span = Span(sentence, start, previous, heading, lead_players or heading_players, lead if item else "", subject)
-        findings.extend(check_span(game, span, locate, nouns, strict, origin))
+        if memo is None:
+            findings.extend(check_span(game, span, locate, nouns, strict, origin, words=words))
+        else:
+            findings.extend(check_span_once(memo, game, span, locate, nouns, strict, origin, words))
         if not sentence.lstrip().startswith("#"):
             previous = sentence
     return findings
+
+
+def check_span_once(memo: dict, game: Game, span: Span, locate, nouns: list[Noun], strict: bool,
+                    origin: str, words: Phrasing = JAPANESE) -> list[Finding]:
+    """check_span of a sentence in a text whose every offset `locate` puts at one place: a sentence read before in
+    the same surroundings (the span but for where it starts) and of the same origin has the same findings, here."""
+    key = (span.text, span.before, span.heading, span.players, span.lead, span.subject, origin, words.lang)  # all but start
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = check_span(game, replace(span, start=0), lambda offset: None, nouns, strict, origin,
+                                       words=words)
+    if not found:
+        return found
+    where = locate(span.start)
+    return [replace(finding, location=where) for finding in found]
 
 
 def find_pairs(text: str, numbers: list[Number]) -> dict[int, str]:
     """「２：１枚」: the count after a value and a colon, by the count's start, with the value it counts."""
     pairs = {}
     for first, second in zip(numbers, numbers[1:]):
-        if not first.unit and re.fullmatch(r"\s*[：:]\s*", text[first.end:second.start]):
+        if not first.unit and _COLON.fullmatch(text, first.end, second.start):
             pairs[second.start] = str(first.value)
             pairs[first.start] = ""
     return pairs
 
 
 def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, origin: str,
-               context: Context | None = None, fallback: tuple[str, ...] = ()) -> list[Finding]:
+               context: Context | None = None, fallback: tuple[str, ...] = (),
+               words: Phrasing = JAPANESE) -> list[Finding]:
     """Findings for each number of a sentence, or (given the `context` of its headers) of a table cell."""
     text = span.text
     cell = context is not None
     base = context or Context()
-    quoted = frozenset(str(parse_number(q)) for q in _QUOTED.findall(text)) | base.quoted
-    per = base.per or any(word in text for word in PER_WORDS) or bool(_ONE_EACH.search(text))
+    quoted = frozenset(str(parse_number(q)) for q in words.quoted.findall(text)) | base.quoted
+    per = base.per or words.is_per(text) or bool(words.one_each.search(text))
     findings = []
-    numbers = find_numbers(text)
+    numbers = words.find_numbers(text)
     pairs = {} if cell else find_pairs(text, numbers)
     for number in numbers:
-        if skipped(text, number) or pairs.get(number.start) == "":
+        if skipped(text, number, words) or pairs.get(number.start) == "":
             continue
         where = locate(span.start + number.start)
         if number.players and not cell:
-            if _PLAYER_FORM.match(text, number.end):
+            if words.player_form.match(text, number.end):
                 findings.append(check_players(game, number, where, origin))
             continue
-        players = base.players if cell else find_players_before(numbers, number, game.players, span.players)
+        players = base.players if cell else (words.players_of or find_players_before)(
+            text, numbers, number, game.players, span.players)
         paired = frozenset({pairs[number.start]}) if number.start in pairs else frozenset()
-        here = Context(players, per, quoted | paired, base.inputs, part=cell or "うち" in text or bool(paired),
-                       values=bool(_VALUES.search(text)) and not number.unit, text=text)  # 数字は１２, not 数字が３枚ずつ
+        part = cell or bool(words.part.search(text)) or bool(paired)
+        here = Context(players, per, quoted | paired, base.inputs, part=part,
+                       values=bool(words.values.search(text)) and not number.unit, text=text)  # 数字は１２, not 数字が３枚ずつ
         factor = text[number.start - 1:number.start] in _TIMES  # ×２ＶＰ: a factor, unit or not
         if factor or text[number.end + len(number.unit):][:1] in _TIMES:  # ５人×３枚: a product's factor is per owner
             here = replace(here, per=True)
-        fitting = [n for n in nouns if factor or n.takes(number.unit)]
-        if "残" in text[max(0, number.start - 6):number.start] or cell and "残" in span.before + "".join(fallback[:1]):
+        fitting = [n for n in nouns if factor or words.fits(n, number)]
+        if is_left(text, number, words) or cell and words.left.search(span.before + "".join(fallback[:1])):
             # 配り、残った３枚 or a row 「配られずに残るカード」: what is left of a component, not a deal
             fitting = [n for n in fitting if n.label.startswith("count ")]
-        noun = find_bracketed_noun(text, number, fitting, MAX_GAP) or find_nearest_noun(text, number, fitting)
+        noun = (find_bracketed_noun(text, number, fitting, words.max_gap, words.lang != "ja")
+                or find_nearest_noun(text, number, fitting, words.max_gap, words))
         noun = noun or next((n for n in nouns if n.takes_near(number.unit, text, number.start)), None)  # 磐座 ３か所
         if noun is None and not any(word in text for n in fitting for word in n.words):  # no noun this count can be about
-            noun = find_last_noun(span.before[-MAX_GAP:], fitting)  # 手札を配ります。４人プレイでは３枚ずつ: one phrase back
+            noun = find_last_noun(span.before[-words.max_gap:], fitting, words)  # 手札を配ります。４人プレイでは３枚ずつ: one phrase back
             far = (span.lead, span.heading) if number.unit or here.values else ()  # a bare 占拠２ far from its noun is a label
             far += (span.subject,) if here.values else ()  # a card's 「数字は１３」, not its 「二枚選んで」
             for other in fallback + far:
-                noun = noun or find_last_noun(other, fitting)
-        if not cell and noun is not None and names_value(text, number, noun):
+                noun = noun or find_last_noun(other, fitting, words)
+        if not cell and noun is not None and names_value(text, number, noun, words.joins_values):
             continue  # 「９と１０を抜く」「５の菓子カード」: a value the component's cards have, not a count of them
-        if not cell and counts_range(text, number):
+        if not cell and words.lang == "ja" and counts_range(text, number):
             continue  # 「１〜３の３枚」: as many as the values the range names
-        if noun is not None and noun.label.startswith("figure ") and _TOTAL.search(text[max(0, number.start - 4):number.start]):
+        if noun is not None and noun.label.startswith("figure ") and is_total(text, number, words):
             noun = with_totals(noun, nouns, here)  # ３ラウンド（計１８トリック）: the figure times another
         findings.extend(judge(game, noun, number, here, text, where, strict, origin, counted=bool(paired)))
-    if not cell and _REMOVE.search(text):
-        findings.extend(check_removal(game, span, numbers, nouns, locate, origin))
+    if not cell and words.remove.search(text):
+        findings.extend(check_removal(game, span, numbers, nouns, locate, origin, words))
     if not cell:
-        findings.extend(check_value_ranges(game, span, nouns, locate, origin))
+        findings.extend(check_value_ranges(game, span, nouns, locate, origin, words))
     return findings
 
 
-def check_value_ranges(game: Game, span: Span, nouns: list[Noun], locate, origin: str) -> list[Finding]:
+def is_left(text: str, number: Number, words: Phrasing) -> bool:
+    """配り、残った３枚, the 3 cards left: what is left of a component, not a deal."""
+    if words.lang == "ja":
+        return bool(words.left.search(text[max(0, number.start - 6):number.start]))
+    return bool(words.left.search(text[max(0, number.start - 12):number.end + 24]))
+
+
+def is_total(text: str, number: Number, words: Phrasing) -> bool:
+    """計１８トリック, a total of 18 tricks, 18 tricks in all: a figure times another."""
+    if words.lang == "ja":
+        return bool(words.total.search(text[max(0, number.start - 4):number.start]))
+    after = text[number.end:number.end + 24].split(",")[0].split(")")[0]
+    return bool(words.total.search(text[max(0, number.start - 16):number.start]) or words.total_after.search(after))
+
+
+def check_value_ranges(game: Game, span: Span, nouns: list[Noun], locate, origin: str,
+                       words: Phrasing = JAPANESE) -> list[Finding]:
     """「１〜１１の数字」: the values a component's cards run over, held to the lowest and highest the data gives."""
     findings = []
-    for match in _VALUE_RANGE.finditer(span.text):
+    for match in words.value_range.finditer(span.text):
         low, high = parse_number(match.group(1)), parse_number(match.group(2))
         candidates = [n for n in nouns if n.ranges]
-        noun = (find_nearest_noun(span.text, Number(low, match.start(), match.end(), "", ""), candidates)
-                or find_last_noun(span.before[-MAX_GAP:], candidates) or find_last_noun(span.heading, candidates))
+        at = Number(low, match.start(), match.end(), "", "")
+        noun = (find_nearest_noun(span.text, at, candidates, words.max_gap, words)
+                or find_last_noun(span.before[-words.max_gap:], candidates, words)
+                or find_last_noun(span.heading, candidates, words))
         if noun is None:
             continue
         check = f"{origin} values {noun.label.removeprefix('count ')}"
@@ -158,14 +195,15 @@ def check_value_ranges(game: Game, span: Span, nouns: list[Noun], locate, origin
     return findings
 
 
-def check_removal(game: Game, span: Span, numbers: list[Number], nouns: list[Noun], locate, origin: str) -> list[Finding]:
+def check_removal(game: Game, span: Span, numbers: list[Number], nouns: list[Noun], locate, origin: str,
+                  words: Phrasing = JAPANESE) -> list[Finding]:
     """「３人プレイ時は、エリアカードの１０と１１を抜き」: the card values a sentence takes out at a player count are
     the ones the data's removal takes out there."""
     text = span.text
     noun = next((n for n in nouns if n.removed and any(w in text for w in n.words)), None)
     if noun is None and not any(w in text for n in nouns for w in n.words):
         noun = next((n for n in nouns if n.removed and any(w in span.before + span.heading for w in n.words)), None)
-    players = find_players_before(numbers, numbers[-1], game.players, span.players) if numbers else span.players
+    players = find_players_before(text, numbers, numbers[-1], game.players, span.players) if numbers else span.players
     if noun is None or players is None:
         return []
     named = [n for n in numbers if not n.players and not n.unit and n.value in noun.card_values and not skipped_mark(text, n)]
@@ -189,46 +227,25 @@ def skipped_mark(text: str, number: Number) -> bool:
     return number.start < 6 and bool(_LIST_MARK.match(text)) and _LIST_MARK.match(text).end() > number.start
 
 
-def skipped(text: str, number: Number) -> bool:
+def skipped(text: str, number: Number, words: Phrasing = JAPANESE) -> bool:
     """Ordinals (２ラウンド目), card values in quotes (「１」), list and step marks (1. , １：)."""
     after = number.end + len(number.unit)
-    if (_ORDINAL.match(text, after) or _ORDINAL.match(text, number.end)) and not _GAME_END.search(text):
+    if (words.ordinal.match(text, after) or words.ordinal.match(text, number.end)) and not words.game_end.search(text):
         return True  # ２ラウンド目以降; but 「３ラウンド目が終わったら、ゲームが終了」 states the last round
-    if text[number.start - 1:number.start] == "「" and text[number.end:number.end + 1] == "」":
+    if any(text[number.start - 1:number.start] == left and text[number.end:number.end + 1] == right
+           for left, right in words.quotes):
         return True
     following = text[number.end:number.end + 1] or "\n"  # a number that ends the sentence is followed by nothing
-    if following in _RANGE or (number.start and text[number.start - 1] in _RANGE):
+    if following in words.ranges or (number.start and text[number.start - 1] in words.ranges):
         return True  # １〜７の数字: card values, not counts
+    if words.range_words.search(text[max(0, number.start - 6):number.start]) or \
+            words.range_words.match(text[number.end:number.end + 5]):
+        return True  # from 1 to 7
     if following in _LIST or (number.start and text[number.start - 1] in _LIST):
         return True  # 1・2・3・down: a list of values
     if skipped_mark(text, number):
         return True
     return text[after:after + 1] in ("%", "％", "mm", "m") or text[number.end:number.end + 2] in ("mm", "cm")
-
-
-def find_players_before(numbers: list[Number], number: Number, players: tuple, default: int | None) -> int | None:
-    """The game's player count the phrase states before the number (４人なら各自３枚), else `default`."""
-    earlier = [n for n in numbers if n.players and n.end <= number.start and (not players or n.value in players)]
-    return int(earlier[-1].value) if earlier else default
-
-
-def find_nearest_noun(text: str, number: Number, nouns: list[Noun]) -> Noun | None:
-    best, distance, best_word = None, None, ""
-    for noun in nouns:
-        for word in noun.words:
-            for match in re.finditer(re.escape(word), text):
-                gap = number.start - match.end() if match.end() <= number.start else match.start() - number.end
-                if gap < 0 or gap > MAX_GAP:
-                    continue
-                if distance is None or gap < distance or (gap == distance and len(word) > len(best_word)):
-                    best, distance, best_word = noun, gap, word
-    return best
-
-
-def find_last_noun(text: str, nouns: list[Noun]) -> Noun | None:
-    """The noun written last in a neighbouring phrase (手札を配ります。４人プレイでは３枚ずつ)."""
-    spots = [(text.rfind(word), noun) for noun in nouns for word in noun.words if word in text]
-    return max(spots, key=lambda spot: spot[0])[1] if spots else None  # the first noun of those written last
 
 
 def judge(game: Game, noun: Noun | None, number: Number, context: Context, text: str, where: Location, strict: bool,
@@ -264,5 +281,7 @@ def check_players(game: Game, number: Number, where: Location, origin: str) -> F
 
 
 def spell(number: Number) -> str:
-    """The number as the prose writes it (２枚, 半分, 三倍)."""
+    """The number as the prose writes it (２枚, 半分, 三倍, 3 cards)."""
+    if number.said:
+        return number.said
     return number.text if number.unit in number.text else number.text + number.unit

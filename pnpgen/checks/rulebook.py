@@ -12,6 +12,7 @@ from ..project.model import Game, Project
 from ..rules.expand import show_path
 from ..templating.run_budget import RunOutOfBudget
 from .findings import FAIL, PASS, Finding, locator
+from .phrasing import JAPANESE, Phrasing
 from .tables import check_prose
 from .templatetext import spaces
 from .vocabulary import build_vocabulary
@@ -24,8 +25,9 @@ _IMAGE = re.compile(r"!\[[^\]\n]*\]\(\s*(component:[^\s)\"]+)")
 
 
 def check_rulebook(project: Project, game: Game, sources: list[Path] | None = None, strict: bool = False,
-                   nouns=None) -> list[Finding]:
-    """Findings for the game's rulebook sources (default: `rulebook:` and, when set, `rules_sheet:`)."""
+                   nouns=None, words: Phrasing = JAPANESE) -> list[Finding]:
+    """Findings for the game's rulebook sources (default: `rulebook:` and, when set, `rules_sheet:`), read in the
+    phrasing of their language (`words`); the rules the document states in words are Japanese's to hold."""
     if sources is None:
         sources = [Path(p) for p in (game.rulebook, getattr(game, "rules_sheet", None)) if p]
     findings: list[Finding] = []
@@ -39,8 +41,9 @@ def check_rulebook(project: Project, game: Game, sources: list[Path] | None = No
             continue
         scan = blank(text)
         locate = locator(scan, where)
-        findings.extend(check_prose(game, scan, locate, nouns, strict, "rulebook"))
-        findings.extend(check_text(game, scan, locate, find_rules(game), "rulebook"))
+        findings.extend(check_prose(game, scan, locate, nouns, strict, "rulebook", words=words))
+        if words is JAPANESE:
+            findings.extend(check_text(game, scan, locate, find_rules(game), "rulebook"))
         findings.extend(check_expansion(project, game, Path(source), text, where))
     return findings
 

@@ -14,18 +14,18 @@ LEAD = re.compile(r"[：:]\s*$")
 _PLAYER_MARK = re.compile(r"([0-9０-９]+)\s*人(?:プレイ|用)?(?:時|の場合|の時|のとき|なら|では|で|は)")
 
 
-def split_sentences(text: str):
+def split_sentences(text: str, breaks: re.Pattern = _BREAK):
     """(start, end) of each sentence, none longer than MAX_SENTENCE: reading each stays bounded and the whole is
     linear in the text's length."""
-    for start, end in find_sentences(text):
+    for start, end in find_sentences(text, breaks):
         for piece in range(start, end, MAX_SENTENCE):
             yield piece, min(piece + MAX_SENTENCE, end)
 
 
-def find_sentences(text: str):
-    """(start, end) of each sentence, however long."""
+def find_sentences(text: str, breaks: re.Pattern = _BREAK):
+    """(start, end) of each sentence, however long; `breaks`: where its language ends one."""
     start = 0
-    for match in _BREAK.finditer(text):
+    for match in breaks.finditer(text):
         at = match.start()
         if match.group(0) == "\n":
             line = text[text.rfind("\n", 0, at) + 1:at].lstrip()
@@ -40,7 +40,8 @@ def find_sentences(text: str):
         yield start, len(text)
 
 
-def read_condition(text: str, players: tuple) -> int | None:
-    """The one player count a heading or a list's lead line states (### ３人プレイの場合, ４人プレイ時：)."""
-    counts = {int(parse_number(m.group(1))) for m in _PLAYER_MARK.finditer(text)} & set(players)
+def read_condition(text: str, players: tuple, marks: re.Pattern = _PLAYER_MARK) -> int | None:
+    """The one player count a heading or a list's lead line states (### ３人プレイの場合, ４人プレイ時：, With 3 players:);
+    `marks`: how its language writes one."""
+    counts = {int(parse_number(m.group(1))) for m in marks.finditer(text)} & set(players)
     return counts.pop() if len(counts) == 1 else None

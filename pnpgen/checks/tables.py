@@ -7,15 +7,12 @@ import re
 
 from ..project.model import Game
 from .numerals import parse_number
+from .phrasing import JAPANESE, Phrasing
 from .prose import Span, check_sentences, check_span
-from .vocabulary import PER_WORDS, Context
+from .vocabulary import Context
 
 _RULE = re.compile(r"^\s*:?-+:?\s*$")
-_PLAYERS = re.compile(r"^([0-9０-９]+)\s*人(?:プレイ|用|で|時)?(?:の場合|時)?$")
-_PLAYERS_COLUMN = re.compile(r"^([0-9０-９]+)\s*人(?:プレイ|用|で|時)(?:の場合|時)?$")  # not 「１人」: per person
 _VALUE = re.compile(r"^[0-9０-９]+$")
-VALUE_WORDS = re.compile(r"数字|番号|の値")
-QUALIFIER = re.compile(r"人|全員|計|枚数|個数|数$")
 
 
 def find_noun_header(header: list[str], nouns) -> str:
@@ -23,11 +20,13 @@ def find_noun_header(header: list[str], nouns) -> str:
     return next((cell for cell in header if any(word in cell for noun in nouns for word in noun.words)), "")
 
 
-def check_prose(game: Game, text: str, locate, nouns, strict: bool, origin: str, subject: str = "") -> list:
-    """Findings for each number in `text` (blanked Markdown or a card's text): its tables cell by cell, then its sentences."""
+def check_prose(game: Game, text: str, locate, nouns, strict: bool, origin: str, subject: str = "",
+                words: Phrasing = JAPANESE, memo: dict | None = None) -> list:
+    """Findings for each number in `text` (blanked Markdown or a card's text), read in the phrasing of its language:
+    its tables cell by cell, then its sentences (memo: see check_sentences)."""
     tables = table_lines(text)
-    return check_tables(game, text, tables, locate, nouns, strict, origin) + check_sentences(
-        game, text, tables, locate, nouns, strict, origin, subject)
+    return check_tables(game, text, tables, locate, nouns, strict, origin, words) + check_sentences(
+        game, text, tables, locate, nouns, strict, origin, subject, words, memo)
 
 
 def table_lines(text: str) -> set[int]:
@@ -43,8 +42,9 @@ def split_cells(line: str, offset: int) -> list[tuple[str, int]]:
     return out
 
 
-def read_header_players(text: str, column: bool = False) -> int | None:
-    match = (_PLAYERS_COLUMN if column else _PLAYERS).match(text.strip())
+def read_header_players(text: str, column: bool = False, words: Phrasing = JAPANESE) -> int | None:
+    """The player count a header names (３人プレイ, 3 players); a column's 「１人」 is per person, not one."""
+    match = (words.table_players_column if column else words.table_players).match(text.strip())
     return int(parse_number(match.group(1))) if match else None
 
 
@@ -53,7 +53,8 @@ def read_header_value(text: str) -> str | None:
     return str(parse_number(text)) if _VALUE.match(text) else None
 
 
-def check_tables(game: Game, text: str, tables: set[int], locate, nouns, strict: bool, origin: str) -> list:
+def check_tables(game: Game, text: str, tables: set[int], locate, nouns, strict: bool, origin: str,
+                 words: Phrasing = JAPANESE) -> list:
     lines = text.split("\n")
     offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
     findings = []
@@ -62,7 +63,7 @@ def check_tables(game: Game, text: str, tables: set[int], locate, nouns, strict:
         if in_table:
             heading = find_section_above(lines, block[0])
             rows = [(lines[i], offsets[i]) for i in block]
-            findings.extend(check_table(game, rows, heading, locate, nouns, strict, origin))
+            findings.extend(check_table(game, rows, heading, locate, nouns, strict, origin, words))
     return findings
 
 
@@ -76,7 +77,8 @@ def find_section_above(lines: list[str], first: int) -> str:
     return "\n".join(above)
 
 
-def check_table(game: Game, rows: list[tuple[str, int]], heading: str, locate, nouns, strict: bool, origin: str) -> list:
+def check_table(game: Game, rows: list[tuple[str, int]], heading: str, locate, nouns, strict: bool, origin: str,
+                words: Phrasing = JAPANESE) -> list:
     parsed = [split_cells(line, offset) for line, offset in rows]
     if len(parsed) < 3 or not all(_RULE.match(c) for c, _ in parsed[1]):
         return []
@@ -86,20 +88,22 @@ def check_table(game: Game, rows: list[tuple[str, int]], heading: str, locate, n
         row_header = row[0][0] if row else ""
         for column, (cell, start) in enumerate(row[1:], 1):
             column_header = header[column] if column < len(header) else ""
-            players = read_header_players(column_header, column=True) or read_header_players(row_header)
+            players = (read_header_players(column_header, True, words)
+                       or read_header_players(row_header, words=words))
             inputs = {"players": players} if players is not None else {}
-            if read_header_value(column_header) is not None and read_header_players(row_header) is not None:
+            row_players = read_header_players(row_header, words=words)
+            if read_header_value(column_header) is not None and row_players is not None:
                 inputs["*"] = int(read_header_value(column_header))
-            if VALUE_WORDS.search(column_header):
+            if words.value_words.search(column_header):
                 continue  # a column of card values (downを倒せる数字), not of counts
             quoted = frozenset({read_header_value(column_header) or column_header.strip(),
                                 read_header_value(row_header) or row_header.strip()})
-            per = any(w in row_header + column_header for w in PER_WORDS)
+            per = words.is_per(row_header + column_header)
             context = Context(players, per, quoted, inputs)
             span = Span(cell, start, row_header)
             fallback = (column_header,)
-            if QUALIFIER.search(column_header) or not column_header.strip() or read_header_value(column_header) is not None:
+            if words.qualifier.search(column_header) or not column_header.strip() or read_header_value(column_header) is not None:
                 # １人, 全員, 枚数 or a value (1, 2, …): the cell counts what the table is about
                 fallback += (header[0] if header else "", find_noun_header(header, nouns), heading)
-            findings.extend(check_span(game, span, locate, nouns, strict, origin, context, fallback=fallback))
+            findings.extend(check_span(game, span, locate, nouns, strict, origin, context, fallback, words))
     return findings

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from ..project.expand import expand_pieces
 from ..project.model import Component, Expectation, Game, Piece
 from .expression_tree import read_fields
+from .english import FIGURE_WORDS, SETUP_WORDS as ENGLISH_SETUP_WORDS, english_names
 from .expressions import select_cards
 from .figures import evaluate_figure
 from .numerals import find_numbers
 from .setups import pieces_used
 
-PER_WORDS = ("ずつ", "各", "あたり", "毎", "ごと", "につき", "それぞれ")
 PIECE_UNITS = frozenset({"", "枚", "個", "組", "セット", "部", "冊", "本"})
 THING_COUNTERS = frozenset({"つ", "個", "か所", "ヶ所", "箇所"})  # the counters of a count of things or places
 _SAME_UNIT = {"VP": "ＶＰ", "以上": "", "以下": "", "未満": "", "人数": "人"}
@@ -63,8 +63,27 @@ class Noun:
         return any(before.endswith(word) for word in self.words)
 
 
-def build_vocabulary(game: Game) -> list[Noun]:
-    return [component_noun(game, c) for c in game.components] + setup_nouns(game) + figure_nouns(game)
+def build_vocabulary(game: Game, lang: str = "ja") -> list[Noun]:
+    """The nouns prose in `lang` may state a number about: English names components by the edition's names and
+    setups and figures by the English of their generic words (hand, round, trick)."""
+    nouns = [component_noun(game, c) for c in game.components] + setup_nouns(game) + figure_nouns(game)
+    if lang == "ja":
+        return nouns
+    given = {f"figure {f.name}": dict(f.translated_words).get(lang, ()) for f in game.figures}
+    translated = [(noun, translate_words(noun, given.get(noun.label, ()))) for noun in nouns]
+    return [replace(noun, words=words, hint=noun.hint.replace("|zen", ""))  # digits as English writes them
+            for noun, words in translated if words]
+
+
+def translate_words(noun: Noun, given: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """A noun's words in English: a component's names (in the edition's language already) as English prose writes
+    them; a setup's generic words translated; a figure's its words@en, and the English of its generic words."""
+    if noun.label.startswith("count "):
+        return english_names(noun.words)
+    if noun.label.startswith("setup "):
+        return ENGLISH_SETUP_WORDS.get(noun.label.removeprefix("setup "), ())
+    found = [*given, *(FIGURE_WORDS[word] for word in noun.words if word in FIGURE_WORDS)]
+    return english_names(tuple(dict.fromkeys(found)))
 
 
 def list_names(component: Component) -> tuple[str, ...]:

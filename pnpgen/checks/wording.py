@@ -11,12 +11,14 @@ from .vocabulary import Context, Noun
 _RANGE_OF = re.compile(r"([0-9０-９]+)\s*[〜～~]\s*([0-9０-９]+)\s*の\s*$")
 
 
-def names_value(text: str, number: Number, noun: Noun) -> bool:
-    """A bare number (no counter) that is one of the values the noun's cards carry names those cards."""
+def names_value(text: str, number: Number, noun: Noun, joins: tuple[str, str] = ("とのを、,や", "とのや、,")
+                ) -> bool:
+    """A bare number (no counter) that is one of the values the noun's cards carry names those cards; `joins`: the
+    characters after and before it that join values in its language."""
     if number.unit or number.value not in noun.card_values:
         return False
     after, before = text[number.end:number.end + 1], text[number.start - 1:number.start] if number.start else ""
-    return bool(after) and after in "とのを、,や" or bool(before) and before in "とのや、,"
+    return bool(after) and after in joins[0] or bool(before) and before in joins[1]
 
 
 def counts_range(text: str, number: Number) -> bool:
@@ -34,12 +36,14 @@ def with_totals(noun: Noun, nouns: list[Noun], context: Context) -> Noun:
     return replace(noun, accepts=lambda _context: totals)
 
 
-def find_bracketed_noun(text: str, number: Number, nouns: list[Noun], gap: int) -> Noun | None:
-    """英雄カード（各種族１枚、計４枚）: a figure in brackets after a noun is about that noun."""
+def find_bracketed_noun(text: str, number: Number, nouns: list[Noun], gap: int, spaced: bool = False) -> Noun | None:
+    """英雄カード（各種族１枚、計４枚）: a figure in brackets after a noun is about that noun (`spaced`: a language
+    that writes a space before the bracket, Battle cards (24 cards))."""
     opening = max(text.rfind("（", 0, number.start), text.rfind("(", 0, number.start))
     closing = max(text.rfind("）", 0, number.start), text.rfind(")", 0, number.start))
     if opening < 0 or closing > opening:
         return None
     before = text[max(0, opening - gap):opening]
+    before = before.rstrip(" ") if spaced else before
     return next((noun for word, noun in sorted(((w, n) for n in nouns for w in n.words), key=lambda p: -len(p[0]))
                  if before.endswith(word)), None)

@@ -23,12 +23,14 @@ class TextFitter:
     """fit_text's SVG for text() arguments. Refitting the same text in the same box with the same fonts gives the
     same SVG, so a template edit that moves no text refits none: the SVG is kept in the face store under the
     digest of everything it is fitted from (the arguments, pnpgen's version, the font files, the project's default
-    font, its icons). A record whose checksum does not hold is a miss (store/pack.py): the text is fitted again."""
+    font, its icons, the edition's language). A record whose checksum does not hold is a miss (store/pack.py): the
+    text is fitted again."""
 
     def __init__(self, root: Path, default_font: str, fontbook: FontBook, icons: IconSet, pack: FacePack | None,
-                 memo: int = 1024):
-        """memo: how many results this process holds at most."""
+                 memo: int = 1024, language: str | None = None):
+        """memo: how many results this process holds at most; language: the edition's (it decides hyphenation)."""
         self.root, self.default_font, self.fontbook, self.icons, self.pack = root, default_font, fontbook, icons, pack
+        self.language = language
         self.fitted: dict[tuple, Markup] = Bounded(memo)
         self.prefix = None  # the hasher fed what every record key starts with (made when first needed)
 
@@ -51,7 +53,7 @@ class TextFitter:
 
     def fit_now(self, content: str, x, y, w, h, options: dict) -> Markup:
         return Markup(fit_text(content, float(x), float(y), float(w), float(h), fontbook=self.fontbook,
-                               icons=self.icons.fragments, **options).to_svg())
+                               icons=self.icons.fragments, language=self.language, **options).to_svg())
 
     def stored(self, record: str) -> Markup | None:
         """The SVG a record holds, None for a miss (no record, one that does not check, or not UTF-8 text)."""
@@ -72,6 +74,6 @@ class TextFitter:
         if self.prefix is None:
             icons = tuple(sorted(self.icons.fragments.items()))
             self.prefix = feed_digest(hashlib.sha256(), "text()", __version__, fonts_digest(self.root),
-                                      self.default_font, icons)
+                                      self.default_font, icons, self.language)
         return feed_digest(self.prefix.copy(), key).hexdigest()
 

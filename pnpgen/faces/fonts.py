@@ -13,6 +13,7 @@ from fontTools.ttLib import TTFont as ToolsFont
 from ..files.reading import special_kind
 from ..errors import Location, PnpError, Problem
 from .font import Face, Font, register_font
+from .font_folders import BUNDLED_FONTS, font_dirs
 from .font_convert import convert_face, process_cache_dir
 
 FONT_SUFFIXES = (".ttf", ".otf", ".ttc", ".otc")
@@ -185,15 +186,6 @@ def variable_weights(font: ToolsFont, default: int) -> list[int]:
 def shown_path(path: Path) -> str:
     """fonts/X.ttf for a project font: messages name files as the designer sees them."""
     return f"{path.parent.name}/{path.name}"
-
-
-BUNDLED_FONTS = Path(__file__).resolve().parents[1] / "fonts"  # shipped in the package (wheel included)
-
-
-def font_dirs(project_root: Path) -> list[Path]:
-    """The folders a project's fonts come from: the bundled family first, then the project's fonts/."""
-    dirs = {d.resolve(): d for d in (Path(project_root) / "fonts", BUNDLED_FONTS) if d.is_dir()}
-    return sorted(dirs.values(), key=lambda d: d != BUNDLED_FONTS)
 
 
 def confined(path: Path, root: Path) -> bool:

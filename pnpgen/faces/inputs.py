@@ -7,7 +7,7 @@ from pathlib import Path
 from .._version import __version__
 from ..digests import file_pieces
 from ..project.model import Project
-from .fonts import font_dirs
+from .font_folders import font_dirs
 
 
 def inputs_digest(project: Project) -> str:

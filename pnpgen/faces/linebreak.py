@@ -1,6 +1,7 @@
 """Turn text into lines no wider than a measure: Japanese at phrase boundaries (BudouX) where the measure
-allows, else between words (faces.words: a compound noun is one), Latin words at spaces, and kinsoku always.
-Card text and rulebooks share it."""
+allows, else between words (faces.words: a compound noun is one), Latin words at spaces, and kinsoku always;
+in a Latin edition also after dashes and slashes, and at a word's hyphenation point (faces.hyphenate) where the
+line would be too empty without it. Card text and rulebooks share it."""
 from __future__ import annotations
 
 import functools
@@ -9,10 +10,14 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from .hyphenate import Hyphenator, dash_breaks
 from .words import word_starts
 
 _EPSILON = 1e-6
 MIN_FILL = 0.6  # a line is broken at a phrase boundary only if that leaves it at least this full
+# A Latin word is hyphenated only when the line would be less full than this without it: ragged-right text reads
+# better with few hyphens, and a line after a hyphenated one takes none unless its first word is wider than it.
+HYPHENATE_BELOW = 0.8
 
 # Characters that may break on either side (CJK, kana, full-width forms, CJK punctuation, … ‥);
 # the supplementary private use area holds the stand-ins for :icon: tokens while breaking.
@@ -20,6 +25,7 @@ CJK = ("\u1100-\u11ff\u2025\u2026\u2e80-\u2fff\u3000-\u9fff\ua000-\ua4cf\uac00-\
         "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff\U000f0000-\U000fffff")
 _UNIT = re.compile(f"[ \\t]+|[{CJK}]|[^ \\t{CJK}]+")
 _BREAKABLE = re.compile(f"[{CJK}]")
+_JAPANESE = re.compile(f"[{CJK.replace(chr(0x2025) + chr(0x2026), '')}]")  # … and ‥ are Latin punctuation too
 # Digits and letters, half- or full-width, stay together (２０ and ＶＰ never split) unless wider than a line.
 _KEEP_TOGETHER = re.compile("[0-9A-Za-z\uff10-\uff19\uff21-\uff3a\uff41-\uff5a.,%\uff0e\uff05]")
 SPACES = " \t"  # breakable spaces, dropped at line ends; U+3000 is a full-width character, never dropped
@@ -40,6 +46,15 @@ class Piece:
     space: bool
     width: float
     level: int
+    hyphen: bool = False  # the head of a hyphenated word: its width includes the hyphen set after it
+
+
+@dataclass(frozen=True)
+class Latin:
+    """How a Latin edition's words break: where they take a hyphen, and how wide one is after a given unit."""
+
+    hyphenator: Hyphenator
+    hyphen_width: Callable[[int], float]
 
 
 @functools.lru_cache(maxsize=2048)  # fitting asks again for each size it tries; a deck's texts are not all kept
@@ -93,35 +108,43 @@ def _pieces(chars: Sequence[str], widths: Sequence[float], start: int, end: int,
 
 
 def plan_lines(chars: Sequence[str], widths: Sequence[float], max_widths: Sequence[float] | float,
-               min_fill: float = MIN_FILL) -> list[tuple[int, int, int]]:
+               min_fill: float = MIN_FILL, latin: Latin | None = None) -> list[tuple[int, int, int, bool]]:
     """Break one paragraph (no hard breaks) given per unit its text (one character, or "" for a zero-width
-    unit) and width: (start, end, following) per line, where chars[start:end] is the line without spaces at
-    either end and `following` is where the next line starts (len(chars) after the last line).
+    unit) and width: (start, end, following, hyphen) per line, where chars[start:end] is the line without spaces
+    at either end, `following` is where the next line starts (len(chars) after the last line) and hyphen says
+    that the line ends inside a word that takes a hyphen there.
 
     A line ends at a phrase boundary when that leaves it at least min_fill full; otherwise the phrase that
     does not fit is broken between its words (a compound noun is one), and a word alone wider than a line
     between its characters. Kinsoku holds: no line starts with NO_LINE_START nor ends with NO_LINE_END (the offending
-    unit goes down to the next line); a line of a single unit may break it, having nowhere else to go."""
+    unit goes down to the next line); a line of a single unit may break it, having nowhere else to go. With
+    `latin` (an edition in a Latin language) a line may also end after a dash or slash inside a word, or at
+    a hyphenation point of a word that would leave the line less than HYPHENATE_BELOW full."""
     if isinstance(max_widths, (int, float)):
         max_widths = [max_widths]
     alone = _one_line(chars, widths, max_widths[0])
     if alone is not None:
-        return alone
+        return [(*line, False) for line in alone]
     text = "".join(chars)
     offsets = list(itertools.accumulate(map(len, chars), initial=0))[:-1]  # where each unit starts in the text
-    words = _units_at(offsets, word_starts(text)) if _BREAKABLE.search(text) else None
-    phrases = _units_at(offsets, phrase_starts(text))
-    pieces = _pieces(chars, widths, 0, len(chars), 0, phrases if words is None else phrases & words)
-    lines: list[tuple[int, int, int]] = []
+    japanese = _BREAKABLE.search(text) if latin is None else _JAPANESE.search(text)
+    words = _units_at(offsets, word_starts(text)) if japanese else None
+    phrases = _units_at(offsets, phrase_starts(text)) if japanese or latin is None else frozenset()
+    starts = phrases if words is None else phrases & words
+    if latin is not None:
+        starts |= _units_at(offsets, dash_breaks(text))
+    pieces = _pieces(chars, widths, 0, len(chars), 0, starts)
+    lines: list[tuple[int, int, int, bool]] = []
     first = _skip_spaces(pieces, 0)
     while first < len(pieces):
         max_width = max_widths[min(len(lines), len(max_widths) - 1)]
-        end = _kinsoku(pieces, first, _fill(pieces, first, max_width, min_fill, chars, widths, words), chars, widths,
-                       words)
+        optional = None if lines and lines[-1][3] else latin  # never two hyphenated lines in a row, unless forced
+        end = _fill(pieces, first, max_width, min_fill, chars, widths, words, (latin, optional))
+        end = _kinsoku(pieces, first, end, chars, widths, words)
         last = _last_solid(pieces, first, end)
         following = _skip_spaces(pieces, end)
         lines.append((pieces[first].start, pieces[last].end,
-                      pieces[following].start if following < len(pieces) else len(chars)))
+                      pieces[following].start if following < len(pieces) else len(chars), pieces[last].hyphen))
         first = following
     return lines
 
@@ -159,8 +182,10 @@ def _split(pieces: list[Piece], at: int, chars: Sequence[str], widths: Sequence[
     return True
 
 
-def _fill(pieces: list[Piece], first: int, max_width: float, min_fill: float, chars, widths, words) -> int:
-    """Index after the last piece from `first` that goes on a line of max_width."""
+def _fill(pieces: list[Piece], first: int, max_width: float, min_fill: float, chars, widths, words,
+          hyphens: tuple[Latin | None, Latin | None] = (None, None)) -> int:
+    """Index after the last piece from `first` that goes on a line of max_width. hyphens: how a word wider than the
+    line is hyphenated, and how one that would leave the line too empty is (None: it is not)."""
     width = pending = 0.0
     index = first
     while index < len(pieces):
@@ -170,16 +195,54 @@ def _fill(pieces: list[Piece], first: int, max_width: float, min_fill: float, ch
         elif width + pending + piece.width <= max_width + _EPSILON:
             width += pending + piece.width
             pending = 0.0
+        elif index == first and hyphens[0] and _hyphenate(pieces, index, max_width, chars, widths, hyphens[0]):
+            continue  # wider than a line alone: its head goes on this line with a hyphen
         elif index == first and _split(pieces, index, chars, widths, True, words):
             continue  # wider than a line alone: break it finer
         elif index == first:
             return index + 1  # one character wider than the line: it goes on the line anyway
         elif piece.level == 0 and width < min_fill * max_width and _split(pieces, index, chars, widths, False, words):
             continue  # breaking before this phrase would leave the line too empty: break inside it
+        elif hyphens[1] and width < HYPHENATE_BELOW * max_width and _hyphenate(
+                pieces, index, max_width - width - pending, chars, widths, hyphens[1]):
+            continue  # breaking before this word would leave the line too empty: its head goes on it
         else:
             return index
         index += 1
     return index
+
+
+def _hyphenate(pieces: list[Piece], at: int, room: float, chars: Sequence[str], widths: Sequence[float],
+               latin: Latin) -> bool:
+    """Split pieces[at], a whole word (or what a hyphen left of one), at its last hyphenation point whose head and
+    hyphen fit in room; False when it is part of a word cut otherwise, or none fits."""
+    piece = pieces[at]
+    begin = at
+    while begin > 0 and pieces[begin - 1].hyphen:
+        begin -= 1  # the word's head went on an earlier line: its points are the whole word's
+    if not (_beside_space(chars, pieces[begin].start, -1) and _beside_space(chars, piece.end, 1)):
+        return False  # a part of a word (after a dash, or beside Japanese): the word breaks where it was cut
+    solid = [index for index in range(pieces[begin].start, piece.end) if chars[index]]
+    for point in reversed(latin.hyphenator.points("".join(chars[index] for index in solid))):
+        cut = solid[point]
+        if cut <= piece.start:
+            break
+        head = sum(widths[piece.start:cut])
+        hyphen = latin.hyphen_width(solid[point - 1])
+        if head + hyphen <= room + _EPSILON:
+            pieces[at:at + 1] = [Piece(piece.start, cut, False, head + hyphen, piece.level, True),
+                                 Piece(cut, piece.end, False, piece.width - head, piece.level)]
+            return True
+    return False
+
+
+def _beside_space(chars: Sequence[str], index: int, step: int) -> bool:
+    """Whether the first character from index (step -1: before it) is a space or the paragraph's edge."""
+    if step < 0:
+        index -= 1
+    while 0 <= index < len(chars) and chars[index] == "":
+        index += step
+    return not 0 <= index < len(chars) or chars[index] in SPACES
 
 
 def _kinsoku(pieces: list[Piece], first: int, end: int, chars: Sequence[str], widths: Sequence[float],
@@ -214,16 +277,19 @@ def _last_solid(pieces: list[Piece], first: int, end: int) -> int:
     return max((i for i in range(first, end) if not pieces[i].space), default=first)
 
 
-def break_lines(text: str, max_width: float, measure: Callable[[str], float], min_fill: float = MIN_FILL) -> list[str]:
-    """Break text into lines no wider than max_width (in measure's unit) where possible; see plan_lines.
+def break_lines(text: str, max_width: float, measure: Callable[[str], float], min_fill: float = MIN_FILL,
+                hyphenator: Hyphenator | None = None) -> list[str]:
+    """Break text into lines no wider than max_width (in measure's unit) where possible; see plan_lines. With a
+    hyphenator (a Latin edition's) a line ending inside a word carries its hyphen.
 
     "\\n" is a hard break (an empty paragraph gives an empty line). Spaces at line starts and ends are
     dropped, a full-width space (U+3000) never. measure must be additive over characters (reportlab's is:
     it does not kern)."""
     width_of = functools.cache(measure)
+    latin = Latin(hyphenator, lambda _: width_of("-")) if hyphenator is not None else None
     lines = []
     for paragraph in text.split("\n"):
         chars = list(paragraph)
-        planned = plan_lines(chars, [width_of(c) for c in chars], max_width, min_fill)
-        lines += [paragraph[start:end] for start, end, _ in planned] or [""]
+        planned = plan_lines(chars, [width_of(c) for c in chars], max_width, min_fill, latin)
+        lines += [paragraph[start:end] + ("-" if hyphen else "") for start, end, _, hyphen in planned] or [""]
     return lines

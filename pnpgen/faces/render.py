@@ -67,7 +67,8 @@ class Renderer:
         self.face_keys = CardFaceKeys()  # each card's face keys, looked up once a build (rendering ahead, laying out)
         self.inputs = inputs  # digest of templates, icons and fonts: part of every render key
         self.icons = IconSet(project.templates_dir)
-        self.fitter = TextFitter(project.root, project.default_font, fontbook, self.icons, self.pack, MEMO)
+        self.fitter = TextFitter(project.root, project.default_font, fontbook, self.icons, self.pack, MEMO,
+                                 project.language)
         self.env = make_environment(project.templates_dir)
         # The project's own templates come first, so a project may replace a built-in one.
         self.env.loader = jinja2.ChoiceLoader([self.env.loader, jinja2.PrefixLoader(
@@ -207,7 +208,7 @@ class Renderer:
             "side": side,
             "lang": self.project.language,  # the edition's language (None for a project of one unnamed language)
             "build": self.stamp.context(),
-            "assumed": functools.partial(mark_assumed, game, final=self.stamp.final),
+            "assumed": functools.partial(mark_assumed, game, final=self.stamp.final, language=self.project.language),
         }
         where = Origin(self.describe, component, card)  # said only in a message
         spender = Spender(f"templates/{template} for component {game.id}/{component.id}", component.location)

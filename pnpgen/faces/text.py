@@ -9,6 +9,7 @@ from typing import Callable, Mapping
 from .. import units
 from .font import Font
 from .fonts import FontBook
+from .hyphenate import hyphenator_for
 from .linebreak import break_lines
 
 ALIGNS = ("left", "center", "right")
@@ -107,12 +108,13 @@ class TextDoesNotFit(Exception):
 def fit_text(content: str, x: float, y: float, w: float, h: float, *, fontbook: FontBook,
              size: float = 9, min_size: float = 6, weight: str | int = "normal", family: str | None = None,
              align: str = "left", valign: str = "top", color: str = "#000", line_height: float = 1.3,
-             icons: Mapping[str, str] | None = None) -> FittedText:
+             icons: Mapping[str, str] | None = None, language: str | None = None) -> FittedText:
     """Wrap `content` into the box (mm; origin top-left, y down) at `size` pt, shrinking it in
     0.25 pt steps down to `min_size` until it fits; raise TextDoesNotFit when even that fails.
 
     `icons` maps a name to an SVG fragment drawn in the unit square (0,0)-(1,1); `:name:` in the
-    content becomes that icon, 1 em square, inline. `:name:` with no such icon stays literal text."""
+    content becomes that icon, 1 em square, inline. `:name:` with no such icon stays literal text. `language`
+    is the edition's: a Latin one's words may take a hyphen at a line's end (faces.hyphenate)."""
     for name, value, allowed in (("align", align, ALIGNS), ("valign", valign, VALIGNS)):
         if value not in allowed:
             raise ValueError(f"{name}='{value}' is not an alignment: expected one of {', '.join(allowed)}")
@@ -129,11 +131,12 @@ def fit_text(content: str, x: float, y: float, w: float, h: float, *, fontbook: 
     plain = _CONTROL.sub("", _ICON_CHARS.sub("", str(content)).replace("\t", " ")).rstrip("\n")
     text, names = encode_icons(plain, icons or {})
     measure = em_measure(font)
+    hyphenator = hyphenator_for(language)
     ascent, descent = font.ascent / 1000, -font.descent / 1000
 
     def layout(size_pt: float) -> tuple[list[str], float, float]:
         em = units.to_mm(size_pt)
-        lines = break_lines(text, w / em, measure)
+        lines = break_lines(text, w / em, measure, hyphenator=hyphenator)
         height = (ascent + (len(lines) - 1) * line_height + descent) * em
         return lines, height, max(measure(line) for line in lines) * em
 

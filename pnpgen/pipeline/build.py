@@ -5,38 +5,28 @@ import contextlib
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from .._version import __version__
-from .pdf_digest import pdf_digest
-from .print_notes import note_print_flaws
-from .prerender import render_ahead
 from ..files.atomic import refuse_links_out, replace_all, staging_path, write_atomically
 from ..store.cache import Cache, default_cache_dir
 from ..digests import digest, file_sha256
-from ..faces.inputs import input_digests
-from ..faces.convert import Converter
-from ..press.impose import Page
-from ..press.layout import (lay_out, note_bare_edges, note_pinned_paper, note_reduced_bleed,
-                            refuse_conflicting_options)
-from ..press.shared_sheets import laid_out, note_shared_sheets, share_sheets
-from ..press.append_pdf import append_pdf
-from ..press.sheet_order import end_sheet, order_for_duplex
 from .manifest import Manifest
-from .prepare import counter, note_final, open_fontbook, refuse_empty_rules, refuse_failed_checks, select_games
 from .record import record_build
 from .uptodate import LastBuild, possible_outputs
-from .workers import Background, in_turn
 from ..project.editions import edition_folder
 from ..project.model import Game, Project
-from ..faces.face import Face
-from ..faces.render import Renderer
-from ..project.sheets import list_sheet_files
 from ..project.validate import load_project
-from ..press.write_pdf import write_document
 from ..templating import run_budget
 from ..templating.run_budget import Spender, apart, counting_writes, whole_run
 
+if TYPE_CHECKING:
+    from ..faces.face import Face
+    from ..faces.render import Renderer
+    from ..press.impose import Page
+
+# A build whose outputs are up to date loads nothing more than the modules above: what renders, paints, checks,
+# lays out and writes is imported by the functions that do it.
 
 PARALLEL_PIECES = 400  # fewer pieces than this are written faster than a second process starts
 
@@ -109,6 +99,17 @@ def build(path: str | Path = ".", options: Options | None = None,
 @whole_run("build")
 def build_project(project: Project, options: Options, progress=None, last: LastBuild | None = None) -> Report:
     """build() for a project already loaded (watch reuses the model it compares); last: its record, to renew."""
+    from ..faces.convert import Converter
+    from ..faces.inputs import input_digests
+    from ..faces.render import Renderer
+    from ..press.append_pdf import append_pdf
+    from ..press.layout import refuse_conflicting_options
+    from ..press.write_pdf import write_document
+    from .prepare import counter, note_final, open_fontbook, refuse_empty_rules, refuse_failed_checks, select_games
+    from .prerender import render_ahead
+    from .print_notes import note_print_flaws
+    from .workers import Background, in_turn
+
     refuse_conflicting_options(options)
     games = select_games(project, options.game)
     refuse_empty_rules(games, options)
@@ -158,7 +159,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
         renderer.face_keys.components.clear()  # every card is laid out: its face keys are not needed again
         stale_components = [o for o in components if is_stale(o)]
         forms = converter.convert_faces(face for output in stale_components for face in output.faces.values())
-        report.notes.extend(note_print_flaws(stale_components, forms, project.root))
+        report.notes.extend(note_print_flaws(stale_components, forms, converter.pack, project.root))
         initial_font = fontbook.resolve(None) if stale_components else ""
 
         def write(output: Output, staging: Path) -> None:
@@ -225,6 +226,11 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
     """One output per component and the game's print-and-play PDF, each with its pages and faces; rules: the
     game's rulebook and rules sheet to build, the first of which ends the print-and-play PDF (a booklet's
     sheets print flipping on the other edge: it keeps to its own file)."""
+    from ..press.layout import lay_out, note_bare_edges, note_pinned_paper, note_reduced_bleed
+    from ..press.shared_sheets import laid_out, note_shared_sheets, share_sheets
+    from ..press.sheet_order import end_sheet, order_for_duplex
+    from .pdf_digest import pdf_digest
+
     outputs, laid, folder = [], [], out_dir / game.id / edition_folder(project)
     for component in game.components:
         tick(f"{game.id}/{component.id}")
@@ -283,5 +289,7 @@ def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -
 
 def game_files(project: Project, game: Game) -> list[Path]:
     """The data a game's rulebook can read: the top-level file, the file defining the game, the sheets it reads."""
+    from ..project.sheets import list_sheet_files
+
     defining = project.root / game.location.file
     return list(dict.fromkeys([project.source, defining.resolve(), *list_sheet_files([game], project.root)]))

@@ -1,4 +1,4 @@
-"""Turn the distinct cards of a build into rendered faces on every core before laying out: shares in helper processes."""
+"""Turn the distinct cards of a build into rendered faces on every core before laying out: shares in helpers."""
 from __future__ import annotations
 
 import functools

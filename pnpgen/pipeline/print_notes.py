@@ -1,21 +1,23 @@
 """Turn the faces a build writes into notes on what would not print: type, lines and images too small.
 
 These are the cheap checks of `pnpgen preflight` (faces/print_checks.py's inspect_sizes), run on each
-distinct face of the components' PDFs being written, from its form as the face store keeps it: a build
-renders nothing again for them, so it names the component and leaves the template line to preflight.
+distinct face of the components' PDFs being written, from the size marks the face store keeps beside its
+form (faces/size_marks.py): a build renders nothing again for them, so it names the component and leaves the
+template line to preflight.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
 
-from .. import units
+from ..store.pack import FacePack
 
 
-def note_print_flaws(outputs, forms: Mapping, root: Path) -> list[str]:
+def note_print_flaws(outputs, forms: Mapping, pack: FacePack | None, root: Path) -> list[str]:
     """One note per component and check: the first face's flaw, and how many faces of the component show one.
-    outputs: the components' PDFs (those with a bleed; a print-and-play PDF places the same faces)."""
-    from ..faces.form_marks import form_marks  # imported here: a build writing nothing never inspects a face
+    outputs: the components' PDFs (those with a bleed; a print-and-play PDF places the same faces); the size
+    marks of their faces are those the pack keeps beside each form, or read from forms[key]."""
+    from ..faces.size_marks import face_size_marks  # imported here: a build writing nothing never inspects a face
     from ..faces.print_checks import image_sizes, inspect_sizes
 
     pixels = image_sizes(root)
@@ -27,7 +29,7 @@ def note_print_flaws(outputs, forms: Mapping, root: Path) -> list[str]:
         seen.update(keys)
         found: dict[str, list] = {}
         for key in keys:
-            for flaw in inspect_sizes(form_marks(forms[key], units.to_mm(output.bleed)), pixels):
+            for flaw in inspect_sizes(face_size_marks(pack, key, forms.__getitem__), pixels):
                 found.setdefault(flaw.check, []).append((key, flaw.message))
         name = f"{output.target.parent.name}/{output.target.stem}"
         for check, flaws in found.items():

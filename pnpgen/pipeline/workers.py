@@ -64,8 +64,12 @@ class Background:
         return os.waitstatus_to_exitcode(status)
 
     def cancel(self) -> None:
-        """Let the job end by itself (it cleans up after itself; Ctrl-C reaches it too), its outcome unread;
-        only a job that hangs is terminated."""
+        """End the job as Ctrl-C does, so that it cleans up after itself, its outcome unread; only a job that
+        hangs is terminated. The child is interrupted here too, for a Ctrl-C may have reached this process alone
+        (`kill -INT`, a process manager); a child that ignores it is stopped at the deadline."""
+        if self.pid is not None and self.reap(os.WNOHANG) is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGINT)
         deadline = time.monotonic() + CANCEL_WAIT
         while self.pid is not None and self.reap(os.WNOHANG) is None:
             if time.monotonic() > deadline:
@@ -86,6 +90,7 @@ def run_and_report(job: Callable[[], bytes | None], send: int) -> None:
     child inherited, such as temporary files, may run here)."""
     code = 0
     try:
+        signal.signal(signal.SIGINT, interrupt_once)  # a terminal's Ctrl-C and cancel()'s may both arrive
         try:
             result = job()
             outcome = b"N" if result is None else b"D" + bytes(result)
@@ -104,6 +109,12 @@ def run_and_report(job: Callable[[], bytes | None], send: int) -> None:
             with contextlib.suppress(Exception):
                 stream.flush()
         os._exit(code)
+
+
+def interrupt_once(signum, frame) -> None:
+    """Ctrl-C in a child: the first interrupts the job, the next cannot interrupt its cleanup."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
 
 
 def decode_outcome(outcome: bytes, code: int | None) -> bytes | None:

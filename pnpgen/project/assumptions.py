@@ -5,6 +5,8 @@ from ..errors import PnpError
 from .model import Game
 
 MARK = "（仮）"  # what a card or map prints after a number the data only assumes, unless the build is final
+# the same mark in an edition in another script: a full-width Japanese bracket does not belong in a Latin line
+MARKS = {"en": " (TBD)"}
 
 
 def assumed_count(game: Game, component_id: str) -> tuple[str, str] | None:
@@ -17,9 +19,10 @@ def assumed_count(game: Game, component_id: str) -> tuple[str, str] | None:
     return None
 
 
-def mark_assumed(game: Game, name: str, final: bool) -> str:
-    """MARK when the figure or component count `name` is one the data only assumes (and the build is not
-    final), else ""; templates print it after the number: `{{ a.iwakura }}か所{{ assumed('iwakura_per_area') }}`."""
+def mark_assumed(game: Game, name: str, final: bool, language: str | None = None) -> str:
+    """MARK (in the edition's language: MARKS) when the figure or component count `name` is one the data only
+    assumes (and the build is not final), else ""; templates print it after the number:
+    `{{ a.iwakura }}か所{{ assumed('iwakura_per_area') }}`."""
     figure = game.figure(name)
     if figure is None and name not in {c.id for c in game.components}:
         known = ", ".join([f.name for f in game.figures] + [c.id for c in game.components]) or "none"
@@ -27,7 +30,7 @@ def mark_assumed(game: Game, name: str, final: bool) -> str:
     if final:
         return ""
     assumed = figure.assumed if figure is not None else assumed_count(game, name)
-    return MARK if assumed else ""
+    return MARKS.get(language, MARK) if assumed else ""
 
 
 def count_assumptions(game: Game) -> int:

@@ -151,6 +151,9 @@ def edition(project: Project, language: str | None = None) -> Project:
     original = language == source.languages[0]
     games = tuple(dataclasses.replace(
         game, title=pick.value(game.title), defaults=pick.value(game.defaults),
+        expectations=tuple(dataclasses.replace(e, assumed=pick.value(e.assumed), known=pick.value(e.known))
+                           for e in game.expectations),
+        figures=tuple(dataclasses.replace(f, assumed=pick.value(f.assumed)) for f in game.figures),
         rulebook=game.rulebook if original else edition_source(source.root, game.rulebook, language),
         rules_sheet=game.rules_sheet if original else edition_source(source.root, game.rules_sheet, language),
         components=tuple(dataclasses.replace(component, name=pick.value(component.name),

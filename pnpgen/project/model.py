@@ -208,6 +208,7 @@ class Figure:
     kind: str | None = None  # a rule in words (rounding, direction, …): `value` is the document's phrase (切り捨て)
     ranges: tuple[tuple[str, Value, Value], ...] = ()  # (input, from, to): the values an input other than players takes
     held: tuple[str, ...] = ()  # the data paths that hold it for templates to print (defaults.area_style.*.iwakura)
+    translated_words: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (language, its words) from words@en
 
 
 @dataclass(frozen=True)

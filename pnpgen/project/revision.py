@@ -10,8 +10,6 @@ from typing import Iterable
 
 from ..errors import PnpError
 from ..files.reading import read_quietly
-from .commits import list_files, peel, resolve_base
-from .repository import find_repository, read_index
 
 IGNORED = frozenset({"output", ".pnpgen-cache", ".git", "__pycache__", ".pnpgen-build"})
 BUILD_FOLDERS = frozenset({"templates", "images", "fonts", "rules", "documents"})  # read in full
@@ -76,6 +74,9 @@ def project_revision(root: Path, files: Iterable[Path] = ()) -> str:
 def read_revision(root: Path, files: Iterable[Path] = ()) -> tuple[str, str]:
     """The project's revision (see project_revision), and why it is not the commit when the repository could
     not be read: one a project may not lead to, or one missing objects. A stamp is no reason to fail a build."""
+    from .commits import list_files, peel, resolve_base  # imported here: only a template printing the stamp reads git
+    from .repository import find_repository, read_index
+
     sources = source_files(root, files)
     try:
         repo = find_repository(root)

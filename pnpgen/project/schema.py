@@ -139,12 +139,12 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
         Key("stated_needed", "figure", "The total the document's own formula states (hands + draws)."),
         Key("rest", "text", "Where the pieces not dealt, drawn or set aside go; without it, pieces left over are a warning."),
         Key("source", "source", "The document and the quoted phrase that state the figures."),
-        Key("known", "mapping", "A known contradiction in the document, per figure: `{needed: \"why\"}`; only that figure's failure becomes a warning."),
+        Key("known", "mapping", "A known contradiction in the document, per figure: `{needed: \"why\"}` (the why one per language in a project of several: `{ja: …, en: …}`); only that figure's failure becomes a warning."),
     ),
     "cited": (
         Key("value", "figure", "The figure (or, for `remove`, the expression).", required=True),
         Key("quote", "text", "The phrase of the expectation's document that states this figure."),
-        Key("assumed", "text", "Instead of `quote`: why the figure stands although the document does not state it (reported as an assumption)."),
+        Key("assumed", "text", "Instead of `quote`: why the figure stands although the document does not state it (reported as an assumption; one per language in a project of several, as the rulebook's list of assumed figures prints it)."),
     ),
     "figure": (
         Key("value", "figure", "A number, or an expression of `inputs` such as `players - bullet`; with `kind`, the document's word for the rule (切り捨て, 時計回り, ランダム, 小さい, しか, 全て).", required=True),
@@ -152,10 +152,11 @@ SECTIONS: dict[str, tuple[Key, ...]] = {
         Key("quote", "text", "The phrase of the game's `document:` that states the figure."),
         Key("source", "source", "The document and phrase, when it is not the game's document."),
         Key("words", "list of words", "Nouns that tie a number in rulebook prose or card text to this figure (トリック, マジョリティボーナス)."),
+        Key("words@LANG", "list of words", "The `words` of an edition in another language (`words@en: [majority bonus]`): numbers in that edition's rulebooks and card text tie to the figure by them."),
         Key("inputs", "list of names", "The names an expression figure takes, such as [players, bullet]."),
         Key("examples", "list of mappings", "Inputs and the `value` the document states for them: `{players: 4, bullet: 1, value: 3}`."),
         Key("ranges", "mapping", "The values each input other than `players` takes, from and to (numbers or expressions of `players`): `{survivors: {from: 1, to: players - 1}}`. The figure is then evaluated at every player count of the game and every value of its inputs: each must be a whole number, rounded as the quote says (端数切捨て, 切り上げ)."),
-        Key("assumed", "text", "Why the figure stands although the document does not state it (reported as an assumption)."),
+        Key("assumed", "text", "Why the figure stands although the document does not state it (reported as an assumption; one per language in a project of several)."),
         Key("in", "list of paths", "The data templates print the figure from, each value of which must equal it: `defaults.area_style.*.iwakura` (a game default; `*` is every key or item), `area-map.sheets` (a field of every card of a component), `race-cards.skills|length` (how many items it holds)."),
     ),
     "note": (
@@ -206,7 +207,7 @@ def check_keys(mapping: LMap, section: str, problems: Collector) -> None:
     """Report unknown keys (with a suggestion) and missing required keys of one mapping."""
     keys = {key.name: key for key in SECTIONS[section]}
     for name in mapping:
-        if name not in keys:
+        if name not in keys and f"{str(name).split('@')[0]}@LANG" not in keys:  # words@en: one key per language
             problems.add(mapping.where_key(name), unknown_key_message(name, section, keys))
     for key in keys.values():
         if key.required and key.name not in mapping:

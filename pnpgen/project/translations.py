@@ -7,7 +7,7 @@ from pathlib import Path
 from ..errors import Location
 from .editions import edition_source
 from .languages import Texts
-from .model import Component, Project
+from .model import Component, Fields, Project
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,8 @@ class Missing:
     def message(self) -> str:
         if self.expected:
             return f"{self.what} has no {self.language} edition; expected {self.expected}"
-        beside = f" or beside it as {self.what.split(chr(39))[1]}@{self.language}" if self.what.startswith("'") else ""
+        field = self.what.split(chr(39))[1] if self.what.startswith("'") else ""
+        beside = f" or beside it as {field}@{self.language}" if field.isidentifier() else ""  # a field, not inside one
         return f"{self.what} has no {self.language} text (the original: {self.original!r}); expected a translation " \
                f"as {{…, {self.language}: …}}{beside}"
 
@@ -57,25 +58,64 @@ def find_missing(project: Project, languages: tuple[str, ...]) -> list[Missing]:
                     shown = Path(path).relative_to(source.root).as_posix()
                     beside = Path(shown).with_name(f"{Path(shown).stem}.{code}{Path(shown).suffix}").as_posix()
                     found.append(Missing(game.location, game.id, code, f"the {key} {shown}", "", f"{beside} beside it"))
+        defaults = {name[len("defaults."):]: where for name, where in game.default_places}
         for component in game.components:
             if type(component.name) is Texts or component.name != component.id:
                 note(component.name, component.location, f"the name of component {game.id}/{component.id}", game.id)
-            find_in_cards(component, lambda value, where, what, game=game.id: note(value, where, what, game))
+            find_in_cards(component, lambda value, where, what, game=game.id: note(value, where, what, game),
+                          defaults, game.id)
     return found
 
 
-def find_in_cards(component: Component, note) -> None:
-    """note() each card's value of every field the component translates somewhere, at its own cell or where the
-    component first writes the field it inherits."""
-    translated = list(dict.fromkeys(name for card in component.cards for name, value in card.fields.items()
-                                    if type(value) is Texts))
-    if not translated:
+def find_in_cards(component: Component, note, game_places: dict[str, Location], game_id: str) -> None:
+    """note() each card's value at every place the component translates on some card: a field, or a text inside a
+    field's mapping or list (`skills[0].text`, `words.hero`); at its own cell, where the component first writes the
+    field it inherits, or where the game's defaults write it."""
+    places = list(dict.fromkeys(place for card in component.cards for name, value in card.fields.items()
+                                if type(value) in (Texts, Fields, tuple) for place in texts_within(value, (name,))))
+    if not places:
         return
     written = dict(component.field_locations)
     for number, card in enumerate(component.cards, 1):
         own = dict(card.cells)
-        for name in translated:
-            if name in card.fields:
-                where = own.get(name) or written.get(name, card.location)
-                what = f"'{name}' of card {number} of {component.id}" if name in own else f"'{name}' of {component.id}"
-                note(card.fields[name], where, what)
+        for place in places:
+            for found, value in values_at(card.fields, place, ()):
+                name, shown = place[0], spell_place(found)
+                if name in own:
+                    note(value, own[name], f"'{shown}' of card {number} of {component.id}")
+                elif name in written or name not in game_places:
+                    note(value, written.get(name, card.location), f"'{shown}' of {component.id}")
+                else:  # on its own line: the game's defaults know where each value inside them stands
+                    where = game_places.get(".".join(map(str, found)), game_places[name])
+                    note(value, where, f"'{shown}' of the defaults of game {game_id}")
+
+
+def texts_within(value, place: tuple):
+    """The places (a field's name, then keys, and None for any index of a list) of every Texts in value."""
+    if type(value) is Texts:
+        yield place
+    elif type(value) is Fields:
+        for key, item in value.items():
+            yield from texts_within(item, (*place, key))
+    elif type(value) is tuple:
+        for item in value:
+            yield from texts_within(item, (*place, None))
+
+
+def values_at(value, place: tuple, found: tuple):
+    """(where, value) for each value at place in a card's fields (None: every index of a list)."""
+    if not place:
+        yield found, value
+        return
+    step, rest = place[0], place[1:]
+    if step is None and type(value) is tuple:
+        for index, item in enumerate(value):
+            yield from values_at(item, rest, (*found, index))
+    elif step is not None and type(value) is Fields and step in value:
+        yield from values_at(value[step], rest, (*found, step))
+
+
+def spell_place(place: tuple) -> str:
+    """A place as the data writes it: skills[0].text."""
+    return "".join(f"[{step}]" if type(step) is int else (f".{step}" if index else str(step))
+                   for index, step in enumerate(place))

@@ -129,7 +129,7 @@ def validate_game(raw: LMap, base: Path, root: Path, problems: Collector, thickn
     check_keys(raw, "game", problems)
     game_id = read_value(raw, "id", "id", problems)  # a bad id is reported; the rest is still checked
     defaults = read_fields(raw, "defaults", problems)
-    figures = validate_figures(raw, problems)
+    figures = validate_figures(raw, problems, languages)
     if figures:  # templates print rule figures as card.figures.NAME, so the text follows the data
         defaults = defaults.merged({"figures": Fields({f.name: f.value for f in figures})})
     components_raw = as_list(raw, "components", problems)
@@ -159,7 +159,7 @@ def validate_game(raw: LMap, base: Path, root: Path, problems: Collector, thickn
         document=document,
         players=players,
         components=tuple(components),
-        expectations=validate_expectations(raw, players, {c.id for c in components}, problems),
+        expectations=validate_expectations(raw, players, {c.id for c in components}, problems, languages),
         figures=figures,
         notes=validate_notes(raw, problems),
         terms=validate_terms(raw, document, problems),

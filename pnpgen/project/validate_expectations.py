@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from ..errors import Collector
+from .languages import language_problem, read_text
 from .load import LList, LMap
 from .model import Expectation, Fields, Figure, Note, Setup, Source
 from .schema import RULE_KINDS, check_keys
-from .validate_ranges import read_ranges
-from .validate_values import describe, freeze, read_players, read_value
+from .validate_ranges import read_examples, read_ranges
+from .validate_values import describe, read_players, read_value
 
 EXPECTATION_KINDS = ("total", "distribution", "per", "setup", "combinations", "names", "invariant")
 CITABLE = ("equals", "each", "owners", "deal", "set_aside", "turns", "stated_needed", "remove", "holds")  # may be {value: N, quote: "…"}
@@ -44,7 +45,8 @@ def validate_notes(raw: LMap, problems: Collector) -> tuple[Note, ...]:
     return tuple(notes)
 
 
-def validate_expectations(raw: LMap, game_players: tuple, component_ids: set, problems: Collector) -> tuple[Expectation, ...]:
+def validate_expectations(raw: LMap, game_players: tuple, component_ids: set, problems: Collector,
+                          languages: tuple[str, ...] = ()) -> tuple[Expectation, ...]:
     items = raw.get("expectations") or LList()
     if not isinstance(items, LList):
         problems.add(raw.where("expectations"), "'expectations' must be a list")
@@ -54,14 +56,15 @@ def validate_expectations(raw: LMap, game_players: tuple, component_ids: set, pr
         if not isinstance(item, LMap):
             problems.add(items.where(index), "an expectation is a mapping such as {total: cards, equals: 46}")
             continue
-        expectation = validate_expectation(item, game_players, component_ids, problems)
+        expectation = validate_expectation(item, game_players, component_ids, problems, languages)
         if expectation:
             out.append(expectation)
     return tuple(out)
 
 
-def unwrap_cited(item: LMap, problems: Collector) -> tuple[LMap, tuple, tuple]:
-    """Replace `figure: {value: N, quote: "…"}` (or `assumed: "why"`) by `figure: N`, remembering the quote or reason."""
+def unwrap_cited(item: LMap, problems: Collector, languages: tuple[str, ...] = ()) -> tuple[LMap, tuple, tuple]:
+    """Replace `figure: {value: N, quote: "…"}` (or `assumed: "why"`, the reason one per language where the project
+    has several) by `figure: N`, remembering the quote or reason."""
     cited, assumed = [], []
     plain = LMap(item)
     plain.loc, plain.key_locs, plain.value_locs = item.loc, dict(item.key_locs), dict(item.value_locs)
@@ -71,7 +74,7 @@ def unwrap_cited(item: LMap, problems: Collector) -> tuple[LMap, tuple, tuple]:
             plain[key] = value["value"]
             plain.value_locs[key] = value.where("value")
             quote = read_value(value, "quote", "text", problems)
-            why = read_value(value, "assumed", "text", problems)
+            why = read_text(value, "assumed", languages, problems)
             if quote:
                 cited.append((key, quote))
             elif why:
@@ -81,16 +84,17 @@ def unwrap_cited(item: LMap, problems: Collector) -> tuple[LMap, tuple, tuple]:
     return plain, tuple(cited), tuple(assumed)
 
 
-def validate_expectation(item: LMap, game_players: tuple, component_ids: set, problems: Collector) -> Expectation | None:
+def validate_expectation(item: LMap, game_players: tuple, component_ids: set, problems: Collector,
+                         languages: tuple[str, ...] = ()) -> Expectation | None:
     check_keys(item, "expectation", problems)
-    item, cited, assumed = unwrap_cited(item, problems)
+    item, cited, assumed = unwrap_cited(item, problems, languages)
     kinds = [k for k in EXPECTATION_KINDS if k in item]
     if len(kinds) != 1:
         problems.add(item.loc, f"an expectation needs exactly one of {', '.join(EXPECTATION_KINDS)}; found {len(kinds)}")
         return None
     kind = kinds[0]
     if kind == "names":
-        return validate_names(item, component_ids, problems)
+        return validate_names(item, component_ids, problems, languages)
     component = read_value(item, kind, "id", problems)
     if component is not None and component not in component_ids:
         problems.add(item.where(kind), f"'{component}' is not a component of this game; expected one of: {', '.join(sorted(component_ids))}")
@@ -119,7 +123,7 @@ def validate_expectation(item: LMap, game_players: tuple, component_ids: set, pr
         owners=read_value(item, "owners", "count", problems),
         players=read_players(item, "players", problems, default=game_players),
         setup=setup,
-        known=read_known(item, problems),
+        known=read_known(item, problems, languages),
         cited=cited,
         assumed=assumed,
         of=of,
@@ -161,7 +165,8 @@ def read_setup(item: LMap, problems: Collector) -> Setup:
     )
 
 
-def validate_names(item: LMap, component_ids: set, problems: Collector) -> Expectation | None:
+def validate_names(item: LMap, component_ids: set, problems: Collector,
+                   languages: tuple[str, ...] = ()) -> Expectation | None:
     field = read_value(item, "names", "text", problems)
     components = read_texts(item, "in", problems)
     for name in components:
@@ -175,7 +180,7 @@ def validate_names(item: LMap, component_ids: set, problems: Collector) -> Expec
     names = read_texts(item, "equals", problems) if equals is not None else ()
     first = next((c for c in components if not c.startswith("defaults.")), components[0])
     return Expectation(kind="names", component=first, source=read_source(item, problems), location=item.loc,
-                       by=field, components=components, names=names, known=read_known(item, problems))
+                       by=field, components=components, names=names, known=read_known(item, problems, languages))
 
 
 def read_texts(item: LMap, key: str, problems: Collector) -> tuple[str, ...]:
@@ -188,12 +193,31 @@ def read_texts(item: LMap, key: str, problems: Collector) -> tuple[str, ...]:
     return ()
 
 
-def read_known(item: LMap, problems: Collector) -> tuple[tuple[str, str], ...]:
+def read_translated_words(item: LMap, problems: Collector) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """words@en: [majority bonus] — the words an edition in that language ties numbers to the figure by."""
+    found = []
+    for key in item:
+        name, _, code = str(key).partition("@")
+        if name == "words" and code:
+            problem = language_problem(code, ())
+            if problem:
+                problems.add(item.where_key(key), f"'{key}': {problem}")
+            else:
+                found.append((code, read_texts(item, key, problems)))
+    return tuple(found)
+
+
+def read_known(item: LMap, problems: Collector, languages: tuple[str, ...] = ()) -> tuple[tuple[str, str], ...]:
+    """What a figure the document contradicts is excused by: the reason for each figure (one per language where the
+    project has several)."""
     value = item.get("known")
     if value is None:
         return ()
-    if isinstance(value, LMap) and value and all(isinstance(v, str) and v for v in value.values()):
-        return tuple((str(k), v) for k, v in value.items())
+    per_language = len(languages) > 1
+    if isinstance(value, LMap) and value and all(isinstance(v, str) and v or per_language and isinstance(v, LMap)
+                                                 for v in value.values()):
+        return tuple((str(k), read_text(value, k, languages, problems) if isinstance(v, LMap) else v)
+                     for k, v in value.items())
     problems.add(item.where("known"), "'known' must name the figure it excuses and say why, such as "
                                       "{needed: \"the document's setup needs 39 cards but 36 remain\"}")
     return ()
@@ -219,7 +243,7 @@ def read_equals(item: LMap, kind: str, problems: Collector):
     return None
 
 
-def validate_figures(raw: LMap, problems: Collector) -> tuple[Figure, ...]:
+def validate_figures(raw: LMap, problems: Collector, languages: tuple[str, ...] = ()) -> tuple[Figure, ...]:
     """`figures:` — name → {value, quote or source, words, inputs, examples, assumed}."""
     items = raw.get("figures")
     if items is None:
@@ -245,7 +269,7 @@ def validate_figures(raw: LMap, problems: Collector) -> tuple[Figure, ...]:
             if "in" in item:
                 problems.add(item.where_key("in"), "'in' names the data that holds a number; a rule in words has none")
             figures.append(Figure(str(name), value.strip(), item.loc, read_source(item, problems, document),
-                                  read_texts(item, "words", problems), assumed=read_value(item, "assumed", "text", problems),
+                                  read_texts(item, "words", problems), assumed=read_text(item, "assumed", languages, problems),
                                   kind=kind))
             continue
         if isinstance(value, str):
@@ -259,20 +283,8 @@ def validate_figures(raw: LMap, problems: Collector) -> tuple[Figure, ...]:
         if held and isinstance(value, str):
             problems.add(item.where("in"), "'in' names the data that holds a number; an expression figure has no one value")
         figures.append(Figure(str(name), value, item.loc, read_source(item, problems, document), read_texts(item, "words", problems),
-                              inputs, read_examples(item, inputs, problems), read_value(item, "assumed", "text", problems),
-                              ranges=read_ranges(item, inputs, problems), held=held))
+                              inputs, read_examples(item, inputs, problems), read_text(item, "assumed", languages, problems),
+                              ranges=read_ranges(item, inputs, problems), held=held,
+                              translated_words=read_translated_words(item, problems)))
     return tuple(figures)
 
-
-def read_examples(item: LMap, inputs: tuple, problems: Collector) -> tuple:
-    value = item.get("examples")
-    if value is None:
-        return ()
-    examples = []
-    for index, example in enumerate(value if isinstance(value, LList) else [None]):
-        if not (isinstance(example, LMap) and "value" in example and set(example) - {"value"} == set(inputs)):
-            problems.add(value.where(index) if isinstance(value, LList) else item.where("examples"),
-                         f"an example gives every input ({', '.join(inputs)}) and the 'value' the document states")
-            continue
-        examples.append((Fields({k: freeze(v) for k, v in example.items() if k != "value"}), example["value"]))
-    return tuple(examples)

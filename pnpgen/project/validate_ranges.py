@@ -1,9 +1,11 @@
-"""Turn an expression figure's `ranges:` (YAML) into the values its inputs other than players run over."""
+"""Turn an expression figure's `ranges:` and `examples:` (YAML) into the values its inputs other than players run
+over and the values the document states for some of them."""
 from __future__ import annotations
 
 from ..errors import Collector
-from .load import LMap
-from .validate_values import describe, read_value
+from .load import LList, LMap
+from .model import Fields
+from .validate_values import describe, freeze, read_value
 
 
 def read_ranges(item: LMap, inputs: tuple, problems: Collector) -> tuple:
@@ -38,3 +40,16 @@ def read_bound(bounds: LMap, end: str, problems: Collector):
     problems.add(bounds.where(end), f"'{end}' must be a whole number or an expression of players; found {describe(value)}")
     return None
 
+
+def read_examples(item: LMap, inputs: tuple, problems: Collector) -> tuple:
+    value = item.get("examples")
+    if value is None:
+        return ()
+    examples = []
+    for index, example in enumerate(value if isinstance(value, LList) else [None]):
+        if not (isinstance(example, LMap) and "value" in example and set(example) - {"value"} == set(inputs)):
+            problems.add(value.where(index) if isinstance(value, LList) else item.where("examples"),
+                         f"an example gives every input ({', '.join(inputs)}) and the 'value' the document states")
+            continue
+        examples.append((Fields({k: freeze(v) for k, v in example.items() if k != "value"}), example["value"]))
+    return tuple(examples)

@@ -14,6 +14,7 @@ from reportlab.platypus import CondPageBreak, HRFlowable, ListFlowable, ListItem
 from reportlab.platypus.xpreformatted import XPreformatted
 
 from ..faces.font import font_named, pair_family
+from ..faces.hyphenate import hyphenator_for
 from .figures import PieceFlowable, PieceImage
 from .markdown import Code, Figure, Heading, Image, ListBlock, Para, Quote, Rule, Table as TableBlock
 from .paragraph import KinsokuParagraph
@@ -38,6 +39,7 @@ class Look:
     title_scale: float = 2.1
     half_regular: str | None = None  # half-width punctuation fonts (rules_punctuation), None: no tightening
     half_bold: str | None = None
+    language: str | None = None  # the edition's: a Latin one hyphenates (faces.hyphenate), None or ja as Japanese
 
 
 class Heading2(KinsokuParagraph):
@@ -69,7 +71,8 @@ def make_styles(look: Look) -> dict[str, ParagraphStyle]:
     s, accent = look.size, colors.HexColor(look.accent)
     cell, caption, code = text_size(look, 0.92), text_size(look, 0.8), text_size(look, 0.9)
     body = ParagraphStyle("body", fontName=look.regular, fontSize=s, leading=s * look.leading, textColor=INK,
-                          wordWrap="CJK", spaceAfter=s * 0.55, allowOrphans=0, allowWidows=0)
+                          wordWrap="CJK", spaceAfter=s * 0.55, allowOrphans=0, allowWidows=0,
+                          hyphenationLang=look.language if hyphenator_for(look.language) else "")
     styles = {
         "body": body,
         "item": ParagraphStyle("item", parent=body, spaceAfter=s * 0.15),

@@ -14,6 +14,7 @@ from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, TableStyle
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from .. import units
+from ..faces.hyphenate import hyphenator_for
 from .flowables import GREY, RULE, Heading2, Look, pad_cells, text_size
 
 
@@ -116,9 +117,11 @@ class RulebookDoc(BaseDocTemplate):
 
 
 def make_contents(look: Look) -> TableOfContents:
-    """The table of contents: sections bold, subsections indented, dot leaders to the page numbers."""
+    """The table of contents: sections bold, subsections indented, dot leaders to the page numbers. Its entries are
+    reportlab's own paragraphs: a Latin edition's wrap at spaces, as CJK wrapping would cut its words anywhere."""
     s = look.size
-    level0 = ParagraphStyle("toc0", fontName=look.bold, fontSize=s, leading=s * 1.6, wordWrap="CJK",
+    wrap = None if hyphenator_for(look.language) else "CJK"
+    level0 = ParagraphStyle("toc0", fontName=look.bold, fontSize=s, leading=s * 1.6, wordWrap=wrap,
                             spaceBefore=s * 0.2, rightIndent=s * 3)
     level1 = ParagraphStyle("toc1", parent=level0, fontName=look.regular, fontSize=text_size(look, 0.95),
                             leading=s * 1.45, leftIndent=s * 2, spaceBefore=0)

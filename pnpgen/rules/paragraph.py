@@ -6,7 +6,10 @@ anywhere. KinsokuParagraph keeps reportlab's fragments (fonts, colours, links) a
 the choice of breaks, with the rules card text uses (`faces.linebreak.plan_lines`): Japanese lines
 end at phrase boundaries where the measure allows, else between words (compound nouns whole); Latin words and runs
 of digits (half- or full-width) stay whole unless wider than a line; kinsoku holds (oidashi, no
-hanging); spaces at line ends are dropped. Lines are set ragged right, all alike.
+hanging); spaces at line ends are dropped. Lines are set ragged right, all alike. A paragraph whose style
+names a Latin language in reportlab's `hyphenationLang` (an English edition's) breaks as card text of that
+edition does: at spaces, after dashes and slashes, and at hyphenation points where a line would be too empty
+(reportlab's own hyphenation takes any point that fits, on line after line).
 """
 from __future__ import annotations
 
@@ -15,13 +18,19 @@ from itertools import groupby
 from reportlab.platypus.paragraph import (ParaLines, Paragraph, _handleBulletWidth, cjkU,
                                           makeCJKParaLine)
 
-from ..faces.linebreak import plan_lines
+from ..faces.font import font_named
+from ..faces.hyphenate import Hyphenator, hyphenator_for
+from ..faces.linebreak import Latin, plan_lines
+
+HYPHEN = "-"
 
 
-def break_units(units: list, max_widths: list[float]) -> list[tuple[int, int, float, bool]]:
-    """(start, end, width, hard break) of each line; units are reportlab cjkU glyphs with .width. Lines are
-    planned by faces.linebreak (phrases, kinsoku) between the hard breaks."""
-    lines: list[tuple[int, int, float, bool]] = []
+def break_units(units: list, max_widths: list[float],
+                hyphenator: Hyphenator | None = None) -> list[tuple[int, int, float, bool, bool]]:
+    """(start, end, width, hard break, hyphen) of each line; units are reportlab cjkU glyphs with .width. Lines
+    are planned by faces.linebreak (phrases, kinsoku; with a Latin edition's hyphenator, hyphens) between the
+    hard breaks; a line's width includes the hyphen it ends with."""
+    lines: list[tuple[int, int, float, bool, bool]] = []
     segment_start = 0
     for index in range(len(units) + 1):
         hard = index < len(units) and hasattr(units[index].frag, "lineBreak")
@@ -29,15 +38,23 @@ def break_units(units: list, max_widths: list[float]) -> list[tuple[int, int, fl
             continue
         segment_end = index + 1 if hard else index
         segment = units[segment_start:segment_end]
-        planned = plan_lines([str(u) for u in segment], [u.width for u in segment], max_widths[len(lines):] or max_widths[-1:])
+        latin = None if hyphenator is None else Latin(hyphenator, lambda at: hyphen_width(segment[at]))
+        planned = plan_lines([str(u) for u in segment], [u.width for u in segment],
+                             max_widths[len(lines):] or max_widths[-1:], latin=latin)
         if not planned:
-            lines.append((segment_start, segment_end, 0.0, hard))
-        for start, end, following in planned:
+            lines.append((segment_start, segment_end, 0.0, hard, False))
+        for start, end, following, hyphen in planned:
             last = following >= len(segment)
-            width = sum(u.width for u in segment[start:end])
-            lines.append((segment_start + start, segment_end if last else segment_start + end, width, hard and last))
+            width = sum(u.width for u in segment[start:end]) + (hyphen_width(segment[end - 1]) if hyphen else 0.0)
+            lines.append((segment_start + start, segment_end if last else segment_start + end, width, hard and last,
+                          hyphen))
         segment_start = segment_end
     return lines
+
+
+def hyphen_width(unit) -> float:
+    """The width of a hyphen set in the font and size of the unit it follows."""
+    return font_named(unit.frag.fontName).width(HYPHEN, unit.frag.fontSize)
 
 
 IDEOGRAPHIC_SPACE = "\u3000"
@@ -73,13 +90,14 @@ class KinsokuParagraph(Paragraph):
             self._units_of, self._units, self._plans = self.frags, make_units(self.frags), {}
         plan = self._plans.get(tuple(maxWidths))
         if plan is None:
-            plan = self._plans[tuple(maxWidths)] = break_units(self._units, maxWidths)
+            hyphenator = hyphenator_for(getattr(style, "hyphenationLang", None) or None)
+            plan = self._plans[tuple(maxWidths)] = break_units(self._units, maxWidths, hyphenator)
         auto = getattr(self, "autoLeading", getattr(style, "autoLeading", ""))
         lines = []
-        for start, end, width, hard in plan:  # fresh lines each time: splitting a paragraph edits its lines
+        for start, end, width, hard, hyphen in plan:  # fresh lines each time: splitting a paragraph edits its lines
             max_width = maxWidths[min(len(lines), len(maxWidths) - 1)]
-            lines.append(makeCJKParaLine(join_runs(self._units[start:end]), max_width, width, max_width - width,
-                                         hard, auto not in ("", "off")))
+            runs = join_runs(self._units[start:end]) + ([Run(HYPHEN, self._units[end - 1].frag)] if hyphen else [])
+            lines.append(makeCJKParaLine(runs, max_width, width, max_width - width, hard, auto not in ("", "off")))
         return ParaLines(kind=1, lines=lines)
 
 

@@ -96,7 +96,8 @@ def prepare(project: Project, game: Game, source: Path, fontbook: FontBook, rend
     except PnpError as err:
         raise locate(project, source, text, err, None) from None
     look = Look(fontbook.resolve(None), fontbook.resolve(None, "bold"), size, accent,
-                half_regular=half_font(fontbook, "normal"), half_bold=half_font(fontbook, "bold"), **look_options)
+                half_regular=half_font(fontbook, "normal"), half_bold=half_font(fontbook, "bold"),
+                language=project.language, **look_options)
 
     def resolve(image: Image):
         try:

@@ -1,9 +1,10 @@
 """Turn one project's face records into rows of its SQLite file in the user's cache folder, and back.
 
 A record is (kind, key, payload, checksum): R maps a render key to the face's key (the SHA-256 of its SVG), F a face
-key to the face's form (faces/form.py), T the digest of a text() call to its fitted SVG (faces/fitted.py). A record whose checksum does not hold is a miss, made again. What a build
-adds goes to a file of its own (which the processes it forks read too) and into the cache's file once, when it
-saves: a damaged, locked or read-only cache costs hits, never a face the build made.
+key to the face's form (faces/form.py), M a face key to the size marks read from its form (faces/size_marks.py), T the
+digest of a text() call to its fitted SVG (faces/fitted.py). A record whose checksum does not hold is a miss, made
+again. What a build adds goes to a file of its own (which the processes it forks read too) and into the cache's file
+once, when it saves: a damaged, locked or read-only cache costs hits, never a face the build made.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from .records import (COPY, DELETE, LOOKUP, ROWS, WRITE, Filter, Handoff, checks
 
 BATCH, BATCH_BYTES = 256, 1 << 20  # records held before they are written out, in one transaction
 FACE = b"F"  # the kind of a face's drawing: its form
+MARKS = b"M"  # the kind of what a build's print notes read from a form
 
 
 class FacePack:
@@ -41,6 +43,7 @@ class FacePack:
         self.used = array("q")  # the rows of the cache's file this build read: a save keeps them
         self.gone: set[tuple[bytes, bytes]] = set()  # records forgotten, or found damaged: misses
         self.checked: set[str] = set()  # face keys whose form this process made, or checked and found drawable
+        self.form_checks: dict[bytes, bytes] = {}  # face key -> its form record's checksum, as read or kept here
         self.added = False
         self.written = Filter()  # the records kept here (and a few others): a miss asks no file of this build's
         self.number = register_own(self.own, self.folders, self.creator)
@@ -67,9 +70,17 @@ class FacePack:
         self.put(FACE, face_key, payload)
         self.checked.add(face_key)
 
+    def form_checksum(self, face_key: str) -> bytes | None:
+        """The checksum of the face's form record (a function of its bytes), which an M record names; once a build."""
+        key = bytes.fromhex(face_key)
+        if key not in self.form_checks:
+            self.get(FACE, face_key)
+        return self.form_checks.get(key)
+
     def forget(self, face_key: str) -> None:
         key = bytes.fromhex(face_key)
         self.batch.pop((FACE, key), None)
+        self.form_checks.pop(key, None)
         self.gone.add((FACE, key))
         self.checked.discard(face_key)
         self.added = True
@@ -106,6 +117,8 @@ class FacePack:
 
     def checked_row(self, kind: bytes, key: bytes, row: tuple) -> bytes | None:
         if holds(kind, key, row[1], row[2]):
+            if kind == FACE:
+                self.form_checks[key] = row[2]
             return row[1]
         self.gone.add((kind, key))
         return None
@@ -115,6 +128,8 @@ class FacePack:
         self.gone.discard((kind, key))
         self.written.add(kind, key)
         self.batch[(kind, key)] = (payload, checksum(kind, key, payload))
+        if kind == FACE:
+            self.form_checks[key] = self.batch[(kind, key)][1]
         self.batch_bytes += len(payload)
         self.added = True
         if len(self.batch) >= BATCH or self.batch_bytes >= BATCH_BYTES:

@@ -81,7 +81,7 @@ def test_card_values_named_bare_pass(project, file, game, text):
     (OTOGI_RULES, OTOGI, "３ラウンド目が終わったら、ゲームが終了します。", "４ラウンド目が終わったら、ゲームが終了します。",
      "rulebook figure rounds", "3", "4"),
     # card text without a noun speaks of its own component; a number that ends the sentence is read too
-    ("games/otogi-taisen.yaml", OTOGI, "text: リードと同じスートがない時に出せる切札。", "text: リードと同じスートがない時に出せる切札。数字は１３。",
+    ("games/otogi-taisen.yaml", OTOGI, "{ja: リードと同じスートがない時に出せる切札。", "{ja: リードと同じスートがない時に出せる切札。数字は１３。",
      "card text hero-cards.text count hero-cards", "12、4", "13"),
 ])
 def test_ordinals_of_the_end_and_card_text_subjects(project, file, game, old, new, check, expected, found):

@@ -135,15 +135,16 @@ def test_a_changed_hand_size_fails_although_the_setup_is_known(project):
 
 
 def test_known_must_name_a_figure_the_expectation_checks(project):
-    edit(project, TTU, "          needed: 草案２の矛盾。", "          neded: 草案２の矛盾。")
+    edit(project, TTU, "          needed: {ja: 草案２の矛盾。", "          neded: {ja: 草案２の矛盾。")
     found = [f for f in failed(project, "three-times-undress") if f.figure == "known"]
     assert len(found) == 1 and "known: names 'neded', which this expectation does not check" in found[0].detail
     assert "needed" in found[0].detail  # the list of figures it could name
 
 
 def test_known_as_plain_text_is_a_located_error(project):
-    edit(project, TTU, "        known:\n          needed: 草案２の矛盾。４枚配ると 12＋21＋王牌6＝39 枚が必要で、「１」を抜いた36枚では3枚足りない。\n"
-                       "          arithmetic:", "        known: 草案２の矛盾。\n        x_arithmetic:")
+    edit(project, TTU, "        known:\n          needed: {ja: 草案２の矛盾。４枚配ると 12＋21＋王牌6＝39 枚が必要で、「１」を抜いた36枚では3枚足りない。,",
+         "        known: 草案２の矛盾。\n        x_needed: {ja: x,")
+    edit(project, TTU, "          arithmetic: {ja:", "        x_arithmetic: {ja:")
     result = CliRunner().invoke(main, ["check", str(project)])
     assert result.exit_code == 1 and "'known' must name the figure it excuses" in result.output + result.stderr
     assert "Traceback" not in result.output + result.stderr
@@ -261,7 +262,7 @@ def test_json_adds_col_and_figure(project):
 
 
 def test_a_colour_table_key_that_no_longer_names_a_race_fails_names(project):
-    edit(project, OTOGI, "        河童: {color: \"#2f8f7a\"", "        かっぱ: {color: \"#2f8f7a\"")
+    edit(project, OTOGI, "        河童: {name: {ja: 河童", "        かっぱ: {name: {ja: 河童")
     found = [f for f in failed(project, "otogi-taisen") if f.check == "names race in defaults.race_style"]
     assert len(found) == 1 and found[0].detail == "not in the list: かっぱ (defaults.race_style); missing: 河童"
 

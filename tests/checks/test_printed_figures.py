@@ -12,10 +12,10 @@ from slips import edit, failed, line_of, located
 MAP = "templates/otogi/map.svg.j2"
 OTOGI_DATA = "games/otogi-taisen.yaml"
 OTOGI = "otogi-taisen"
-IWAKURA = "'磐座 ' ~ a.iwakura ~ 'か所'"
-MAJORITY = "' ~ (card.figures.majority_vp|zen) ~ 'VP（"
-SHEET_TOTAL = "'／' ~ card.sheets"
-JOIN = "'シート' ~ other ~ 'と合わせる'"
+IWAKURA = "words.stones|replace('{n}', a.iwakura)"  # the data's words: a slip writes a literal in their place
+MAJORITY = "words.majority|replace('{v}', v|zen if lang == 'ja' else v)"
+SHEET_TOTAL = "words.sheet|replace('{n}', card.sheet)|replace('{m}', card.sheets)"
+JOIN = "words.join|replace('{n}', other)"
 LEGEND_END = "{#- 4. join marks"
 
 
@@ -30,9 +30,9 @@ def located_with_column(project, game):
     (IWAKURA, "'磐座 三か所'", "figure iwakura_per_area", "4", "3", 13),
     (IWAKURA, "'磐座は３つ'", "figure iwakura_per_area", "4", "3", 13),
     # a figure the document states, written out in the middle of the legend's text
-    (MAJORITY, "４VP（", "figure majority_vp", "3", "4", 140),
+    (MAJORITY, "'マーカー最多のプレイヤーが４VP（'", "figure majority_vp", "3", "4", 103),
     # the sheet numbers a label and a join mark name
-    (SHEET_TOTAL, "'／３'", "sheets area-map", "2", "3", 33),
+    (SHEET_TOTAL, "'／３'", "sheets area-map", "2", "3", 11),
     (JOIN, "'シート３と合わせる'", "sheets area-map", "1、2", "3", 13),
 ])
 def test_a_number_written_into_a_template_fails_at_its_line(project, old, new, check, expected, found, column):
@@ -43,7 +43,7 @@ def test_a_number_written_into_a_template_fails_at_its_line(project, old, new, c
 
 
 HERO = "templates/otogi/hero.svg.j2"
-HERO_LABEL = "'英雄', 5, 16.5"
+HERO_LABEL = "card.words.hero, 5, 16.5"
 
 
 @pytest.mark.parametrize("new,check,expected,found,column", [
@@ -75,9 +75,9 @@ def test_text_between_svg_tags_is_held_too(project):
 
 
 @pytest.mark.parametrize("old,new", [
-    (MAJORITY, "３VP（"),
-    (MAJORITY, "三ＶＰ（"),
-    (MAJORITY, "3 VP（"),
+    (MAJORITY, "'マーカー最多のプレイヤーが３VP（'"),
+    (MAJORITY, "'マーカー最多のプレイヤーが三ＶＰ（'"),
+    (MAJORITY, "'マーカー最多のプレイヤーが3 VP（'"),
     (SHEET_TOTAL, "'／２'"),
     (SHEET_TOTAL, "' / 2'"),
     (JOIN, "'シート' ~ other ~ 'に合わせて置く'"),
@@ -96,22 +96,22 @@ def test_a_printed_figure_the_document_does_not_state_is_an_assumption(project, 
     assert findings[0].detail.startswith("assumption: the template prints 4, which the document does not state (各エリアの")
 
 
-@pytest.mark.parametrize("old,new,check,expected,found,line", [
+@pytest.mark.parametrize("old,new,check,expected,found,at", [
     # one area of the map drawn with three 磐座: the value's own line
     ("icon: mountain, iwakura: 4", "icon: mountain, iwakura: 3",
-     "figure iwakura_per_area in defaults.area_style.*.iwakura", "4", "3", 19),
+     "figure iwakura_per_area in defaults.area_style.*.iwakura", "4", "3", "icon: mountain, iwakura: 3"),
     # a race card with one skill fewer than an area has 磐座
-    ("            - {occupied: 4, text: 【仮】共通スキル（占拠４）の効果テキスト未定。}\n", "",
-     "figure iwakura_per_area in race-cards.skills|length", "4", "3", 65),
+    ("            - {occupied: 4, text: {ja: 【仮】共通スキル（占拠４）の効果テキスト未定。, en: \"[TBD] Common skill (4 stones): "
+     "effect to come.\"}}\n", "", "figure iwakura_per_area in race-cards.skills|length", "4", "3", "    skills:"),
     # the map drawn with two of the three areas
     ("          order: [霊峰（仮）, 水郷（仮）, 古森（仮）]", "          order: [霊峰（仮）, 水郷（仮）]",
-     "figure areas in area-map.order|length", "3", "2", 102),
+     "figure areas in area-map.order|length", "3", "2", "order: [霊峰（仮）, 水郷（仮）]"),
 ])
 def test_a_count_the_map_or_cards_print_from_the_data_is_held_to_the_figure(project, old, new, check, expected, found,
-                                                                           line):
+                                                                           at):
     edit(project, OTOGI_DATA, old, new)
     held = [f for f in located(project, OTOGI) if not f[0].startswith("invariant ")]  # an invariant may hold it too
-    assert held == [(check, expected, found, OTOGI_DATA, line)]
+    assert held == [(check, expected, found, OTOGI_DATA, line_of(project, OTOGI_DATA, at))]
 
 
 def test_sheets_for_a_sheet_that_does_not_exist_fail_at_the_sheets_line(project):
@@ -187,7 +187,7 @@ def test_in_on_a_figure_without_one_number_is_a_located_error(project, old, new,
 def test_a_count_per_one_owner_is_read_as_per_owner(project, new, fails):
     """「１雀士３枚」, as the document writes it, counts per character: right at 3, wrong at 4."""
     player = "templates/three-times/player.svg.j2"
-    edit(project, player, "'重ね順'", new)
+    edit(project, player, "card.words.stack_order", new)
     found = [(f.check, f.found, f.location.line) for f in failed(project, "three-times-undress")]
     assert found == ([("template text three-times/player.svg.j2 count mahjong-players", 4, line_of(project, player, new))]
                      if fails else [])

@@ -150,8 +150,8 @@ def test_the_map_prints_the_rule_figures_through_the_template(project, tmp_path)
 
 
 def test_a_figure_typed_into_a_template_is_held_to_the_data(project):
-    edit(project, "templates/otogi/map.svg.j2", "マーカー最多のプレイヤーが' ~ (card.figures.majority_vp|zen) ~ 'VP",
-         "マーカー最多のプレイヤーが４VP")
+    edit(project, "templates/otogi/map.svg.j2", "words.majority|replace('{v}', v|zen if lang == 'ja' else v)",
+         "'マジョリティボーナス：各エリアでマーカー最多のプレイヤーが４VP（同数なら大きい数字の磐座を持つ方）。'")
     slips = failed(project, "otogi-taisen")
     assert [(f.check, f.expected, f.found, f.location.file) for f in slips] == [
         ("template text otogi/map.svg.j2 figure majority_vp", 3, 4, "templates/otogi/map.svg.j2")]

@@ -136,6 +136,7 @@ def test_a_total_over_rounds_is_a_figure_times_another(project):
 
 def test_a_rule_in_words_changed_in_a_template_fails(project):
     template = "templates/otogi/map.svg.j2"
-    edit(project, template, "（同数なら大きい数字の磐座を持つ方）", "（同数なら小さい数字の磐座を持つ方）")
+    edit(project, template, "words.majority|replace('{v}', v|zen if lang == 'ja' else v)",
+         "'マジョリティボーナス：各エリアでマーカー最多のプレイヤーが' ~ v ~ 'VP（同数なら小さい数字の磐座を持つ方）'")
     assert located(project, OTOGI) == [("template text otogi/map.svg.j2 rule majority_tie", "大きい", "小さい", template,
                                         line_of(project, template, "同数なら小さい数字"))]

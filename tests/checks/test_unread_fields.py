@@ -40,6 +40,6 @@ def test_the_bundled_project_reads_every_field_it_writes():
 
 def test_a_key_whose_right_name_no_card_has_is_a_warning_the_build_then_names(project):
     """mapname: the template's card.map_name fails when rendering; which side is the typo is for the designer."""
-    edit(project, OTOGI, "          map_name: 地図・壱（仮）", "          mapname: 地図・壱（仮）")
+    edit(project, OTOGI, "          map_name: {ja: 地図・壱（仮）,", "          mapname: {ja: 地図・壱（仮）,")
     found = [f for f in pnpgen.check(project, "otogi-taisen") if f.check == "field mapname of area-map"]
     assert found[0].status == "warn" and found[0].detail.endswith("did you mean 'map_name'?")

@@ -11,8 +11,10 @@ GAME = "games/three-times-undress.yaml"
 # add a card, remove a card, edit a rulebook paragraph.
 EDITS = [
     (GAME, "- {number: 7, copies: 5}", "- {number: 6, copies: 5}"),
-    (GAME, "【仮】特殊効果テキスト未定。\"\n            tbd: [effect]\n          - {number: 3, copies: 6}",
-     "【仮】新しい効果。\"\n            tbd: [effect]\n          - {number: 3, copies: 6}"),
+    (GAME, "【仮】特殊効果テキスト未定。\"\n            effect@en: \":ron: Ron card.\\n[TBD] Special effect to come.\"\n"
+           "            tbd: [effect]\n          - {number: 3, copies: 6}",
+     "【仮】新しい効果。\"\n            effect@en: \":ron: Ron card.\\n[TBD] Special effect to come.\"\n"
+     "            tbd: [effect]\n          - {number: 3, copies: 6}"),
     ("templates/three-times/chip.svg.j2", 'r="{{ r - 1.1 }}" fill="none" stroke="{{ card.ivory }}"',
      'r="{{ r - 1.1 }}" fill="none" stroke="#1d5e48"'),
     (GAME, "          - {number: 6, copies: 5}\n", "          - {number: 6, copies: 5}\n          - {number: 3, copies: 2, effect: 追加カード}\n"),

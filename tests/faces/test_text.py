@@ -197,3 +197,19 @@ def test_the_painter_draws_the_fitted_text_where_it_was_measured(book, tmp_path)
     assert string.x == pytest.approx(fitted.lines[0].x, abs=1e-3)
     assert string.size == pytest.approx(fitted.size_mm, abs=1e-3)
 
+
+
+def test_an_english_title_twice_the_japanese_length_shrinks_and_wraps_inside_a_one_line_box(book):
+    japanese = fit_text("忘れがたき東の大旋風", 0, 0, 38, 6, fontbook=book, size=11, min_size=5, language="ja")
+    english = fit_text("The Unforgettable Eastern Whirlwind", 0, 0, 38, 6, fontbook=book, size=11, min_size=5,
+                       language="en")
+    assert len(japanese.lines) == 1
+    assert [line.text for line in english.lines] == ["The Unforgettable Eastern", "Whirlwind"]
+    assert 5 <= english.size_pt < japanese.size_pt <= 11
+    font = font_named(english.font_name)
+    assert all(line.width <= 38 for line in english.lines)
+    assert english.lines[0].y - font.ascent / 1000 * english.size_mm >= 0  # the first line's top inside the box
+    assert english.lines[-1].y - font.descent / 1000 * english.size_mm <= 6  # the last line's foot inside it
+    with pytest.raises(TextDoesNotFit, match="does not fit its 38 × 1.5 mm box even at min_size 5 pt"):
+        fit_text("The Unforgettable Eastern Whirlwind", 0, 0, 38, 1.5, fontbook=book, size=11, min_size=5,
+                 language="en")

@@ -96,14 +96,19 @@ def test_watch_shows_control_characters_escaped(tmp_path: Path):
         deadline = time.monotonic() + 120  # a guard against a hang, not a pace
         output = b""
         while time.monotonic() < deadline and output.count(b"built in") < 2:
-            if select.select([process.stdout], [], [], deadline - time.monotonic())[0]:
+            if select.select([process.stdout], [], [], max(0, deadline - time.monotonic()))[0]:
                 output += os.read(process.stdout.fileno(), 1 << 16)
             if b"built in" in output and edited:
                 (project / "cards.yaml").write_text(edited, encoding="utf-8")
                 edited = ""
     finally:
         process.send_signal(signal.SIGINT)
-        process.communicate(timeout=300)  # a hang guard only
+        try:
+            _, errors = process.communicate(timeout=300)  # a hang guard only
+        except subprocess.TimeoutExpired:
+            process.kill()
+            _, errors = process.communicate()
+            pytest.fail(f"watch did not stop on Ctrl-C; it printed:\n{output.decode()}\n{errors.decode()}")
     text = output.decode("utf-8")
     assert "\x1b" not in text and "\r" not in text and "\a" not in text, text
     assert "g/deck card 1 changed: name: \\x1b[2J\\rwrote 99 PDFs fake → \\x1b]0;t\\x07\\rwrote 99 PDFs fa…" in text

@@ -52,7 +52,7 @@ def counted(monkeypatch):
 
     monkeypatch.setattr(FacePack, "get", count(0, FacePack.get, lambda pack, kind, key: kind == b"R"))
     monkeypatch.setattr(StoredForms, "check", count(1, StoredForms.check, lambda stored, key, data, done: not done))
-    monkeypatch.setattr(pipeline, "render_ahead", phase("ahead", pipeline.render_ahead))
+    monkeypatch.setattr(prerender, "render_ahead", phase("ahead", prerender.render_ahead))
     monkeypatch.setattr(pipeline, "plan_components", phase("layout", pipeline.plan_components))
     return counts
 
@@ -109,8 +109,8 @@ def test_each_core_renders_a_share(tmp_path, monkeypatch, counted, cores):
     laid out. The PDFs are those of a build without a cache either way."""
     monkeypatch.setattr(prerender, "usable_cores", lambda: cores)
     monkeypatch.setattr(prerender, "PARALLEL_CARDS", 200)
-    forks = []
-    monkeypatch.setattr(prerender, "Background", lambda job: forks.append(job) or pipeline.Background(job))
+    forks, fork = [], prerender.Background
+    monkeypatch.setattr(prerender, "Background", lambda job: forks.append(job) or fork(job))
     project = many_cards(tmp_path, 301)
     cold = pnpgen.build(project, Options(out_dir=tmp_path / "out", cache_dir=tmp_path / "cache", check=False))
     assert (cold.renders, cold.faces) == (302, 302)  # 301 fronts, one shared back

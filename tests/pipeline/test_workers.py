@@ -1,12 +1,13 @@
 """Background jobs: done on another core when forking is safe, their errors raised where they are awaited."""
 import os
+import signal
 import threading
 from pathlib import Path
 
 import pytest
 
 from pnpgen.errors import Location, PnpError, Problem
-from pnpgen.pipeline.workers import Background
+from pnpgen.pipeline.workers import Background, can_fork
 
 
 def test_a_job_runs_and_its_file_appears(tmp_path: Path):
@@ -65,3 +66,53 @@ def test_a_job_that_crashes_or_dies_is_reported_and_its_bytes_come_back_whole():
 def test_no_pickle_carries_an_outcome():
     source = (Path(__file__).resolve().parents[2] / "pnpgen" / "pipeline" / "workers.py").read_text(encoding="utf-8")
     assert "import pickle" not in source and "Pipe(" not in source and ".send(" not in source
+
+
+def blocked_job(started: int, release: int, marker: Path):
+    """A job that says it has started, then waits for a byte on release (none comes before it is interrupted),
+    and on its way out says it is cleaning up and waits for release again before it writes the marker."""
+    def run() -> None:
+        try:
+            os.write(started, b"s")
+            os.read(release, 1)
+        finally:
+            os.write(started, b"c")
+            os.read(release, 1)
+            marker.write_text("cleaned up", encoding="utf-8")
+    return run
+
+
+@pytest.mark.skipif(not can_fork(), reason="the job runs in a forked child only where fork exists")
+def test_cancel_interrupts_a_child_that_ctrl_c_did_not_reach_and_a_second_ctrl_c_spares_its_cleanup(tmp_path: Path):
+    started_read, started_write = os.pipe()
+    release_read, release_write = os.pipe()
+    marker = tmp_path / "marker"
+    job = Background(blocked_job(started_write, release_read, marker))
+    assert os.read(started_read, 1) == b"s"  # the child is in its job
+    os.kill(job.pid, signal.SIGINT)  # as a terminal's Ctrl-C reaches the child…
+    assert os.read(started_read, 1) == b"c"  # …which is cleaning up now
+    pid = job.pid
+    os.kill(pid, signal.SIGINT)  # a second Ctrl-C (or cancel()'s own) while it cleans up
+    os.write(release_write, b"g")
+    job.cancel()
+    assert job.pid is None
+    assert marker.read_text(encoding="utf-8") == "cleaned up"
+    for fd in (started_read, started_write, release_read, release_write):
+        os.close(fd)
+
+
+@pytest.mark.skipif(not can_fork(), reason="the job runs in a forked child only where fork exists")
+def test_cancel_ends_a_job_when_only_this_process_was_interrupted(tmp_path: Path):
+    started_read, started_write = os.pipe()
+    release_read, release_write = os.pipe()
+    marker = tmp_path / "marker"
+    job = Background(blocked_job(started_write, release_read, marker))
+    assert os.read(started_read, 1) == b"s"
+    releaser = threading.Thread(target=lambda: os.read(started_read, 1) and os.write(release_write, b"g"))
+    releaser.start()  # lets the cleanup through once the job says it is cleaning up
+    job.cancel()  # no Ctrl-C reached the child: cancel() interrupts it itself
+    releaser.join()
+    assert job.pid is None
+    assert marker.read_text(encoding="utf-8") == "cleaned up"
+    for fd in (started_read, started_write, release_read, release_write):
+        os.close(fd)

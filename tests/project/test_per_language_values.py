@@ -184,3 +184,25 @@ def test_an_editions_rulebook_is_the_file_beside_the_original_named_with_its_lan
     assert Path(edition(project, "en").games[0].rulebook) == root / "rules" / "winds.md"  # the original stands in
     assert [f"{m.location}: {m.message()}" for m in find_missing(project, ("en",))] == [
         "cards.yaml:6:5: the rulebook rules/winds.md has no en edition; expected rules/winds.en.md beside it"]
+
+
+def test_an_expectations_and_a_figures_reasons_are_one_per_language_and_each_edition_reads_its_own(tmp_path):
+    root = write_project(tmp_path, "          - {number: 1}\n")
+    text = (root / "cards.yaml").read_text(encoding="utf-8")
+    (root / "cards.yaml").write_text(text + (
+        "    expectations:\n"
+        "      - total: deck\n"
+        "        equals: {value: 1, assumed: {ja: 枚数は仮定。, en: The count is assumed.}}\n"
+        "      - setup: deck\n"
+        "        deal: 1\n"
+        "        known: {deal: {ja: 資料の矛盾。, en: The document contradicts itself.}}\n"
+        "    figures:\n"
+        "      hand: {value: 1, assumed: {ja: 手札は仮定。, en: The hand is assumed.}}\n"), encoding="utf-8")
+    original = load_project(root)
+    english = edition(original, "en")
+    for project, reasons in ((original, ("枚数は仮定。", "資料の矛盾。", "手札は仮定。")),
+                             (english, ("The count is assumed.", "The document contradicts itself.",
+                                        "The hand is assumed."))):
+        game = project.games[0]
+        assert (game.expectations[0].assumed, game.expectations[1].known, game.figures[0].assumed) == (
+            (("equals", reasons[0]),), (("deal", reasons[1]),), reasons[2])

@@ -11,9 +11,11 @@ import pytest
 import pnpgen
 from pnpgen import Options
 from pnpgen.faces.form import FaceForm
+from pnpgen.faces.size_marks import read_marks
 from pnpgen.pipeline.workers import Background
 from pnpgen.store import pack as packs_module
 from pnpgen.store.pack import FacePack
+from pnpgen.store.records import checksum
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -124,11 +126,15 @@ def test_the_cache_holds_no_pickles_and_few_files(project, tmp_path):
     assert pack.stat().st_mode & 0o077 == 0
     with sqlite3.connect(pack) as db:
         rows = db.execute("SELECT kind, payload FROM records").fetchall()
-    # render key -> face key, face key -> its form, a text() call's digest -> its fitted SVG
-    assert {kind for kind, _ in rows} == {b"R", b"F", b"T"}
+        keyed = {(kind, key): payload for kind, key, payload in db.execute("SELECT kind, key, payload FROM records")}
+    # render key -> face key, face key -> its form, face key -> the size marks read from that form, a text() call's
+    # digest -> its fitted SVG
+    assert {kind for kind, _ in rows} == {b"R", b"F", b"M", b"T"}
     assert all(payload.decode("utf-8")[:1] in ("", "<") for kind, payload in rows if kind == b"T")  # SVG, or none
     assert not any(b"\x80\x05" in payload for _, payload in rows)
     assert all(FaceForm.from_bytes(payload) for kind, payload in rows if kind == b"F")
+    assert all(read_marks(payload, checksum(b"F", key, keyed[b"F", key])) is not None
+               for (kind, key), payload in keyed.items() if kind == b"M")
 
 
 def test_a_warm_cache_works_in_a_fresh_process(tmp_path):
