@@ -24,7 +24,7 @@ HELPERS = {
     "text": "fitted text: box in mm, sizes in pt; wraps Latin at spaces and Japanese at phrase "
             "boundaries, else between words (compounds such as 捨て札 kept whole), with kinsoku (no line starts with "
             "。、」ー…); in an edition of a Latin language also after dashes and slashes, and with a hyphen where a line would be "
-            "too empty (never in a word with digits); honours `\\n`, shrinks to `min_size` (6 pt by default, the "
+            "too empty (never in a word with digits; `hyphens=\"none\"` for a title or a name: no hyphen added); honours `\\n`, shrinks to `min_size` (6 pt by default, the "
             "smallest card text that reads at the table; a template may say less), else stops the build naming "
             "the card and field; `:name:` in the text is an inline icon from `templates/icons/name.svg`",
     "image": "a picture from the project's `images/` folder (PNG, JPEG, GIF, WebP, TIFF or BMP) in the box, in mm: "

@@ -28,11 +28,11 @@ _DIGIT = re.compile("[0-9\uff10-\uff19]")
 class Hyphenator:
     """Where the words of one language may take a hyphen; a language Pyphen has no dictionary for takes none."""
 
-    def __init__(self, language: str):
+    def __init__(self, language: str, hyphenate: bool = True):
         import pyphen  # loaded with the first Latin edition: its dictionary takes a moment to read
 
         self.language = language
-        found = pyphen.language_fallback(DICTIONARIES.get(language, language))
+        found = pyphen.language_fallback(DICTIONARIES.get(language, language)) if hyphenate else None
         self.after = AFTER_HYPHEN.get(language.split("_")[0], MIN_SIDE)
         self.dictionary = pyphen.Pyphen(lang=found, left=MIN_SIDE, right=self.after) if found else None
         self.known: dict[str, tuple[int, ...]] = {}
@@ -56,12 +56,13 @@ class Hyphenator:
 
 
 @functools.lru_cache(maxsize=None)
-def hyphenator_for(language: str | None) -> Hyphenator | None:
+def hyphenator_for(language: str | None, hyphens: str = "auto") -> Hyphenator | None:
     """The hyphenator of an edition's language; None for a project of one unnamed language or a language written
-    without spaces (its text breaks as Japanese does today)."""
+    without spaces (its text breaks as Japanese does today). hyphens="none" (a title, a name): the language's breaks
+    at spaces, dashes and slashes, without a hyphen added."""
     if language is None or language in UNSPACED:
         return None
-    return Hyphenator(language)
+    return Hyphenator(language, hyphenate=hyphens == "auto")
 
 
 def dash_breaks(text: str) -> frozenset[int]:

@@ -14,6 +14,7 @@ from .linebreak import break_lines
 
 ALIGNS = ("left", "center", "right")
 VALIGNS = ("top", "middle", "bottom")
+HYPHENS = ("auto", "none")  # as CSS says it: a Latin edition's words may take a hyphen, or never
 SIZE_STEP = 0.25  # pt: the grid shrink-to-fit searches on
 ICON_ADVANCE = 1.2  # em: an icon is 1 em square with 0.1 em of space on each side
 ICON_INSET = 0.1  # em
@@ -108,16 +109,19 @@ class TextDoesNotFit(Exception):
 def fit_text(content: str, x: float, y: float, w: float, h: float, *, fontbook: FontBook,
              size: float = 9, min_size: float = 6, weight: str | int = "normal", family: str | None = None,
              align: str = "left", valign: str = "top", color: str = "#000", line_height: float = 1.3,
-             icons: Mapping[str, str] | None = None, language: str | None = None) -> FittedText:
+             icons: Mapping[str, str] | None = None, language: str | None = None, hyphens: str = "auto") -> FittedText:
     """Wrap `content` into the box (mm; origin top-left, y down) at `size` pt, shrinking it in
     0.25 pt steps down to `min_size` until it fits; raise TextDoesNotFit when even that fails.
 
     `icons` maps a name to an SVG fragment drawn in the unit square (0,0)-(1,1); `:name:` in the
     content becomes that icon, 1 em square, inline. `:name:` with no such icon stays literal text. `language`
-    is the edition's: a Latin one's words may take a hyphen at a line's end (faces.hyphenate)."""
+    is the edition's: a Latin one's words may take a hyphen at a line's end (faces.hyphenate), unless `hyphens` is
+    "none", as a title's or a name's should not."""
     for name, value, allowed in (("align", align, ALIGNS), ("valign", valign, VALIGNS)):
         if value not in allowed:
             raise ValueError(f"{name}='{value}' is not an alignment: expected one of {', '.join(allowed)}")
+    if hyphens not in HYPHENS:
+        raise ValueError(f"hyphens='{hyphens}' is not a hyphenation: expected one of {', '.join(HYPHENS)}")
     for name, value in (("size", size), ("min_size", min_size)):
         if not (MIN_SIZE_PT <= value <= MAX_SIZE_PT):  # also false for NaN
             raise ValueError(f"{name}={value:g} is not a type size: expected {MIN_SIZE_PT:g} to {MAX_SIZE_PT:g} pt")
@@ -131,7 +135,7 @@ def fit_text(content: str, x: float, y: float, w: float, h: float, *, fontbook: 
     plain = _CONTROL.sub("", _ICON_CHARS.sub("", str(content)).replace("\t", " ")).rstrip("\n")
     text, names = encode_icons(plain, icons or {})
     measure = em_measure(font)
-    hyphenator = hyphenator_for(language)
+    hyphenator = hyphenator_for(language, hyphens)
     ascent, descent = font.ascent / 1000, -font.descent / 1000
 
     def layout(size_pt: float) -> tuple[list[str], float, float]:

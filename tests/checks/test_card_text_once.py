@@ -10,8 +10,8 @@ from pnpgen.project.validate import load_project
 from slips import edit
 
 
-def read_afresh(memo, game, span, locate, nouns, strict, origin):
-    return prose.check_span(game, span, locate, nouns, strict, origin)
+def read_afresh(memo, game, span, locate, nouns, strict, origin, words=prose.JAPANESE):
+    return prose.check_span(game, span, locate, nouns, strict, origin, words=words)
 
 
 def findings_both_ways(project, monkeypatch, strict: bool) -> tuple[list, list]:

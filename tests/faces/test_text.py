@@ -213,3 +213,13 @@ def test_an_english_title_twice_the_japanese_length_shrinks_and_wraps_inside_a_o
     with pytest.raises(TextDoesNotFit, match="does not fit its 38 × 1.5 mm box even at min_size 5 pt"):
         fit_text("The Unforgettable Eastern Whirlwind", 0, 0, 38, 1.5, fontbook=book, size=11, min_size=5,
                  language="en")
+
+
+def test_a_title_set_with_hyphens_none_breaks_at_its_spaces_and_takes_no_hyphen(book):
+    args = ("Three Times Undress", 0, 0, 34, 12)  # the box of the スリータイムズ card backs' title
+    hyphenated = fit_text(*args, fontbook=book, size=9.5, weight="bold", align="center", language="en")
+    assert [line.text for line in hyphenated.lines] == ["Three Times Un-", "dress"]  # as body text would be set
+    title = fit_text(*args, fontbook=book, size=9.5, weight="bold", align="center", language="en", hyphens="none")
+    assert [line.text for line in title.lines] == ["Three Times", "Undress"]
+    with pytest.raises(ValueError, match="hyphens='never' is not a hyphenation: expected one of auto, none"):
+        fit_text(*args, fontbook=book, language="en", hyphens="never")
