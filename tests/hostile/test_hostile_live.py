@@ -89,8 +89,10 @@ def test_watch_shows_control_characters_escaped(tmp_path: Path):
     cards = CARDS.replace("{name: 剣}", '{name: "\\e[2J\\rwrote 99 PDFs\\nfake"}')
     project = make_project(tmp_path, cards=cards)
     env = dict(os.environ, PYTHONPATH=str(REPO))
+    # Ctrl-C as at a terminal: a suite started in the background (`pytest &`) ignores SIGINT, and so would watch
     process = subprocess.Popen([sys.executable, "-m", "pnpgen", "watch", str(project), "-o", str(tmp_path / "out")],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         edited = cards.replace("\\e[2J", "\\e]0;t\\a")  # ESC [2J clears the screen, ESC ]0; sets the title
         deadline = time.monotonic() + 120  # a guard against a hang, not a pace
