@@ -10,7 +10,7 @@ import pytest
 
 import pnpgen
 
-from slips import edit
+from slips import edit, line_of
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 EN, JA = "rules/winds.en.md", "rules/winds.md"
@@ -185,3 +185,18 @@ def test_the_bundled_english_rulebooks_state_the_data_figures(project):
     games = ("three-times-undress", "otogi-taisen", "last-wan-standing-quickdraw", "last-wan-standing-quickdraw-sheet")
     assert read == {f"rules/{name}.en.md" for name in games}
     assert [f.line() for f in findings if f.status == "fail"] == []
+
+
+def test_a_reason_with_no_english_is_a_missing_translation_at_its_line_not_the_japanese_in_silence(project):
+    """The English rulebook lists each assumed figure with its reason: one written in Japanese only is reported where
+    it is written, as every text with no translation is (a warning in a draft)."""
+    game = "games/otogi-taisen.yaml"
+    edit(project, game, 'assumed: {ja: "「半分」は２で割ること（端数切り捨て）。", en: "“Half” means dividing by 2 (rounding down)."}',
+         'assumed: "「半分」は２で割ること（端数切り捨て）。"')
+    line = line_of(project, game, "support_share:")
+    column = (project / game).read_text(encoding="utf-8").splitlines()[line - 1].index('assumed: "') + 10  # its value
+    expected = (f"{game}:{line}:{column}: translation into en — the reason (assumed:) of figure support_share has no en "
+                "text (the original: '「半分」は２で割ること（端数切り捨て）。'); expected a translation as {…, en: …}")
+    assert [f.line() for f in pnpgen.check(project, lang="en") if f.status == "fail"] == [f"✗ {expected}"]
+    assert [f.line() for f in pnpgen.check(project, lang="en", draft=True) if "translation" in f.check] == [
+        f"⚠ {expected} (a draft: `--draft` lets it pass)"]
