@@ -200,3 +200,30 @@ def test_a_reason_with_no_english_is_a_missing_translation_at_its_line_not_the_j
     assert [f.line() for f in pnpgen.check(project, lang="en") if f.status == "fail"] == [f"✗ {expected}"]
     assert [f.line() for f in pnpgen.check(project, lang="en", draft=True) if "translation" in f.check] == [
         f"⚠ {expected} (a draft: `--draft` lets it pass)"]
+
+
+OTOGI_EN, THREE_EN, LWS_EN = "rules/otogi-taisen.en.md", "rules/three-times-undress.en.md", \
+    "rules/last-wan-standing-quickdraw.en.md"
+BUNDLED_SLIPS = [  # a figure the English names by its words@en (or as a factor written `× 2`), changed in English only
+    (OTOGI_EN, "| 3 VP (majority bonus) |", "| 4 VP (majority bonus) |", "rulebook figure majority_vp", 3, 4),
+    (OTOGI_EN, "| Connected areas × 2 VP (dominance bonus) |", "| Connected areas × 3 VP (dominance bonus) |",
+     "rulebook figure domination_factor", 2, 3),
+    (OTOGI_EN, "The 2 highest cards of the lead’s suit", "The 3 highest cards of the lead’s suit",
+     "rulebook figure fighters", 2, 3),
+    (THREE_EN, "If your tenpai speed is 20 or more", "If your tenpai speed is 25 or more",
+     "rulebook figure tenpai_speed", 20, 25),
+    (THREE_EN, "Hands are repeated, and the game ends when any player has undressed 3 times.",
+     "Hands are repeated, and the game ends when any player has undressed 4 times.", "rulebook figure undress_limit",
+     3, 4),
+    (LWS_EN, "then draw 2 chips at random from the rest", "then draw 3 chips at random from the rest",
+     "rulebook figure child_draw", 2, 3),
+]
+
+
+@pytest.mark.parametrize("file, old, new, check, expected, found", BUNDLED_SLIPS)
+def test_a_bundled_english_figure_named_by_its_english_words_is_held_to_the_data(project, file, old, new, check,
+                                                                                  expected, found):
+    edit(project, file, old, new)
+    line = line_of(project, file, new)
+    assert [(f.location.file, f.location.line, f.check, f.expected, f.found)
+            for f in pnpgen.check(project, lang="en") if f.status == "fail"] == [(file, line, check, expected, found)]
