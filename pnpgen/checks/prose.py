@@ -125,7 +125,8 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
         part = cell or bool(words.part.search(text)) or bool(paired)
         here = Context(players, per, quoted | paired, base.inputs, part=part,
                        values=bool(words.values.search(text)) and not number.unit, text=text)  # 数字は１２, not 数字が３枚ずつ
-        factor = text[number.start - 1:number.start] in _TIMES  # ×２ＶＰ: a factor, unit or not
+        # ×２ＶＰ: a factor, unit or not; English sets a space after its sign (areas × 2 VP)
+        factor = (text[:number.start].rstrip(" ") if words.lang != "ja" else text[:number.start])[-1:] in _TIMES
         if factor or text[number.end + len(number.unit):][:1] in _TIMES:  # ５人×３枚: a product's factor is per owner
             here = replace(here, per=True)
         fitting = [n for n in nouns if factor or words.fits(n, number)]

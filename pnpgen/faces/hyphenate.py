@@ -10,7 +10,9 @@ punctuation around the word, and a trailing 's, stay with the part they touch.
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
+from pathlib import Path
 
 UNSPACED = frozenset({"ja", "zh"})  # written without spaces between words: no hyphenation, the Japanese rules hold
 DICTIONARIES = {"en": "en_US"}  # a bare code whose dictionary is not the one its printouts are expected to follow
@@ -63,6 +65,21 @@ def hyphenator_for(language: str | None, hyphens: str = "auto") -> Hyphenator | 
     if language is None or language in UNSPACED:
         return None
     return Hyphenator(language, hyphenate=hyphens == "auto")
+
+
+@functools.lru_cache(maxsize=None)
+def hyphenation_inputs(language: str | None) -> tuple[str, ...]:
+    """What an edition's hyphens depend on besides pnpgen: Pyphen's version and the digest of the dictionary its
+    language reads; none for a language that takes no hyphens. A render key holds them, so that an upgrade of either
+    fits a Latin edition's text again."""
+    if language is None or language in UNSPACED:
+        return ()
+    import pyphen
+
+    found = pyphen.language_fallback(DICTIONARIES.get(language, language))
+    entry = pyphen.LANGUAGES[found] if found else None
+    data = b"" if entry is None else entry.read_bytes() if hasattr(entry, "read_bytes") else Path(entry).read_bytes()
+    return (f"pyphen {pyphen.__version__} {found or 'no dictionary'} {hashlib.sha256(data).hexdigest()}",)
 
 
 def dash_breaks(text: str) -> frozenset[int]:

@@ -156,7 +156,10 @@ class Renderer:
     def key_prefix(self, game: Game, common: tuple):
         """The hasher fed what every render key of one component and side starts with."""
         if common not in self.key_prefixes:
-            edition = (self.project.language,) if self.project.languages else ()  # templates read `lang`
+            from .hyphenate import hyphenation_inputs  # a Latin edition's text is hyphenated by Pyphen's dictionary
+
+            language = self.project.language  # templates read `lang`
+            edition = (language, *hyphenation_inputs(language)) if self.project.languages else ()
             self.key_prefixes[common] = feed_digest(hashlib.sha256(), self.inputs, game.id, game.title, common[1],
                                                     self.stamp, *edition)
         return self.key_prefixes[common]

@@ -178,6 +178,8 @@ class Expectation:
     names: tuple[str, ...] = ()  # the names the document lists (names)
     holds: str | None = None  # an expression over `card` every card must satisfy (invariant)
     holds_at: Location | None = None  # where that expression is written, for a rule that cannot be run
+    assumed_at: tuple[Location, ...] = ()  # where each reason of `assumed` is written (a missing translation's place)
+    known_at: tuple[Location, ...] = ()  # likewise for `known`
 
 
 @dataclass(frozen=True)
@@ -209,6 +211,7 @@ class Figure:
     ranges: tuple[tuple[str, Value, Value], ...] = ()  # (input, from, to): the values an input other than players takes
     held: tuple[str, ...] = ()  # the data paths that hold it for templates to print (defaults.area_style.*.iwakura)
     translated_words: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (language, its words) from words@en
+    assumed_at: Location | None = None  # where the reason `assumed` is written (a missing translation's place)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 from ..errors import Location
 from .editions import edition_source
 from .languages import Texts
-from .model import Component, Fields, Project
+from .model import Component, Fields, Game, Project
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,8 @@ class Missing:
 
 def find_missing(project: Project, languages: tuple[str, ...]) -> list[Missing]:
     """Every text of the original with no translation into one of `languages`: a game's title, a component's name
-    given in the data, and each card's field that its component translates on some card (a field no card translates
-    is taken for an id or a mark that stays single)."""
+    given in the data, the reasons for what it assumes and knows, and each card's field that its component translates
+    on some card (a field no card translates is taken for an id or a mark that stays single)."""
     source = project.texts or project
     if len(source.languages) < 2:
         return []
@@ -58,6 +58,7 @@ def find_missing(project: Project, languages: tuple[str, ...]) -> list[Missing]:
                     shown = Path(path).relative_to(source.root).as_posix()
                     beside = Path(shown).with_name(f"{Path(shown).stem}.{code}{Path(shown).suffix}").as_posix()
                     found.append(Missing(game.location, game.id, code, f"the {key} {shown}", "", f"{beside} beside it"))
+        find_in_reasons(game, lambda value, where, what, game=game.id: note(value, where, what, game))
         defaults = {name[len("defaults."):]: where for name, where in game.default_places}
         for component in game.components:
             if type(component.name) is Texts or component.name != component.id:
@@ -65,6 +66,20 @@ def find_missing(project: Project, languages: tuple[str, ...]) -> list[Missing]:
             find_in_cards(component, lambda value, where, what, game=game.id: note(value, where, what, game),
                           defaults, game.id)
     return found
+
+
+def find_in_reasons(game: Game, note) -> None:
+    """note() each reason the game gives for a figure it assumes or a contradiction it knows (`assumed:`, `known:`),
+    where it is written: the rulebook's lists print them in the edition's language."""
+    for expectation in game.expectations:
+        about = f"the {expectation.kind} expectation of {expectation.component}"
+        for (figure, why), where in zip(expectation.assumed, expectation.assumed_at):
+            note(why, where, f"the reason (assumed:) for {figure} of {about}")
+        for (figure, why), where in zip(expectation.known, expectation.known_at):
+            note(why, where, f"the reason (known:) for {figure} of {about}")
+    for figure in game.figures:
+        if figure.assumed:
+            note(figure.assumed, figure.assumed_at or figure.location, f"the reason (assumed:) of figure {figure.name}")
 
 
 def find_in_cards(component: Component, note, game_places: dict[str, Location], game_id: str) -> None:

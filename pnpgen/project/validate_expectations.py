@@ -1,7 +1,7 @@
 """Turn a game's expectations, rule figures and notes (YAML) into model values, each figure with its quote."""
 from __future__ import annotations
 
-from ..errors import Collector
+from ..errors import Collector, Location
 from .languages import language_problem, read_text
 from .load import LList, LMap
 from .model import Expectation, Fields, Figure, Note, Setup, Source
@@ -62,10 +62,10 @@ def validate_expectations(raw: LMap, game_players: tuple, component_ids: set, pr
     return tuple(out)
 
 
-def unwrap_cited(item: LMap, problems: Collector, languages: tuple[str, ...] = ()) -> tuple[LMap, tuple, tuple]:
+def unwrap_cited(item: LMap, problems: Collector, languages: tuple[str, ...] = ()) -> tuple[LMap, tuple, tuple, tuple]:
     """Replace `figure: {value: N, quote: "…"}` (or `assumed: "why"`, the reason one per language where the project
-    has several) by `figure: N`, remembering the quote or reason."""
-    cited, assumed = [], []
+    has several) by `figure: N`, remembering the quote or reason (and where each reason is written)."""
+    cited, assumed, places = [], [], []
     plain = LMap(item)
     plain.loc, plain.key_locs, plain.value_locs = item.loc, dict(item.key_locs), dict(item.value_locs)
     for key, value in item.items():
@@ -79,15 +79,16 @@ def unwrap_cited(item: LMap, problems: Collector, languages: tuple[str, ...] = (
                 cited.append((key, quote))
             elif why:
                 assumed.append((key, why))
+                places.append(value.where("assumed"))
             else:
                 problems.add(value.loc, f"'{key}' needs 'quote:', the phrase that states it, or 'assumed:', why it stands without one")
-    return plain, tuple(cited), tuple(assumed)
+    return plain, tuple(cited), tuple(assumed), tuple(places)
 
 
 def validate_expectation(item: LMap, game_players: tuple, component_ids: set, problems: Collector,
                          languages: tuple[str, ...] = ()) -> Expectation | None:
     check_keys(item, "expectation", problems)
-    item, cited, assumed = unwrap_cited(item, problems, languages)
+    item, cited, assumed, assumed_at = unwrap_cited(item, problems, languages)
     kinds = [k for k in EXPECTATION_KINDS if k in item]
     if len(kinds) != 1:
         problems.add(item.loc, f"an expectation needs exactly one of {', '.join(EXPECTATION_KINDS)}; found {len(kinds)}")
@@ -129,6 +130,8 @@ def validate_expectation(item: LMap, game_players: tuple, component_ids: set, pr
         of=of,
         holds=holds,
         holds_at=item.where("holds") if holds else None,
+        assumed_at=assumed_at,
+        known_at=known_places(item),
     )
 
 
@@ -180,7 +183,8 @@ def validate_names(item: LMap, component_ids: set, problems: Collector,
     names = read_texts(item, "equals", problems) if equals is not None else ()
     first = next((c for c in components if not c.startswith("defaults.")), components[0])
     return Expectation(kind="names", component=first, source=read_source(item, problems), location=item.loc,
-                       by=field, components=components, names=names, known=read_known(item, problems, languages))
+                       by=field, components=components, names=names, known=read_known(item, problems, languages),
+                       known_at=known_places(item))
 
 
 def read_texts(item: LMap, key: str, problems: Collector) -> tuple[str, ...]:
@@ -221,6 +225,12 @@ def read_known(item: LMap, problems: Collector, languages: tuple[str, ...] = ())
     problems.add(item.where("known"), "'known' must name the figure it excuses and say why, such as "
                                       "{needed: \"the document's setup needs 39 cards but 36 remain\"}")
     return ()
+
+
+def known_places(item: LMap) -> tuple[Location, ...]:
+    """Where each reason of `known:` is written, in the order read_known reads them."""
+    value = item.get("known")
+    return tuple(value.where(key) for key in value) if isinstance(value, LMap) else ()
 
 
 def read_equals(item: LMap, kind: str, problems: Collector):
@@ -270,7 +280,7 @@ def validate_figures(raw: LMap, problems: Collector, languages: tuple[str, ...] 
                 problems.add(item.where_key("in"), "'in' names the data that holds a number; a rule in words has none")
             figures.append(Figure(str(name), value.strip(), item.loc, read_source(item, problems, document),
                                   read_texts(item, "words", problems), assumed=read_text(item, "assumed", languages, problems),
-                                  kind=kind))
+                                  kind=kind, assumed_at=item.where("assumed")))
             continue
         if isinstance(value, str):
             value = read_value(item, "value", "expression", problems)
@@ -285,6 +295,6 @@ def validate_figures(raw: LMap, problems: Collector, languages: tuple[str, ...] 
         figures.append(Figure(str(name), value, item.loc, read_source(item, problems, document), read_texts(item, "words", problems),
                               inputs, read_examples(item, inputs, problems), read_text(item, "assumed", languages, problems),
                               ranges=read_ranges(item, inputs, problems), held=held,
-                              translated_words=read_translated_words(item, problems)))
+                              translated_words=read_translated_words(item, problems), assumed_at=item.where("assumed")))
     return tuple(figures)
 

@@ -10,13 +10,15 @@ from markupsafe import Markup, escape
 from ..errors import PnpError
 from ..project.assumptions import assumed_count
 from ..project.expand import expand_pieces
-from ..project.model import Fields, Game
+from ..project.languages import Texts
+from ..project.model import Fields, Game, Project
 from ..templating.sandbox import compile_expression
+from .words import word
 
 # A number the data only assumes (a count or figure the documents leave blank) travels from the rulebook's
-# expressions to the typesetter followed by this private-use mark, which is set as a small 「仮」.
+# expressions to the typesetter followed by this private-use mark, which is set as a small 「仮」 (in English, TBD).
 ASSUMED_MARK = "\U000fff31"
-KNOWN_MARK = "\U000fff32"  # likewise where the data records that the document contradicts itself: a small 「注」
+KNOWN_MARK = "\U000fff32"  # likewise where the data records that the document contradicts itself: a small 「注」, NOTE
 
 
 @dataclass(frozen=True)
@@ -86,9 +88,52 @@ class Assumption:
     source: str = ""
 
 
-def make_context(game: Game, marks: list[Assumption] | None = None) -> dict:
+@dataclass(frozen=True)
+class Edition:
+    """The edition a rulebook is expanded for: its language (pnpgen's words are printed in it), whether that is the
+    original's (whose words a figure's `words` are), and the game as the project's source holds it (every language's
+    text: what tells a name given per language from one that stays single)."""
+
+    language: str | None = None
+    original: bool = True
+    source: Game | None = None
+
+
+def find_edition(project: Project, game: Game) -> Edition:
+    """The edition of `project` that `game` belongs to."""
+    source = project.texts or project
+    original = not source.languages or project.language in (None, source.languages[0])
+    held = next((g for g in source.games if g.id == game.id), None) if project.texts is not None else None
+    return Edition(project.language, original, held)
+
+
+def find_names(game: Game, source: Game | None, component_id: str, keys: list[str]) -> dict[str, str]:
+    """The edition's name of each value in `keys` of a component's field, where the data gives one per language: a
+    mapping of its cards keyed by those values (defaults.area_style) whose entries carry a `name` (or `label`) with one
+    text per language. Empty when the data names them in no such mapping."""
+    held = source.component(component_id) if source is not None else None
+    component = game.component(component_id)
+    if held is None or component is None or not held.cards or not component.cards:
+        return {}
+    for field, mapping in held.cards[0].fields.items():
+        entries = {str(k): v for k, v in mapping.items()} if type(mapping) is Fields else {}
+        if not entries or not set(keys) <= set(entries) or type(entries[keys[0]]) is not Fields:
+            continue
+        for name in ("name", "label"):
+            if all(type(entries[k]) is Fields and type(entries[k].get(name)) is Texts for k in keys):
+                shown = {str(k): v for k, v in component.cards[0].fields[field].items()}
+                return {k: str(shown[k][name]) for k in keys}
+    return {}
+
+
+EDITION_WORD = "\0edition"  # a helper's default text: the edition's own word for it (words.py)
+
+
+def make_context(game: Game, marks: list[Assumption] | None = None, edition: Edition = Edition()) -> dict:
     """Names the rulebook's Jinja expressions see: game, players, components and the helpers below. marks:
-    where the assumed numbers printed are noted (each then printed with its mark); None prints them plain."""
+    where the assumed numbers printed are noted (each then printed with its mark); None prints them plain. What the
+    helpers print besides the data is in the edition's language."""
+    language = edition.language
     components = {c.id: ComponentFacts(c.id, c.name, c.kind, len(expand_pieces(c)),
                                        tuple(card.fields for card in c.cards)) for c in game.components}
 
@@ -108,7 +153,8 @@ def make_context(game: Game, marks: list[Assumption] | None = None) -> dict:
         assumed = assumed_count(game, component_id) if where is None else None
         if assumed is None:
             return found
-        return mark(found, f"{components[component_id].name}の数", *assumed)  # select_fields found the component
+        what = word("count of", language, component=components[component_id].name)  # select_fields found it
+        return mark(found, what, *assumed)
 
     def each(component_id: str, by: str) -> int:
         """Pieces per value of the field `by`, when every value has the same number (e.g. markers per race)."""
@@ -121,14 +167,25 @@ def make_context(game: Game, marks: list[Assumption] | None = None) -> dict:
         """The distinct values of a field, in data order."""
         return list(dict.fromkeys(f.get(by) for f in select_fields(game, component_id, where)))
 
+    def names(component_id: str, by: str, where: str | None = None) -> list:
+        """The distinct values of a field as the edition prints them: the name the data gives each per language
+        (find_names), else the value itself."""
+        found = values(component_id, by, where)
+        named = find_names(game, edition.source, component_id, [str(v) for v in found])
+        return [named.get(str(v), v) for v in found]
+
     def table(component_id: str, by: str, where: str | None = None, label: str | None = None,
-              unit: str = "枚", total: str | None = "計") -> Markup:
-        """A one-row Markdown table of piece counts by a field's value (values as columns), with a total."""
+              unit: str = EDITION_WORD, total: str | None = EDITION_WORD) -> Markup:
+        """A one-row Markdown table of piece counts by a field's value (values as columns, by the edition's names
+        where the data gives them per language), with a total; unit and total in the edition's words unless given."""
         chosen = select_fields(game, component_id, where)
         counts = Counter(str(f.get(by)) for f in chosen)
         keys = list(dict.fromkeys(str(f.get(by)) for f in chosen))
-        header = [label or by] + keys + ([total] if total else [])
-        row = [components[component_id].name + (f"（{unit}）" if unit else "")]
+        named = find_names(game, edition.source, component_id, keys)
+        unit = word("default unit", language) if unit == EDITION_WORD else unit
+        total = word("total", language) if total == EDITION_WORD else total
+        header = [label or by] + [named.get(k, k) for k in keys] + ([total] if total else [])
+        row = [components[component_id].name + (word("unit", language, unit=unit) if unit else "")]
         row += [counts[k] for k in keys] + ([len(chosen)] if total else [])
         return markdown_table(header, [row])
 
@@ -140,8 +197,9 @@ def make_context(game: Game, marks: list[Assumption] | None = None) -> dict:
             raise PnpError(f"no figure '{name}' in game '{game.id}'; expected one of: {known}")
         if not isinstance(found.value, str) or found.kind:  # a number, or a rule's word (切り捨て)
             if found.assumed:
-                return mark(found.value, f"{name}（{'・'.join(found.words) or name}）", found.assumed,
-                            found.source.document if found.source else "")
+                said = found.words if edition.original else dict(found.translated_words).get(language, ())
+                what = word("figure of", language, name=name, words=word("list", language).join(said) or name)
+                return mark(found.value, what, found.assumed, found.source.document if found.source else "")
             return found.value
         missing = [i for i in found.inputs if i not in inputs]
         if missing:
@@ -163,9 +221,10 @@ def make_context(game: Game, marks: list[Assumption] | None = None) -> dict:
         if marks is None or not found:
             return ""
         for expectation, why in found:
-            counts = "・".join(f"{p}人" for p in expectation.players)
-            note(Assumption(f"{components[component_id].name}" + (f"（{counts}）" if counts else ""), None, why,
-                            expectation.source.document if expectation.source else ""))
+            counts = word("list", language).join(word("players", language, p=p) for p in expectation.players)
+            name = components[component_id].name
+            note(Assumption(word("setup of", language, component=name, players=counts) if counts else name, None,
+                            why, expectation.source.document if expectation.source else ""))
         return KNOWN_MARK
 
     def setup(name: str, players: int, component_id: str | None = None):
@@ -180,9 +239,10 @@ def make_context(game: Game, marks: list[Assumption] | None = None) -> dict:
     def quickdraw_table(bullet_component: str = "bullet-chips", by: str = "bullet") -> Markup:
         """Players (rows) × bullet number (columns): how many children a quick draw downs."""
         numbers = [v for v in values(bullet_component, by) if isinstance(v, int) and not isinstance(v, bool)]
-        header = ["人数＼バレット"] + [str(n) for n in numbers]
+        header = [word("players by bullet", language)] + [str(n) for n in numbers]
         downs = (lambda p, n: figure("quickdraw_downs", players=p, bullet=n)) if game.figure("quickdraw_downs") else quickdraw_downs
-        rows = [[f"{p}人"] + [f"{downs(p, n)}人" if n <= p - 1 else "—" for n in numbers]
+        rows = [[word("player row", language, p=p)]
+                + [word("downed", language, n=downs(p, n)) if n <= p - 1 else "—" for n in numbers]
                 for p in game.players]
         return markdown_table(header, rows)
 
@@ -192,13 +252,15 @@ def make_context(game: Game, marks: list[Assumption] | None = None) -> dict:
         rows = []
         for p in game.players:
             used = bullets_used(p, all_values)
-            shown = "・".join(str(v) for v in used)
+            shown = word("list", language).join(str(v) for v in used)
             numbers = [v for v in used if isinstance(v, int) and not isinstance(v, bool)]
-            rows.append([f"{p}人", shown, max(numbers, default="—"), f"{len(used)}枚", f"{len(used) * p}枚"])
-        return markdown_table(["人数", "使うバレットチップ", "downを倒せる数字", "１人", "全員"], rows,
-                              ["left", "left", "center", "center", "center"])
+            rows.append([word("player row", language, p=p), shown, max(numbers, default="—"),
+                         word("chips", language, n=len(used)), word("chips", language, n=len(used) * p)])
+        header = [word(key, language) for key in ("player count", "bullets used", "beats down", "per player",
+                                                   "all players")]
+        return markdown_table(header, rows, ["left", "left", "center", "center", "center"])
 
-    helpers: dict[str, Callable] = {"count": count, "each": each, "values": values, "table": table,
+    helpers: dict[str, Callable] = {"count": count, "each": each, "values": values, "names": names, "table": table,
                                     "quickdraw_table": quickdraw_table, "quickdraw_downs": quickdraw_downs,
                                     "bullet_table": bullet_table, "bullets_used": bullets_used, "figure": figure,
                                     "setup": setup, "known": known}

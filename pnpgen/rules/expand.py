@@ -17,16 +17,17 @@ from ..templating.limits import ENDLESS, NO_MEMORY
 from ..templating.run_budget import RunOutOfBudget, Spender
 from ..project.model import Game, Project
 from ..templating.sandbox import make_environment
-from .context import make_context
+from .context import find_edition, make_context
 
 
 def expand_markdown(project: Project, game: Game, source: Path, text: str, marks: list | None = None) -> str:
-    """The Markdown with its {{ … }} expressions evaluated against the game's data (sandboxed, strict). marks:
-    where to note the assumed numbers it prints, each then followed by ASSUMED_MARK (None: printed plain)."""
+    """The Markdown with its {{ … }} expressions evaluated against the game's data (sandboxed, strict), what the
+    helpers print besides the data in the project's edition's words. marks: where to note the assumed numbers it
+    prints, each then followed by ASSUMED_MARK (None: printed plain)."""
     env = make_environment(project.templates_dir)
     where = show_path(project, source)
     try:
-        return limits.render(env.from_string(text), make_context(game, marks),
+        return limits.render(env.from_string(text), make_context(game, marks, find_edition(project, game)),
                              Spender(f"{where}, the rulebook of game {game.id}", Location(where), "rulebook"))
     except RunOutOfBudget:
         raise

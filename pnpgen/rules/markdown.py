@@ -15,6 +15,7 @@ from markdown_it.tree import SyntaxTreeNode
 from ..errors import PnpError
 from .context import ASSUMED_MARK, KNOWN_MARK
 from .paragraph import STAND_IN
+from .words import word
 
 
 # Limits far above a real rulebook (the bundled ones: 11,000 characters, 24 headings, paragraphs of 320),
@@ -30,8 +31,6 @@ MAX_BLOCK = 5_000  # characters in one paragraph, cell or code block
 # Digits of one width throughout a rulebook: full-width ones (「４枚」) are set as the half-width ones beside
 # them (「36枚」), as an editor would; code keeps what it says.
 HALF_WIDTH_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
-MARKED = "<super>仮</super>"  # after a number the data only assumes (ASSUMED_MARK)
-NOTED = "<super>注</super>"  # where the data records a contradiction of the document (KNOWN_MARK)
 MAX_WORD = 1_000  # characters in a run that has no place to break a line (a Latin word, a number)
 UNBREAKABLE = re.compile(r"[0-9A-Za-z\uff10-\uff19\uff21-\uff3a\uff41-\uff5a.,%\uff0e\uff05_/:-]{" + str(MAX_WORD + 1) + ",}")
 
@@ -98,9 +97,16 @@ class Theme:
     link: str = "#1f4e8c"
 
 
+def mark_markup(language: str | None) -> tuple[str, str]:
+    """The marks set small and raised, in the edition's language: after a number the data only assumes
+    (ASSUMED_MARK), and where the data records a contradiction of the document (KNOWN_MARK)."""
+    return (f"<super>{word('assumed mark', language)}</super>", f"<super>{word('known mark', language)}</super>")
+
+
 @dataclass
 class Parser:
     theme: Theme = field(default_factory=Theme)
+    language: str | None = None  # the edition's: the words its marks are set in
 
     def parse(self, text: str) -> list:
         if len(text) > MAX_SOURCE:
@@ -124,7 +130,7 @@ class Parser:
         refuse_oversize(node, line)
         if kind == "heading":
             inline = node.children[0]
-            return [Heading(int(node.tag[1]), self.inline(inline), flatten(inline).strip())]
+            return [Heading(int(node.tag[1]), self.inline(inline), flatten(inline, self.language).strip())]
         if kind == "paragraph":
             inline = node.children[0]
             images = [c for c in inline.children if c.type == "image"]
@@ -135,7 +141,8 @@ class Parser:
             if others:
                 raise PnpError(f"line {line}: an image shares its paragraph with text; expected each image "
                                "(or a row of images) in a paragraph of its own")
-            return [Figure(tuple(Image(i.attrs.get("src", ""), flatten(i).strip(), str(i.attrs.get("title") or ""))
+            return [Figure(tuple(Image(i.attrs.get("src", ""), flatten(i, self.language).strip(),
+                                       str(i.attrs.get("title") or ""))
                                  for i in images))]
         if kind in ("bullet_list", "ordered_list"):
             items = tuple(tuple(b for child in item.children for b in self.block(child)) for item in node.children)
@@ -171,14 +178,15 @@ class Parser:
     def inline(self, node: SyntaxTreeNode) -> str:
         parts = []
         children = node.children
+        marked, noted = mark_markup(self.language)
         for index, child in enumerate(children):
             kind = child.type
             if kind == "text":
-                parts.append(escape(child.content.translate(HALF_WIDTH_DIGITS)).replace(ASSUMED_MARK, MARKED)
-                             .replace(KNOWN_MARK, NOTED))
+                parts.append(escape(child.content.translate(HALF_WIDTH_DIGITS)).replace(ASSUMED_MARK, marked)
+                             .replace(KNOWN_MARK, noted))
             elif kind == "softbreak":
-                before = flatten(children[index - 1])[-1:] if index else ""
-                after = flatten(children[index + 1])[:1] if index + 1 < len(children) else ""
+                before = flatten(children[index - 1], self.language)[-1:] if index else ""
+                after = flatten(children[index + 1], self.language)[:1] if index + 1 < len(children) else ""
                 parts.append(" " if before.isascii() and after.isascii() and before and after else "")
             elif kind == "hardbreak":
                 parts.append("<br/>")
@@ -199,21 +207,24 @@ class Parser:
         return "".join(parts)
 
 
-def flatten(node: SyntaxTreeNode) -> str:
-    """The text of an inline node without markup, its digits and marks as they are set."""
+def flatten(node: SyntaxTreeNode, language: str | None = None) -> str:
+    """The text of an inline node without markup, its digits as they are set and its marks as plain text reads them
+    in the edition's language."""
     if node.type in ("text", "code_inline"):
         text = node.content.translate(HALF_WIDTH_DIGITS) if node.type == "text" else node.content
-        return text.replace(ASSUMED_MARK, "仮").replace(KNOWN_MARK, "注")
+        return text.replace(ASSUMED_MARK, word("assumed mark plain", language)).replace(
+            KNOWN_MARK, word("known mark plain", language))
     if node.type in ("softbreak", "hardbreak"):
         return "\n"
-    return "".join(flatten(child) for child in node.children)
+    return "".join(flatten(child, language) for child in node.children)
 
 
-def parse_markdown(text: str, theme: Theme | None = None) -> list:
-    """Blocks of a Markdown document, in order. A full-width space that opens a line (字下げ, an indent) is
-    kept: Markdown would strip it as whitespace, so it travels as the paragraphs' stand-in for U+3000."""
+def parse_markdown(text: str, theme: Theme | None = None, language: str | None = None) -> list:
+    """Blocks of a Markdown document, in order, its marks in the edition's language. A full-width space that opens
+    a line (字下げ, an indent) is kept: Markdown would strip it as whitespace, so it travels as the paragraphs'
+    stand-in for U+3000."""
     text = re.sub("(?m)^\u3000+", lambda m: STAND_IN * len(m.group()), text)
-    return Parser(theme or Theme()).parse(text)
+    return Parser(theme or Theme(), language).parse(text)
 
 
 def refuse_oversize(node: SyntaxTreeNode, line: int) -> None:

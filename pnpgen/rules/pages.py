@@ -65,7 +65,7 @@ class RulebookDoc(BaseDocTemplate):
     def __init__(self, target, spec: PageSpec, look: Look, *, title: str, subject: str, head: str,
                  numbered: bool = True, note: str = "", page_limit: int | None = None, **kwargs):
         super().__init__(target, pagesize=(spec.width, spec.height), invariant=1, pageCompression=1,
-                         title=title, author="pnpgen", creator="pnpgen", subject=subject, lang="ja",
+                         title=title, author="pnpgen", creator="pnpgen", subject=subject, lang=look.language or "ja",
                          initialFontName=look.regular, leftMargin=spec.frame_left, rightMargin=spec.frame_left,
                          topMargin=spec.top, bottomMargin=spec.bottom, **kwargs)
         self.spec, self.look, self.head, self.numbered, self.note = spec, look, head, numbered, note

@@ -21,22 +21,17 @@ from .expand import expand_markdown, show_path  # noqa: F401  (expand_markdown: 
 from .figures import resolve_image
 from .flowables import Look, Typesetter
 from .context import Assumption
-from .markdown import HALF_WIDTH_DIGITS, MARKED, NOTED, Heading, Image, ListBlock, Para, Theme, parse_markdown
+from .markdown import HALF_WIDTH_DIGITS, Heading, Image, ListBlock, Para, Theme, mark_markup, parse_markdown
 from .pages import make_contents, make_page_spec, typeset
 from .paragraph import KinsokuParagraph
 from .punctuation import half_font
 from .sizes import HALF_PAGE
+from .words import word
 from ..files.reading import MAX_FILE_BYTES, refuse_large
 
 DEFAULT_ACCENT = "#8c3b2a"
-BOOKLET_NOTES = {
-    "short": "冊子印刷：両面・短辺とじ（flip on short edge）で印刷 → 重ねて二つ折り → 折り目をホチキス留め",
-    "long": "冊子印刷：両面・長辺とじ（flip on long edge）で印刷 → 重ねて二つ折り → 折り目をホチキス留め",
-}
 SHEET_SIZES = (10.5, 10.0, 9.5, 9.0, 8.5, 8.0, 7.5, 7.0)  # pt: the rules sheet shrinks until it fits one page
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
-ASSUMPTIONS, CONTRADICTIONS = "仮の数値", "資料との食い違い"  # the sections list_assumptions adds
-UNDEFINED_TERMS = "定義のない用語"  # the section list_undefined_terms adds
 
 
 def build_rulebook(project: Project, game: Game, source: Path, out_path: Path, *, fontbook: FontBook,
@@ -49,12 +44,14 @@ def build_rulebook(project: Project, game: Game, source: Path, out_path: Path, *
     blocks, look, setter = prepare(project, game, source, fontbook, renderer, converter, spec.size, spec.frame_width,
                                    final, terms=True)
     # The contents' own heading is set like a section heading, but neither listed nor bookmarked.
-    contents = [KinsokuParagraph("目次", setter.styles["h2"]), make_contents(look)]
+    language = project.language
+    contents = [KinsokuParagraph(word("contents", language), setter.styles["h2"]), make_contents(look)]
     listed = any(isinstance(b, Heading) and b.level in (2, 3) for b in blocks)
     story = tell_story(setter, blocks, contents if listed else [])
-    title = find_title(blocks, game)
-    data, _ = typeset(story, spec, look, title=title, subject=f"{game.title} — ルールブック", head=game.title,
-                      booklet=flip if booklet else None, sheet=sheet, note=BOOKLET_NOTES[flip] if booklet else "")
+    title = find_title(blocks, game, language)
+    data, _ = typeset(story, spec, look, title=title, subject=word("rulebook", language, title=game.title),
+                      head=game.title, booklet=flip if booklet else None, sheet=sheet,
+                      note=word(f"booklet {flip}", language) if booklet else "")
     write_atomically(Path(out_path), data, "PDF")
     return Path(out_path)
 
@@ -69,8 +66,9 @@ def build_rules_sheet(project: Project, game: Game, source: Path, out_path: Path
         blocks, look, setter = prepare(project, game, source, fontbook, renderer, converter, size, spec.frame_width,
                                        final, title_scale=1.8, leading=1.6)
         story = tell_story(setter, blocks, [])
-        data, pages = typeset(story, spec, look, title=find_title(blocks, game), subject=f"{game.title} — ルールシート",
-                              head="", numbered=False, page_limit=None if size == SHEET_SIZES[-1] else 1)
+        data, pages = typeset(story, spec, look, title=find_title(blocks, game, project.language),
+                              subject=word("rules sheet", project.language, title=game.title), head="", numbered=False,
+                              page_limit=None if size == SHEET_SIZES[-1] else 1)
         if pages == 1:
             write_atomically(Path(out_path), data, "PDF")
             return Path(out_path)
@@ -81,8 +79,8 @@ def build_rules_sheet(project: Project, game: Game, source: Path, out_path: Path
 def prepare(project: Project, game: Game, source: Path, fontbook: FontBook, renderer: Renderer,
             converter: Converter, size: float, width: float, final: bool = False, terms: bool = False, **look_options):
     """Blocks, look and typesetter for one source at one body size. Unless final, every number the data only
-    assumes is marked 「仮」 where it is printed, and a last section lists each with its reason; with `terms`, a
-    section after it lists the terms no document defines, with the reading the data assumes."""
+    assumes is marked 「仮」 (in the edition's words) where it is printed, and a last section lists each with its
+    reason; with `terms`, a section after it lists the terms no document defines, with the reading the data assumes."""
     source = Path(source)
     text = read_source(project, source)
     marks: list[Assumption] | None = None if final else []
@@ -90,9 +88,10 @@ def prepare(project: Project, game: Game, source: Path, fontbook: FontBook, rend
     accent = str(game.defaults.get("accent", DEFAULT_ACCENT))
     accent = accent if _HEX.match(accent) else DEFAULT_ACCENT
     try:
-        blocks = parse_markdown(expanded, Theme(accent=accent)) + list_assumptions(marks or [])
+        blocks = parse_markdown(expanded, Theme(accent=accent), project.language)
+        blocks += list_assumptions(marks or [], project.language)
         if terms and marks is not None:
-            blocks += list_undefined_terms(game, expanded)
+            blocks += list_undefined_terms(game, expanded, project.language)
     except PnpError as err:
         raise locate(project, source, text, err, None) from None
     look = Look(fontbook.resolve(None), fontbook.resolve(None, "bold"), size, accent,
@@ -110,32 +109,37 @@ def prepare(project: Project, game: Game, source: Path, fontbook: FontBook, rend
     return blocks, look, Typesetter(look, width, resolve)
 
 
-def list_assumptions(marks: list[Assumption]) -> list:
-    """The sections that say what each 「仮」 and 「注」 stands for: the number chosen or the contradiction, why,
-    and the document it comes from."""
+def list_assumptions(marks: list[Assumption], language: str | None = None) -> list:
+    """The sections that say what each 「仮」 and 「注」 (in the edition's words) stands for: the number chosen or the
+    contradiction, why, and the document it comes from."""
     sections = []
-    for kind, heading, lead in ((True, ASSUMPTIONS, f"右肩に{MARKED}とある数は、資料に書かれていないため仮に決めたものです。"),
-                                (False, CONTRADICTIONS, f"右肩に{NOTED}とある箇所は、資料の記述どうしが食い違っています。")):
+    assumed, noted = mark_markup(language)
+    for kind, mark, section in ((True, assumed, "assumptions"), (False, noted, "contradictions")):
         chosen = [m for m in marks if (m.value is not None) == kind]
         if not chosen:
             continue
-        items = tuple((Para(f"{MARKED if kind else NOTED}{escape(m.what.translate(HALF_WIDTH_DIGITS))}"
-                            + (f"：{m.value}" if kind else "") + f" — {escape(m.why.translate(HALF_WIDTH_DIGITS))}"
-                            + (f"（資料：{escape(m.source)}）" if m.source else "")),) for m in chosen)
-        sections += [Heading(2, heading, heading), Para(lead), ListBlock(False, 1, items)]
+        items = tuple((Para(word("listed", language, mark=mark, what=escape(m.what.translate(HALF_WIDTH_DIGITS)))
+                            + (escape(word("assumed value", language, value=m.value)) if kind else "")
+                            + f" — {escape(m.why.translate(HALF_WIDTH_DIGITS))}"
+                            + (escape(word("source", language, source=m.source)) if m.source else "")),)
+                      for m in chosen)
+        heading = word(section, language)
+        sections += [Heading(2, heading, heading), Para(word(f"{section} lead", language, mark=mark)),
+                     ListBlock(False, 1, items)]
     return sections
 
 
-def list_undefined_terms(game: Game, text: str) -> list:
+def list_undefined_terms(game: Game, text: str, language: str | None = None) -> list:
     """The section that lists each term the text uses that the data declares undefined: the term, how it is read,
     and the document it is missing from."""
-    items = tuple((Para(f"「{escape(t.term)}」 — {escape(t.undefined.translate(HALF_WIDTH_DIGITS))}"
-                        + (f"（資料：{escape(game.document)}）" if game.document else "")),)
+    items = tuple((Para(escape(word("term", language, term=t.term))
+                        + f" — {escape(t.undefined.translate(HALF_WIDTH_DIGITS))}"
+                        + (escape(word("source", language, source=game.document)) if game.document else "")),)
                   for t in game.terms if t.undefined and t.term in text)
     if not items:
         return []
-    return [Heading(2, UNDEFINED_TERMS, UNDEFINED_TERMS),
-            Para("次の用語は資料に定義がないため、仮に次のように読んでいます。"), ListBlock(False, 1, items)]
+    heading = word("undefined terms", language)
+    return [Heading(2, heading, heading), Para(word("undefined terms lead", language)), ListBlock(False, 1, items)]
 
 
 def tell_story(setter: Typesetter, blocks: list, contents: list) -> list:
@@ -144,9 +148,9 @@ def tell_story(setter: Typesetter, blocks: list, contents: list) -> list:
     return setter.flowables(blocks[:first], "lead") + contents + setter.flowables(blocks[first:])
 
 
-def find_title(blocks: list, game: Game) -> str:
+def find_title(blocks: list, game: Game, language: str | None = None) -> str:
     heading = next((b for b in blocks if isinstance(b, Heading) and b.level == 1), None)
-    return heading.text if heading else f"{game.title} ルールブック"
+    return heading.text if heading else word("untitled rulebook", language, title=game.title)
 
 
 def read_source(project: Project, source: Path) -> str:

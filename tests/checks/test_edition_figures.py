@@ -10,7 +10,7 @@ import pytest
 
 import pnpgen
 
-from slips import edit
+from slips import edit, line_of
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 EN, JA = "rules/winds.en.md", "rules/winds.md"
@@ -185,3 +185,45 @@ def test_the_bundled_english_rulebooks_state_the_data_figures(project):
     games = ("three-times-undress", "otogi-taisen", "last-wan-standing-quickdraw", "last-wan-standing-quickdraw-sheet")
     assert read == {f"rules/{name}.en.md" for name in games}
     assert [f.line() for f in findings if f.status == "fail"] == []
+
+
+def test_a_reason_with_no_english_is_a_missing_translation_at_its_line_not_the_japanese_in_silence(project):
+    """The English rulebook lists each assumed figure with its reason: one written in Japanese only is reported where
+    it is written, as every text with no translation is (a warning in a draft)."""
+    game = "games/otogi-taisen.yaml"
+    edit(project, game, 'assumed: {ja: "「半分」は２で割ること（端数切り捨て）。", en: "“Half” means dividing by 2 (rounding down)."}',
+         'assumed: "「半分」は２で割ること（端数切り捨て）。"')
+    line = line_of(project, game, "support_share:")
+    column = (project / game).read_text(encoding="utf-8").splitlines()[line - 1].index('assumed: "') + 10  # its value
+    expected = (f"{game}:{line}:{column}: translation into en — the reason (assumed:) of figure support_share has no en "
+                "text (the original: '「半分」は２で割ること（端数切り捨て）。'); expected a translation as {…, en: …}")
+    assert [f.line() for f in pnpgen.check(project, lang="en") if f.status == "fail"] == [f"✗ {expected}"]
+    assert [f.line() for f in pnpgen.check(project, lang="en", draft=True) if "translation" in f.check] == [
+        f"⚠ {expected} (a draft: `--draft` lets it pass)"]
+
+
+OTOGI_EN, THREE_EN, LWS_EN = "rules/otogi-taisen.en.md", "rules/three-times-undress.en.md", \
+    "rules/last-wan-standing-quickdraw.en.md"
+BUNDLED_SLIPS = [  # a figure the English names by its words@en (or as a factor written `× 2`), changed in English only
+    (OTOGI_EN, "| 3 VP (majority bonus) |", "| 4 VP (majority bonus) |", "rulebook figure majority_vp", 3, 4),
+    (OTOGI_EN, "| Connected areas × 2 VP (dominance bonus) |", "| Connected areas × 3 VP (dominance bonus) |",
+     "rulebook figure domination_factor", 2, 3),
+    (OTOGI_EN, "The 2 highest cards of the lead’s suit", "The 3 highest cards of the lead’s suit",
+     "rulebook figure fighters", 2, 3),
+    (THREE_EN, "If your tenpai speed is 20 or more", "If your tenpai speed is 25 or more",
+     "rulebook figure tenpai_speed", 20, 25),
+    (THREE_EN, "Hands are repeated, and the game ends when any player has undressed 3 times.",
+     "Hands are repeated, and the game ends when any player has undressed 4 times.", "rulebook figure undress_limit",
+     3, 4),
+    (LWS_EN, "then draw 2 chips at random from the rest", "then draw 3 chips at random from the rest",
+     "rulebook figure child_draw", 2, 3),
+]
+
+
+@pytest.mark.parametrize("file, old, new, check, expected, found", BUNDLED_SLIPS)
+def test_a_bundled_english_figure_named_by_its_english_words_is_held_to_the_data(project, file, old, new, check,
+                                                                                  expected, found):
+    edit(project, file, old, new)
+    line = line_of(project, file, new)
+    assert [(f.location.file, f.location.line, f.check, f.expected, f.found)
+            for f in pnpgen.check(project, lang="en") if f.status == "fail"] == [(file, line, check, expected, found)]

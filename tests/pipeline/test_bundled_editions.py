@@ -175,3 +175,35 @@ def test_every_english_card_holds_the_numbers_of_its_japanese_twin_in_the_editio
                 assert said[0] == said[1], (one.id, card_ja.location)
                 cards += 1
     assert cards > 100
+
+
+# what pnpgen itself prints on each edition's rulebook pages, around the rulebook's own text (and the names the data
+# gives its areas and races per language, in the helpers' tables and lists)
+RULEBOOK_WORDS = {
+    "en": {"three-times-undress/rulebook": ["Contents", "Assumed figures", "Figures marked TBD are", "Number of Chips",
+                                            "(document: 001_e1dff157cadda2dc.txt)", "Conflicts in the documents",
+                                            "Passages marked NOTE are", "Battle cards (3 players)", "Total"],
+           "otogi-taisen/rulebook": ["Contents", "Assumed figures", "Number of Area map: 2", "Sacred Peak (TBD)",
+                                     "Old Forest (TBD)", "Total", "“Crow Tengu”, “Kappa”, “Inugami”, “Oni”",
+                                     "(document: 003_04ce32e9bd80a31c.txt)", "2 (TBD) sheets"],
+           "last-wan-standing-quickdraw/rulebook": ["Contents", "Players \\ Bullet", "Bullet chips used", "Beats down",
+                                                   "Per player", "All players", "1, 2, 3, down"],
+           "last-wan-standing-quickdraw/rules-sheet": ["Players \\ Bullet", "Bullet chips used", "All players"]},
+    "ja": {"three-times-undress/rulebook": ["目次", "仮の数値", "右肩に仮とある数は", "チップ（1翻）の数", "資料との食い違い",
+                                            "右肩に注とある箇所は", "（資料：001_e1dff157cadda2dc.txt）", "闘牌カード（3人）", "計"],
+           "otogi-taisen/rulebook": ["目次", "仮の数値", "エリアマップの数：2", "霊峰（仮）", "「烏天狗」「河童」「狗神」「鬼族」",
+                                     "（資料：003_04ce32e9bd80a31c.txt）"],
+           "last-wan-standing-quickdraw/rulebook": ["目次", "人数＼バレット", "使うバレットチップ", "downを倒せる数字", "全員",
+                                                   "1・2・3・down", "4枚"],
+           "last-wan-standing-quickdraw/rules-sheet": ["人数＼バレット", "使うバレットチップ"]},
+}
+
+
+def test_each_editions_rulebooks_print_pnpgens_own_words_in_its_language(built):
+    for language, books in RULEBOOK_WORDS.items():
+        for book, words in books.items():
+            text = " ".join(" ".join(page_texts(pdf(built, book, language))).split())
+            assert [word for word in words if word not in text] == [], (language, book)
+            if language == "en":  # nothing of pnpgen's in Japanese; the battle cards' pictures keep their numerals
+                assert set(JAPANESE.findall(text)) - DESIGN == set(), book
+                assert not any(word in text for word in ("目次", "仮の数値", "資料", "人数", "計")), book

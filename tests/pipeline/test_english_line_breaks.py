@@ -73,7 +73,7 @@ def test_an_english_rulebooks_narrow_cells_hyphenate_and_keep_numbers_whole(out)
         "Your opponent discards the remaining cards,", "then everyone draws a 10-card hand for the 3rd", "round.",
         "The whirlwind takes everything: it is extraordi-", "narily unpredictable and unforgettable.", "South",
         "Place it face-down on the draw/discard pile —", "“congratulations”, everyone’s turn is over.",
-        "Nothing else happens.", "目次",
+        "Nothing else happens.", "Contents",
         " ." + "  ." * 41 + " 1",  # the contents' dot leaders to the page number
         "When the supporters of both sides in a battle are tied and nobody holds any cards, the",
         "battle is resolved by the lead",  # the contents' entry, wrapped at a space
