@@ -10,6 +10,7 @@ from .._version import __version__
 from ..digests import feed_digest
 from ..store.pack import FacePack
 from .fonts import FontBook
+from .hyphenate import hyphenation_inputs
 from .icons import IconSet
 from .inputs import fonts_digest
 from .reuse import Bounded
@@ -23,7 +24,7 @@ class TextFitter:
     """fit_text's SVG for text() arguments. Refitting the same text in the same box with the same fonts gives the
     same SVG, so a template edit that moves no text refits none: the SVG is kept in the face store under the
     digest of everything it is fitted from (the arguments, pnpgen's version, the font files, the project's default
-    font, its icons, the edition's language). A record whose checksum does not hold is a miss (store/pack.py): the
+    font, its icons, the edition's language and its hyphenation dictionary). A record whose checksum does not hold is a miss (store/pack.py): the
     text is fitted again."""
 
     def __init__(self, root: Path, default_font: str, fontbook: FontBook, icons: IconSet, pack: FacePack | None,
@@ -74,6 +75,6 @@ class TextFitter:
         if self.prefix is None:
             icons = tuple(sorted(self.icons.fragments.items()))
             self.prefix = feed_digest(hashlib.sha256(), "text()", __version__, fonts_digest(self.root),
-                                      self.default_font, icons, self.language)
+                                      self.default_font, icons, self.language, *hyphenation_inputs(self.language))
         return feed_digest(self.prefix.copy(), key).hexdigest()
 

@@ -134,3 +134,25 @@ def test_a_record_made_by_another_version_or_with_other_fonts_is_stale(tmp_path,
     make_fitter(tmp_path, pack).fit(CONTENT, 5, 50, 50, 24, OPTIONS)
     assert fits == [CONTENT, CONTENT]
     pack.close()
+
+
+def test_an_english_fit_made_with_another_hyphenation_dictionary_is_stale(tmp_path, fits, monkeypatch):
+    english = "Draw 2 cards from the deck, then discard 1 card of your choice."
+
+    def fit_english(pack: FacePack) -> None:
+        fitter = TextFitter(tmp_path, "Noto Sans JP", FontBook([BUNDLED_FONTS]), IconSet(tmp_path / "templates"), pack,
+                            language="en")
+        fitter.fit(english, 5, 50, 30, 24, OPTIONS)
+
+    path = tmp_path / "faces.sqlite"
+    pack = FacePack(path)
+    fit_english(pack)
+    pack.save()
+    pack.close()
+    pack = FacePack(path)
+    fit_english(pack)  # the same Pyphen and dictionary: a hit
+    assert fits == [english]
+    monkeypatch.setattr(fitted, "hyphenation_inputs", lambda language: ("pyphen 99 en_US another dictionary",))
+    fit_english(pack)  # an upgrade of either: fitted again
+    assert fits == [english, english]
+    pack.close()
