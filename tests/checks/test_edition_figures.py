@@ -185,6 +185,9 @@ def test_the_bundled_english_rulebooks_state_the_data_figures(project):
     games = ("three-times-undress", "otogi-taisen", "last-wan-standing-quickdraw", "last-wan-standing-quickdraw-sheet")
     assert read == {f"rules/{name}.en.md" for name in games}
     assert [f.line() for f in findings if f.status == "fail"] == []
+    strict = pnpgen.check(project, strict=True, lang="en", draft=True)
+    titles = [f.line() for f in strict if "Three Times Undress" in f.line()]
+    assert titles == []  # a title is a name: its "Three Times" counts nothing
 
 
 def test_a_reason_with_no_english_is_a_missing_translation_at_its_line_not_the_japanese_in_silence(project):
