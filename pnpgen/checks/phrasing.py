@@ -88,6 +88,7 @@ JAPANESE = Phrasing(
 )
 
 _PLAYERS = r"(\d+)(?:[ \t]*-[ \t]*|[ \t]+)players?"
+_TABLE_PLAYERS = re.compile(r"^(?:with\s+)?" + _PLAYERS + r"(?:\s+game)?$", re.I)
 ENGLISH = Phrasing(
     lang="en", find_numbers=find_english_numbers,
     quoted=re.compile(r"[“\"‘]([0-9]+)[”\"’]"),
@@ -109,8 +110,8 @@ ENGLISH = Phrasing(
     # a full stop before a space ends a sentence; the one of a list mark (2. Play…) does not
     sentence_break=re.compile(r"[.!?](?<!^\d\.)(?<!^\d\d\.)(?<!^  \d\.)(?<!^   \d\.)(?=[\s”’\"]|$)|\n", re.M),
     player_mark=re.compile(r"(?<![–—~\-0-9])" + _PLAYERS + r"\b", re.I),
-    table_players=re.compile(r"^(?:with\s+)?" + _PLAYERS + r"(?:\s+game)?$", re.I),
-    table_players_column=re.compile(r"^(?:with\s+)?" + _PLAYERS + r"(?:\s+game)?$", re.I),
+    table_players=_TABLE_PLAYERS,
+    table_players_column=_TABLE_PLAYERS,  # English writes a row's and a column's player count alike
     value_words=re.compile(r"\bnumbers?\b|\bvalues?\b", re.I),
     qualifier=re.compile(r"\bplayers?\b|\ball\b|\btotal\b|\bcount\b|\bcards\b|\beach\b", re.I),
     max_gap=30,

@@ -9,7 +9,7 @@ from pathlib import Path
 from lxml import etree
 
 from ..store.cache import Cache
-from ..store.pack import MARKS, FacePack
+from ..store.pack import FacePack
 from ..errors import PnpError
 from .fonts import FontBook
 from .icons import safe_parser
@@ -18,7 +18,7 @@ from .form import FaceForm
 from .images import ImageChecker
 from .lint import lint
 from .paint import svg_to_form
-from .size_marks import marks_record, size_marks
+from .size_marks import keep_size_marks
 from .stored import StoredForms
 from .svgpath import NotDrawable
 
@@ -99,7 +99,7 @@ class Converter:
         self.conversions += 1
         if self.pack:
             self.pack.store_form(key, form.to_bytes())
-            self.pack.put(MARKS, key, marks_record(self.pack.form_checksum(key), size_marks(form)))  # read here, once
+            keep_size_marks(self.pack, key, form)  # read here, once, in whichever process made the form
         else:
             self.unpacked[key] = form
         return self.remember(key, form)

@@ -63,6 +63,11 @@ def face_size_marks(pack: FacePack | None, key: str, form_of) -> list[Mark]:
     return marks
 
 
+def keep_size_marks(pack: FacePack, key: str, form: FaceForm) -> None:
+    """Keep the size marks of a form just stored under key beside it, so no build reads them from it again."""
+    pack.put(MARKS, key, marks_record(pack.form_checksum(key), size_marks(form)))
+
+
 def is_row(row) -> bool:
     return (isinstance(row, list) and len(row) == 5 and row[0] in KINDS and is_number(row[1])
             and isinstance(row[2], str) and isinstance(row[3], str) and isinstance(row[4], list)

@@ -68,51 +68,59 @@ def test_no_pickle_carries_an_outcome():
     assert "import pickle" not in source and "Pipe(" not in source and ".send(" not in source
 
 
-def blocked_job(started: int, release: int, marker: Path):
-    """A job that says it has started, then waits for a byte on release (none comes before it is interrupted),
-    and on its way out says it is cleaning up and waits for release again before it writes the marker."""
-    def run() -> None:
-        try:
-            os.write(started, b"s")
-            os.read(release, 1)
-        finally:
-            os.write(started, b"c")
-            os.read(release, 1)
-            marker.write_text("cleaned up", encoding="utf-8")
-    return run
+class BlockedJob:
+    """A job in a forked child that says it has started (b"s" on `started`), then waits for a byte on release (none
+    comes before it is interrupted), and on its way out says it is cleaning up (b"c") and waits for release again
+    before it writes the marker. The pipes are closed when the test ends."""
+
+    def __init__(self, marker: Path):
+        self.started, started_write = os.pipe()
+        release_read, self.release = os.pipe()
+        self.pipes = (self.started, started_write, release_read, self.release)
+        self.marker = marker
+
+        def run() -> None:
+            try:
+                os.write(started_write, b"s")
+                os.read(release_read, 1)
+            finally:
+                os.write(started_write, b"c")
+                os.read(release_read, 1)
+                marker.write_text("cleaned up", encoding="utf-8")
+        self.job = Background(run)
+
+    def said(self) -> bytes:
+        return os.read(self.started, 1)
 
 
-@pytest.mark.skipif(not can_fork(), reason="the job runs in a forked child only where fork exists")
-def test_cancel_interrupts_a_child_that_ctrl_c_did_not_reach_and_a_second_ctrl_c_spares_its_cleanup(tmp_path: Path):
-    started_read, started_write = os.pipe()
-    release_read, release_write = os.pipe()
-    marker = tmp_path / "marker"
-    job = Background(blocked_job(started_write, release_read, marker))
-    assert os.read(started_read, 1) == b"s"  # the child is in its job
-    os.kill(job.pid, signal.SIGINT)  # as a terminal's Ctrl-C reaches the child…
-    assert os.read(started_read, 1) == b"c"  # …which is cleaning up now
-    pid = job.pid
-    os.kill(pid, signal.SIGINT)  # a second Ctrl-C (or cancel()'s own) while it cleans up
-    os.write(release_write, b"g")
-    job.cancel()
-    assert job.pid is None
-    assert marker.read_text(encoding="utf-8") == "cleaned up"
-    for fd in (started_read, started_write, release_read, release_write):
+@pytest.fixture
+def blocked(tmp_path: Path):
+    job = BlockedJob(tmp_path / "marker")
+    yield job
+    for fd in job.pipes:
         os.close(fd)
 
 
 @pytest.mark.skipif(not can_fork(), reason="the job runs in a forked child only where fork exists")
-def test_cancel_ends_a_job_when_only_this_process_was_interrupted(tmp_path: Path):
-    started_read, started_write = os.pipe()
-    release_read, release_write = os.pipe()
-    marker = tmp_path / "marker"
-    job = Background(blocked_job(started_write, release_read, marker))
-    assert os.read(started_read, 1) == b"s"
-    releaser = threading.Thread(target=lambda: os.read(started_read, 1) and os.write(release_write, b"g"))
+def test_cancel_interrupts_a_child_that_ctrl_c_did_not_reach_and_a_second_ctrl_c_spares_its_cleanup(blocked):
+    job = blocked.job
+    assert blocked.said() == b"s"  # the child is in its job
+    os.kill(job.pid, signal.SIGINT)  # as a terminal's Ctrl-C reaches the child…
+    assert blocked.said() == b"c"  # …which is cleaning up now
+    os.kill(job.pid, signal.SIGINT)  # a second Ctrl-C (or cancel()'s own) while it cleans up
+    os.write(blocked.release, b"g")
+    job.cancel()
+    assert job.pid is None
+    assert blocked.marker.read_text(encoding="utf-8") == "cleaned up"
+
+
+@pytest.mark.skipif(not can_fork(), reason="the job runs in a forked child only where fork exists")
+def test_cancel_ends_a_job_when_only_this_process_was_interrupted(blocked):
+    job = blocked.job
+    assert blocked.said() == b"s"
+    releaser = threading.Thread(target=lambda: blocked.said() and os.write(blocked.release, b"g"))
     releaser.start()  # lets the cleanup through once the job says it is cleaning up
     job.cancel()  # no Ctrl-C reached the child: cancel() interrupts it itself
     releaser.join()
     assert job.pid is None
-    assert marker.read_text(encoding="utf-8") == "cleaned up"
-    for fd in (started_read, started_write, release_read, release_write):
-        os.close(fd)
+    assert blocked.marker.read_text(encoding="utf-8") == "cleaned up"
