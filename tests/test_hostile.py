@@ -24,6 +24,8 @@ from pnpgen import Options, PnpError
 from pnpgen.cli import main
 from pnpgen.faces.fonts import BUNDLED_FONTS
 
+pytestmark = pytest.mark.long  # several whole builds or installs: the file starts first
+
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
 MINIMAL = REPO / "tests" / "fixtures" / "minimal"

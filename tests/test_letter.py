@@ -12,6 +12,8 @@ import pnpgen
 from pnpgen import Options
 from pnpgen.units import to_mm
 
+pytestmark = pytest.mark.long  # several whole builds or installs: the file starts first
+
 REPO = Path(__file__).resolve().parents[1]
 LETTER = sorted((215.9, 279.4))
 DPI = 100

@@ -4,6 +4,7 @@ without the cache, the same bytes."""
 import shutil
 from pathlib import Path
 
+import pytest
 from pypdf import PdfReader
 
 import pnpgen
@@ -12,6 +13,7 @@ from pnpgen import Options
 
 
 
+@pytest.mark.long
 def test_the_print_and_play_pdf_is_every_component_page_in_the_order_that_prints_double_sided(tmp_path):
     pnpgen.build(Path(__file__).parents[1], Options(out_dir=tmp_path, game="otogi-taisen", only="components",
                                                     share_sheets=False))
@@ -57,10 +59,12 @@ def test_the_print_and_play_pdf_is_the_same_with_and_without_the_cache(tmp_path)
     assert made[0] == made[1] == made[2]
 
 
+@pytest.mark.long
 def test_the_rulebook_ends_the_print_and_play_pdf_page_for_page_on_sheets_of_its_own(tmp_path):
     root = Path(__file__).parents[1]
-    pnpgen.build(root, Options(out_dir=tmp_path / "all", game="otogi-taisen", cache=False))
-    pnpgen.build(root, Options(out_dir=tmp_path / "components", game="otogi-taisen", only="components", cache=False))
+    cache = tmp_path / "cache"  # the components' build takes the faces of the first; the last one none
+    pnpgen.build(root, Options(out_dir=tmp_path / "all", game="otogi-taisen", cache_dir=cache))
+    pnpgen.build(root, Options(out_dir=tmp_path / "components", game="otogi-taisen", only="components", cache_dir=cache))
     game = tmp_path / "all" / "otogi-taisen"
     combined = PdfReader(game / "otogi-taisen-print-and-play.pdf")
     components = PdfReader(tmp_path / "components" / "otogi-taisen" / "otogi-taisen-print-and-play.pdf")

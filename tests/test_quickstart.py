@@ -76,6 +76,7 @@ def run_command(command: str, clone: Path, env: dict) -> str:
     return done.stdout
 
 
+@pytest.mark.long
 def test_quick_start_works_with_the_system_python(tmp_path):
     python = find_pep668_python()
     commands = read_quick_start(README.read_text(encoding="utf-8"))

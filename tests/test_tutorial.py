@@ -1,6 +1,6 @@
-"""docs/tutorial.md as a new user follows it, with pnpgen installed from a wheel: every file it shows written,
-every command run in order in an empty folder, each PDF with the pages the page says and each picture it shows
-there to render (docs/make_tutorial_pictures.py renders them)."""
+"""docs/tutorial.md as a new user follows it, with pnpgen installed from a wheel (conftest.py): every file it shows
+written, every command run in order in an empty folder, each PDF with the pages the page says and each picture it
+shows there to render (docs/make_tutorial_pictures.py renders them)."""
 from __future__ import annotations
 
 import os
@@ -9,33 +9,19 @@ import sys
 from pathlib import Path
 
 import pypdfium2
+import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "docs"))
 
 from tutorial_steps import read_steps, run_tutorial  # noqa: E402
 
-
-def install_wheel(tmp_path: Path) -> Path:
-    """pnpgen from a wheel of this checkout in a fresh venv, its dependencies from this environment (as in
-    tests/test_wheel.py): the venv's python."""
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "whl"), str(REPO)],
-                   check=True, capture_output=True)
-    wheel = next((tmp_path / "whl").glob("pnpgen-*.whl"))
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    python = venv / "bin" / "python"
-    clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", "--no-index",
-                    str(wheel)], check=True, capture_output=True, env=clean)
-    own = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                         capture_output=True, text=True, check=True).stdout.strip()
-    (Path(own) / "outside.pth").write_text("\n".join(p for p in sys.path if p.endswith("-packages")) + "\n")
-    return python
+pytestmark = pytest.mark.long  # several whole builds or installs: the file starts first
 
 
-def test_the_tutorial_runs_as_written_from_a_wheel_install(tmp_path):
-    python = install_wheel(tmp_path)
+
+def test_the_tutorial_runs_as_written_from_a_wheel_install(wheel_python, tmp_path):
+    python = wheel_python
     shims = tmp_path / "bin"  # `pnpgen` in the reader's shell: the installed package's `python -m pnpgen`
     shims.mkdir()
     (shims / "pnpgen").write_text(f'#!/bin/sh\nexec "{python}" -m pnpgen "$@"\n', encoding="utf-8")

@@ -1,19 +1,19 @@
 """The package as a wheel holds every subpackage and data file: it imports and its CLI runs outside the checkout."""
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.long  # several whole builds or installs: the file starts first
+
 REPO = Path(__file__).resolve().parents[1]
 
 
-def test_the_wheel_holds_every_module_and_runs_outside_the_checkout(tmp_path):
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "whl"), str(REPO)],
-                   check=True, capture_output=True)
-    wheel = next((tmp_path / "whl").glob("pnpgen-*.whl"))
+def test_the_wheel_holds_every_module_and_runs_outside_the_checkout(wheel, tmp_path):
     with zipfile.ZipFile(wheel) as archive:
         shipped = set(archive.namelist())
         archive.extractall(tmp_path / "site")
@@ -28,28 +28,15 @@ def test_the_wheel_holds_every_module_and_runs_outside_the_checkout(tmp_path):
     assert helped.returncode == 0 and "build" in helped.stdout and "check" in helped.stdout
 
 
-def test_a_wheel_installed_outside_the_checkout_starts_and_builds_a_new_project(tmp_path):
+def test_a_wheel_installed_outside_the_checkout_starts_and_builds_a_new_project(wheel, wheel_python, tmp_path):
     """pip install of the wheel (no -e) into a fresh venv: `pnpgen init` then `pnpgen build` there, with
     the bundled fonts coming from the installed package (the checkout is nowhere on the path)."""
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "whl"), str(REPO)],
-                   check=True, capture_output=True)
-    wheel = next((tmp_path / "whl").glob("pnpgen-*.whl"))
     with zipfile.ZipFile(wheel) as archive:
         assert {"pnpgen/fonts/NotoSansJP-Regular.ttf", "pnpgen/fonts/NotoSansJP-Bold.ttf"} <= set(archive.namelist())
         assert {"pnpgen/profiles/FOGRA39L.icc", "pnpgen/profiles/CGATS-TR006.icc", "pnpgen/profiles/CGATS-TR005.icc",
                 "pnpgen/profiles/LICENSE.txt"} <= set(archive.namelist())
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    python = venv / "bin" / "python"
-    clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the checkout must not look installed
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", "--no-index",
-                    str(wheel)], check=True, capture_output=True, env=clean)
-    # The dependencies come from this environment (no network). Its site-packages go on the venv's path as
-    # plain entries, not as site folders (as --system-site-packages would): their .pth files are not run,
-    # so an editable install of the checkout there cannot shadow the installed wheel.
-    own = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                         capture_output=True, text=True, check=True).stdout.strip()
-    (Path(own) / "outside.pth").write_text("\n".join(p for p in sys.path if p.endswith("-packages")) + "\n")
+    python = wheel_python
+    venv = python.parent.parent
     env = {"PATH": f"{venv / 'bin'}", "HOME": str(tmp_path), "PNPGEN_CACHE": str(tmp_path / "cache")}
     where = subprocess.run([str(python), "-c", "import pnpgen.faces.fonts as f; print(f.BUNDLED_FONTS)"], cwd=tmp_path,
                            env=env, capture_output=True, text=True, check=True).stdout.strip()

@@ -7,7 +7,6 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
@@ -18,6 +17,8 @@ from pnpgen import build, Options
 from pnpgen.diff.run import DiffOptions, diff
 from pnpgen.errors import PnpError
 from pnpgen.project.validate import load_project
+
+pytestmark = pytest.mark.long  # several whole builds or installs: the file starts first
 
 EXPECTED = {
     # (component, status, index, fields that changed, sides whose face changed, files that alone explain it)

@@ -18,6 +18,8 @@ from pnpgen.press.write_pdf import form_name
 from pnpgen.project.revision import Stamp, project_revision
 from pnpgen.project.validate import load_project
 
+pytestmark = pytest.mark.long  # several whole builds or installs: the file starts first
+
 GAME = "three-times-undress"
 A4_WIDTH = 210.0
 

@@ -11,7 +11,6 @@ from fontTools.pens.t2CharStringPen import T2CharStringPen
 from fontTools.pens.ttGlyphPen import TTGlyphPen
 from fontTools.ttLib import TTFont as ToolsFont
 from fontTools.ttLib.tables.TupleVariation import TupleVariation
-from lxml import etree
 from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 

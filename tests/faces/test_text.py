@@ -1,7 +1,6 @@
 """Line breaking (Latin, Japanese kinsoku), shrink-to-fit, alignment, escaping and inline icons."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 

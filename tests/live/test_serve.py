@@ -22,6 +22,8 @@ from PIL import Image
 from pnpgen.errors import PnpError
 from pnpgen.live.serve import loopback, serve
 
+pytestmark = pytest.mark.long  # several whole builds or installs: the file starts first
+
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 CHROMIUM = Path("/usr/bin/chromium")
 XSS = "<img src=x onerror=alert(1)>"

@@ -24,6 +24,8 @@ from pnpgen.project.validate import load_project
 
 from pdfprobe import clipped_boxes, font_is_embedded_subset, fonts
 
+pytestmark = pytest.mark.long  # several whole builds or installs: the file starts first
+
 REPO = Path(__file__).resolve().parents[2]
 # what each English component prints somewhere on its pages (short words: a line break never falls inside one)
 EXPECTED = {

@@ -15,6 +15,8 @@ from pnpgen.press.marks import Rect
 from pnpgen.project.validate import load_project
 from pnpgen.units import mm, to_mm
 
+pytestmark = pytest.mark.long  # several whole builds or installs: the file starts first
+
 REPO = Path(__file__).resolve().parents[2]
 MARGIN = 6.0  # mm
 TOL = 0.01  # mm

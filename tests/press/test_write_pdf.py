@@ -9,7 +9,6 @@ from pathlib import Path
 import pypdf
 import pypdfium2
 import pytest
-from reportlab.lib import colors
 
 from pnpgen.errors import PnpError
 from pnpgen.faces.form import FaceForm

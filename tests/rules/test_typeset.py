@@ -25,6 +25,8 @@ from pnpgen.faces.linebreak import NO_LINE_END, NO_LINE_START
 from pnpgen.units import mm
 from pnpgen.project.validate import load_project
 
+pytestmark = pytest.mark.long  # several whole builds or installs: the file starts first
+
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "rules"
 GAMES = ("three-times-undress", "otogi-taisen", "last-wan-standing-quickdraw")

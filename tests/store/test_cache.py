@@ -139,7 +139,6 @@ def test_the_cache_holds_no_pickles_and_few_files(project, tmp_path):
 
 def test_a_warm_cache_works_in_a_fresh_process(tmp_path):
     """Drawings from the cache name fonts that only the process which converted them had registered."""
-    import os
     import subprocess
     import sys
 
