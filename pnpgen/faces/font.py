@@ -12,9 +12,6 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
-
 from ..errors import Location, PnpError
 from .truetype import open_truetype
 
@@ -78,6 +75,9 @@ def font_named(name: str) -> Font:
 
 def reportlab_name(name: str) -> str:
     """name, once reportlab knows the font by it too (read once per process), for platypus and canvases."""
+    from reportlab.pdfbase import pdfmetrics  # only rulebooks, proofs and diffs set type through reportlab
+    from reportlab.pdfbase.ttfonts import TTFont
+
     font = _fonts[name]
     with _lock:
         if not font.in_reportlab:
@@ -92,6 +92,8 @@ def reportlab_name(name: str) -> str:
 def pair_family(regular: str, bold: str) -> None:
     """Give reportlab both fonts, and let <b> in paragraph markup set in regular pick bold (Japanese has no
     italic: <i> stays upright)."""
+    from reportlab.pdfbase import pdfmetrics
+
     regular, bold = reportlab_name(regular), reportlab_name(bold)
     pdfmetrics.registerFontFamily(regular, normal=regular, bold=bold, italic=regular, boldItalic=bold)
     pdfmetrics.registerFontFamily(bold, normal=bold, bold=bold, italic=bold, boldItalic=bold)

@@ -7,14 +7,11 @@ import threading
 from pathlib import Path
 from typing import Sequence
 
-from fontTools.ttLib import TTCollection
-from fontTools.ttLib import TTFont as ToolsFont
-
 from ..files.reading import special_kind
 from ..errors import Location, PnpError, Problem
 from .font import Face, Font, register_font
 from .font_folders import BUNDLED_FONTS, font_dirs
-from .font_convert import convert_face, process_cache_dir
+from .sfnt import read_styles
 
 FONT_SUFFIXES = (".ttf", ".otf", ".ttc", ".otc")
 GENERIC_FAMILIES = frozenset("sans-serif serif monospace system-ui cursive fantasy emoji math fangsong "
@@ -114,6 +111,8 @@ def register_face(face: Face, cache_dir: Path | None) -> Font:
             return _fonts_by_key[key]
         path, index = face.path, face.index
         if face.cff or face.variable:
+            from .font_convert import convert_face, process_cache_dir  # fontTools: only for a font that needs it
+
             path, index = convert_face(face, cache_dir or process_cache_dir()), 0
         name = face.base_name
         if any(font.name == name for font in _fonts_by_key.values()):  # another file of this family and weight
@@ -138,49 +137,11 @@ def scan_font(path: Path) -> list[Face]:
     stat = path.stat()
     key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
     with _lock:
-        if key in _scanned:
-            return _scanned[key]
-        fonts: list[ToolsFont] = []
-        try:
-            collection = path.suffix.lower() in (".ttc", ".otc")
-            fonts = list(TTCollection(str(path), lazy=True).fonts) if collection else [ToolsFont(str(path), lazy=True)]
-            _scanned[key] = [face for index, font in enumerate(fonts) for face in describe_font(font, path, index)]
-        except PnpError:
-            raise
-        except Exception as exc:  # fontTools raises many kinds of error on a damaged file
-            raise PnpError(f"not a font file I can read ({type(exc).__name__}: {exc}); expected a TTF or OTF font, "
-                           "or remove the file from fonts/", Location(shown_path(path))) from None
-        finally:
-            for font in fonts:
-                font.close()
+        if key not in _scanned:
+            styles = read_styles(path, collection=path.suffix.lower() in (".ttc", ".otc"))
+            _scanned[key] = [Face(style.family, weight, style.italic, path, index, style.cff, bool(style.weights))
+                             for index, style in enumerate(styles) for weight in style.weights or (style.weight,)]
         return _scanned[key]
-
-
-def describe_font(font: ToolsFont, path: Path, index: int) -> list[Face]:
-    names = font["name"]
-    family = names.getDebugName(16) or names.getDebugName(1)
-    if not family:
-        raise PnpError("the font has no family name (name table IDs 16 and 1 are empty)", Location(str(path)))
-    cff = "glyf" not in font
-    if cff and "CFF " not in font and "CFF2" not in font:
-        raise PnpError("the font has no outlines (neither a glyf nor a CFF table)", Location(str(path)))
-    os2 = font["OS/2"] if "OS/2" in font else None
-    weight = os2.usWeightClass if os2 else (700 if font["head"].macStyle & 1 else 400)
-    weight = weight * 100 if 1 <= weight <= 9 else min(max(weight, 1), 1000)  # old fonts use 1-9
-    italic = bool(os2.fsSelection & 1) if os2 else bool(font["head"].macStyle & 2)
-    if "fvar" not in font:
-        return [Face(family, weight, italic, path, index, cff)]
-    return [Face(family, w, italic, path, index, cff, variable=True) for w in variable_weights(font, weight)]
-
-
-def variable_weights(font: ToolsFont, default: int) -> list[int]:
-    """Weights to offer from a variable font: its named instances, else 400 and 700 within range."""
-    axis = next((a for a in font["fvar"].axes if a.axisTag == "wght"), None)
-    if axis is None:
-        return [default]
-    named = {round(i.coordinates["wght"]) for i in font["fvar"].instances if "wght" in i.coordinates}
-    wanted = named or {round(axis.defaultValue)} | {min(max(w, axis.minValue), axis.maxValue) for w in (400, 700)}
-    return sorted({round(w) for w in wanted})
 
 
 def shown_path(path: Path) -> str:

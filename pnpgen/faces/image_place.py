@@ -7,10 +7,9 @@ from pathlib import Path
 
 import jinja2
 from markupsafe import Markup, escape
-from PIL import Image as PILImage
 
 from ..errors import PnpError
-from .images import ImageChecker
+from .images import ImageChecker, pillow
 
 FOLDER = "images"  # image() names a file in this folder of the project
 FITS = ("contain", "cover")
@@ -69,7 +68,7 @@ class ImagePlacer:
 
     def pixel_size(self, path: str) -> tuple[int, int]:
         if path not in self.sizes:
-            with PILImage.open(path) as image:  # the checker has already decoded it: its size is safe to read
+            with pillow().open(path) as image:  # the checker has already decoded it: its size is safe to read
                 self.sizes[path] = image.size
         return self.sizes[path]
 

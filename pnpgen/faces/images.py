@@ -5,8 +5,6 @@ import re
 import warnings
 from pathlib import Path
 
-from PIL import Image as PILImage
-
 from ..errors import PnpError
 from ..files.reading import special_kind
 
@@ -45,8 +43,18 @@ class ImageChecker:
         return self.checked[key]
 
 
+def pillow():
+    """Pillow's Image module with its decompression-bomb limit at ours, so that Pillow refuses a bomb itself before
+    decoding anything. Imported when a face first opens a picture: most rebuilds open none."""
+    from PIL import Image
+
+    Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+    return Image
+
+
 def check_image(path: Path, shown: str) -> None:
     """Refuse an image that does not decode as a picture of a size a PDF can hold."""
+    PILImage = pillow()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", PILImage.DecompressionBombWarning)
@@ -64,6 +72,3 @@ def check_image(path: Path, shown: str) -> None:
         raise PnpError(f"image '{shown}' is {kind}; expected one of {', '.join(sorted(FORMATS))}")
     if size[0] * size[1] > MAX_PIXELS:
         raise PnpError(f"image '{shown}' has {size[0]} × {size[1]} pixels; expected at most {MAX_PIXELS:,}")
-
-
-PILImage.MAX_IMAGE_PIXELS = MAX_PIXELS  # Pillow then refuses bombs itself, before decoding anything

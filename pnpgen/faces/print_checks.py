@@ -12,12 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from PIL import Image as PILImage
 
 from .. import units
 from ..project.model import Component
 from .describe import shorten
-from .images import ImageChecker
+from .images import ImageChecker, pillow
 from .marking import Mark
 from .print_colour import INK_LIMIT, contrast_ratio, is_rich_black, total_ink
 
@@ -54,7 +53,7 @@ def image_sizes(root: Path) -> Callable[[str], tuple[int, int]]:
 
     def pixels(href: str) -> tuple[int, int]:
         if href not in sizes:
-            with PILImage.open(images.resolve(href)) as image:
+            with pillow().open(images.resolve(href)) as image:
                 sizes[href] = image.size
         return sizes[href]
     return pixels

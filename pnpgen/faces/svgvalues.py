@@ -5,8 +5,6 @@ import functools
 import math
 import re
 
-from reportlab.lib import colors as named_colors
-
 from .svgpath import NotDrawable
 
 PT_PER_MM = 72 / 25.4
@@ -85,7 +83,7 @@ def parse_colour(text: str) -> tuple[float, float, float] | None:
         return parse_cmyk(text, match.group(1) == "cmyk", match.groups()[1:])
     if lowered.startswith(("cmyk(", "device-cmyk(")):
         raise NotDrawable(f"colour {text!r} (expected four numbers)")
-    found = NAMED.get(lowered)
+    found = load_colour_keywords().get(lowered)
     if found is None:
         raise NotDrawable(f"colour {text!r}")
     return found
@@ -116,8 +114,13 @@ def parse_cmyk(text: str, percent: bool, values: tuple[str, ...]) -> Ink:
     return ink
 
 
-NAMED = {name.lower(): (round(c.red, 6), round(c.green, 6), round(c.blue, 6))
-         for name, c in named_colors.getAllNamedColors().items() if hasattr(c, "red")}
+@functools.cache
+def load_colour_keywords() -> dict[str, tuple[float, float, float]]:
+    """The colour keywords (white, navy…) as reportlab names them; read when a face first names a colour."""
+    from reportlab.lib import colors
+
+    return {name.lower(): (round(c.red, 6), round(c.green, 6), round(c.blue, 6))
+            for name, c in colors.getAllNamedColors().items() if hasattr(c, "red")}
 
 
 def parse_font_size(text: str) -> float:

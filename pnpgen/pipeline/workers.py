@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import multiprocessing
 import os
 import signal
 import sys
@@ -20,7 +19,7 @@ CANCEL_WAIT = 60  # seconds a cancelled job gets to clean up after itself before
 
 def can_fork() -> bool:
     """fork only where it exists and no other thread could hold a lock across it (serve and watch have threads)."""
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    return hasattr(os, "fork") and threading.active_count() == 1
 
 
 def in_turn(jobs: list[Callable[[], object]]) -> Callable[[], None]:

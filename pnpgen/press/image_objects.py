@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from PIL import Image
-
+from ..faces.images import pillow
 from .pdf_file import stream
 
 GREY_MODES = {"1", "L", "I", "I;16", "F"}
@@ -15,7 +14,7 @@ def image_objects(path: str, reserve: Callable[[], int], cmyk=None) -> list[tupl
 
     A baseline JPEG keeps its bytes (DCTDecode); anything else is deflated RGB or grey, 8 bits. cmyk: a
     faces.cmyk converter separating colour images for a press (deflated CMYK; grey stays grey, black ink)."""
-    with Image.open(path) as image:
+    with pillow().open(path) as image:  # a project file: opened under our limit on pixels
         image.load()
         width, height = image.size
         head = b"/Type /XObject /Subtype /Image /Width %d /Height %d /BitsPerComponent 8" % (width, height)
