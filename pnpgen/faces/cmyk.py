@@ -5,12 +5,12 @@ import functools
 import io
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PIL import Image, ImageCms
+if TYPE_CHECKING:
+    from PIL import Image
 
 PROFILES_DIR = Path(__file__).resolve().parent.parent / "profiles"
-INTENT = ImageCms.Intent.RELATIVE_COLORIMETRIC  # flat colours and art alike: paper white maps to no ink
-FLAGS = ImageCms.Flags.BLACKPOINTCOMPENSATION  # sRGB black to the press's deepest black, not clipped
 
 
 @dataclass(frozen=True)
@@ -37,12 +37,17 @@ class CmykConverter:
     """sRGB → the press's CMYK and back, one colour at a time (remembered) or a whole image."""
 
     def __init__(self, name: str = DEFAULT_PRESS):
+        from PIL import ImageCms  # Pillow: imported by the builds that separate colours, not by every build
+
         self.press = PRESSES[name]
         self.profile_bytes = (PROFILES_DIR / self.press.file).read_bytes()
         press_profile = ImageCms.ImageCmsProfile(io.BytesIO(self.profile_bytes))
         srgb = ImageCms.createProfile("sRGB")
-        self.forward = ImageCms.buildTransform(srgb, press_profile, "RGB", "CMYK", INTENT, FLAGS)
-        self.backward = ImageCms.buildTransform(press_profile, srgb, "CMYK", "RGB", INTENT, FLAGS)
+        intent = ImageCms.Intent.RELATIVE_COLORIMETRIC  # flat colours and art alike: paper white maps to no ink
+        flags = ImageCms.Flags.BLACKPOINTCOMPENSATION  # sRGB black to the press's deepest black, not clipped
+        self.forward = ImageCms.buildTransform(srgb, press_profile, "RGB", "CMYK", intent, flags)
+        self.backward = ImageCms.buildTransform(press_profile, srgb, "CMYK", "RGB", intent, flags)
+        self.apply = ImageCms.applyTransform
         self.to_cmyk = functools.lru_cache(maxsize=4096)(self._to_cmyk)
         self.to_rgb = functools.lru_cache(maxsize=4096)(self._to_rgb)
 
@@ -51,17 +56,21 @@ class CmykConverter:
         black text and hairlines stay sharp when the plates are a little out of register."""
         if all(v <= 0 for v in rgb):
             return (0.0, 0.0, 0.0, 1.0)
+        from PIL import Image
+
         pixel = Image.new("RGB", (1, 1), tuple(round(min(max(v, 0.0), 1.0) * 255) for v in rgb))
-        return tuple(round(v / 255, 4) for v in ImageCms.applyTransform(pixel, self.forward).getpixel((0, 0)))
+        return tuple(round(v / 255, 4) for v in self.apply(pixel, self.forward).getpixel((0, 0)))
 
     def _to_rgb(self, cmyk: tuple[float, float, float, float]) -> tuple[float, float, float]:
         """How cmyk (0–1 each) looks on screen, in sRGB (0–1 each): what an RGB file shows of a CMYK colour."""
+        from PIL import Image
+
         pixel = Image.new("CMYK", (1, 1), tuple(round(min(max(v, 0.0), 1.0) * 255) for v in cmyk))
-        return tuple(round(v / 255, 6) for v in ImageCms.applyTransform(pixel, self.backward).getpixel((0, 0)))
+        return tuple(round(v / 255, 6) for v in self.apply(pixel, self.backward).getpixel((0, 0)))
 
     def image_to_cmyk(self, image: Image.Image) -> Image.Image:
         """An RGB image separated for the press."""
-        return ImageCms.applyTransform(image.convert("RGB"), self.forward)
+        return self.apply(image.convert("RGB"), self.forward)
 
     def total_ink(self, rgb: tuple[float, float, float]) -> float:
         """The ink coverage of rgb once separated, in percent (400 at most): what presses limit."""

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from reportlab.lib.rl_accel import fp_str
 
+from ..faces.svgpath import trace_ellipse
 from .impose import Mark
 
 WHITE, BLACK, GREY = (1, 1, 1), (0, 0, 0), (0.5, 0.5, 0.5)
 HALO = ((WHITE, 1.2), (BLACK, 0.25))  # a white halo under the black line: marks show on dark bleed
-KAPPA = 0.5522847498  # a quarter ellipse's Bézier control distance, as a fraction of its radius
 
 
 def marks_operators(marks: list[Mark]) -> str:
@@ -26,11 +26,11 @@ def mark_operators(mark: Mark) -> str:
     if mark.kind == "cut":
         return f"{stroke(GREY, 0.3)} {fp_str(p[0], p[1], p[2] - p[0], p[3] - p[1])} re S"
     if mark.kind == "circle":
-        return f"{stroke(GREY, 0.3)} {ellipse(p[0], p[1], p[2], p[3])} S"
+        return f"{stroke(GREY, 0.3)} {trace_ellipse(p[0], p[1], p[2], p[3])} S"
     if mark.kind == "align":
         cx, cy, size = p
         cross = (f"{fp_str(cx - size / 2, cy)} m {fp_str(cx + size / 2, cy)} l "
-                 f"{fp_str(cx, cy - size / 2)} m {fp_str(cx, cy + size / 2)} l S {ellipse(cx, cy, size / 4, size / 4)} S")
+                 f"{fp_str(cx, cy - size / 2)} m {fp_str(cx, cy + size / 2)} l S {trace_ellipse(cx, cy, size / 4, size / 4)} S")
         return " ".join(f"{stroke(colour, width)} {cross}" for colour, width in HALO)
     if mark.kind == "cutline":  # every cut of a page's die-cut pieces, solid, as one stroke
         return f"{stroke(BLACK, 0.3)} {cut_operators(p)} S"
@@ -41,16 +41,6 @@ def mark_operators(mark: Mark) -> str:
 
 def stroke(colour: tuple[float, float, float], width: float) -> str:
     return f"{fp_str(*colour)} RG {fp_str(width)} w"
-
-
-def ellipse(cx: float, cy: float, rx: float, ry: float) -> str:
-    """A closed ellipse of four Bézier curves, counter-clockwise from its right end."""
-    kx, ky = rx * KAPPA, ry * KAPPA
-    return (f"{fp_str(cx + rx, cy)} m "
-            f"{fp_str(cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry)} c "
-            f"{fp_str(cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy)} c "
-            f"{fp_str(cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry)} c "
-            f"{fp_str(cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy)} c h")
 
 
 def cut_operators(points: tuple[float, ...]) -> str:
