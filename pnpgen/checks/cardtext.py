@@ -7,6 +7,7 @@ import re
 from ..project.model import Game
 from .findings import Finding
 from .phrasing import Phrasing
+from .prose import SentenceMemo
 from .tables import check_prose
 from .templatetext import PRINTED
 from .vocabulary import Noun
@@ -15,11 +16,13 @@ from .wordrules import check_text, find_rules
 _COLOUR = re.compile(r"#[0-9a-fA-F]{3,8}")
 
 
-def check_card_text(game: Game, nouns: list[Noun], strict: bool = False) -> list[Finding]:
-    """Numbers in the printed texts held to the data, and the rules they state in words to the document's word."""
+def check_card_text(game: Game, nouns: list[Noun], strict: bool = False,
+                    memo: SentenceMemo | None = None) -> list[Finding]:
+    """Numbers in the printed texts held to the data, and the rules they state in words to the document's word.
+    memo: what reading the game's sentences gave, kept by a process that checks the game again (pnpgen watch)."""
     findings = []
     seen: set[tuple[str, str]] = set()
-    read: dict = {}  # the findings of each sentence read, by its surroundings: cards repeat their sentences
+    read = memo or SentenceMemo()  # cards repeat their sentences: each is read once
     rules = find_rules(game)
     for component in game.components:
         places = dict(component.field_locations)
@@ -35,6 +38,8 @@ def check_card_text(game: Game, nouns: list[Noun], strict: bool = False) -> list
                     findings.extend(check_prose(game, text, lambda offset, where=where: where, nouns, strict, origin,
                                                 component.name, memo=read))
                 findings.extend(check_text(game, text, lambda offset, where=where: where, rules, origin))
+    if memo is not None:
+        memo.forget_unseen()  # what a kept memo holds is what the game's texts read now, no more
     return findings
 
 
@@ -43,7 +48,7 @@ def check_edition_card_text(game: Game, nouns: list[Noun], words: Phrasing, stri
     translation when it has one of its own (effect@en), else at the field."""
     findings = []
     seen: set[tuple[str, str]] = set()
-    read: dict = {}  # as in check_card_text
+    read = SentenceMemo()  # as in check_card_text
     for component in game.components:
         places = dict(component.field_locations)
         for card in component.cards:

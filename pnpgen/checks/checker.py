@@ -24,13 +24,16 @@ from .rulebook import check_rulebook
 from .setups import check_setup
 from .templatetext import check_template_text
 from .terms import check_terms
+from .prose import SentenceMemo
 from .vocabulary import build_vocabulary
 
-def check_project(project: Project, games=None, strict: bool = False) -> list[Finding]:
-    """Every finding for the chosen games; `strict` also lists numbers in prose that nothing accounts for."""
+def check_project(project: Project, games=None, strict: bool = False, memos: dict | None = None) -> list[Finding]:
+    """Every finding for the chosen games; `strict` also lists numbers in prose that nothing accounts for. memos:
+    what reading each game's card text gave, by game id, kept by a process that checks again (watch, serve)."""
     documents = Documents(project)
     return [f for game in (games if games is not None else project.games)
-            for f in check_game(project, game, documents, strict)]
+            for f in check_game(project, game, documents, strict,
+                                None if memos is None else memos.setdefault(game.id, SentenceMemo(kept=True)))]
 
 
 def check_edition(edition: Project, games=None, strict: bool = False) -> list[Finding]:
@@ -59,7 +62,8 @@ def check_edition(edition: Project, games=None, strict: bool = False) -> list[Fi
     return findings
 
 
-def check_game(project: Project, game: Game, documents: Documents | None = None, strict: bool = False) -> list[Finding]:
+def check_game(project: Project, game: Game, documents: Documents | None = None, strict: bool = False,
+               memo: SentenceMemo | None = None) -> list[Finding]:
     documents = documents or Documents(project)
     pieces = {c.id: expand_pieces(c) for c in game.components}
     findings: list[Finding] = check_game_document(documents, game)
@@ -87,7 +91,7 @@ def check_game(project: Project, game: Game, documents: Documents | None = None,
     findings.extend(check_terms(project, game, documents))
     findings.extend(check_unread_fields(project, game))
     nouns = build_vocabulary(game)
-    findings.extend(check_card_text(game, nouns, strict))
+    findings.extend(check_card_text(game, nouns, strict, memo))
     findings.extend(check_template_text(project, game, nouns, strict))
     findings.extend(state_boxes(game))
 

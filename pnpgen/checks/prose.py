@@ -9,17 +9,17 @@ from typing import Callable
 
 from ..errors import Location
 from ..project.model import Game
-from .findings import FAIL, PASS, WARN, Finding
+from .findings import Finding
+from .judging import Claim, judge_span, skipped_mark
 from .noun_places import find_last_noun, find_nearest_noun, find_players_before
 from .numerals import Number, parse_number
 from .phrasing import JAPANESE, Phrasing
 from .sentences import ITEM, LEAD, read_condition, split_sentences
-from .wording import counts_range, find_bracketed_noun, names_value, with_totals
+from .wording import counts_range, find_bracketed_noun, names_value
 from .vocabulary import Context, Noun
 
 _LIST = "・"
 _TIMES = ("×", "x", "＊", "*")
-_LIST_MARK = re.compile(r"^\s*(?:#+\s*)?[0-9０-９]+\s*(?:[.．]\s|[：:])")
 _COLON = re.compile(r"\s*[：:]\s*")
 _NEWLINE = re.compile("\n")
 
@@ -39,11 +39,11 @@ class Span:
 
 def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[int], Location], nouns: list[Noun],
                     strict: bool, origin: str, subject: str = "", words: Phrasing = JAPANESE,
-                    memo: dict | None = None) -> list[Finding]:
+                    memo: SentenceMemo | None = None) -> list[Finding]:
     """Findings for each number in the sentences of `text` outside its table lines; `locate` turns offsets into places;
     `subject` is what the text is about when no heading says (a card's text: its component); `words`: its language's.
-    memo: for a text that `locate` puts at one place whatever the offset (a card's field), the findings of the
-    sentences read before for the same game, nouns and strictness (see check_span_once)."""
+    memo: for a text that `locate` puts at one place whatever the offset (a card's field), what reading each of
+    its sentences gave before (SentenceMemo)."""
     findings: list[Finding] = []
     previous, heading, lead, last_end = "", "", "", 0
     heading_players = lead_players = None
@@ -65,28 +65,45 @@ def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[i
         if not item and not sentence.lstrip().startswith("#"):
             lead = sentence
         span = Span(sentence, start, previous, heading, lead_players or heading_players, lead if item else "", subject)
-        if memo is None:
-            findings.extend(check_span(game, span, locate, nouns, strict, origin, words=words))
-        else:
-            findings.extend(check_span_once(memo, game, span, locate, nouns, strict, origin, words))
+        claims = (read_span(game.players, span, nouns, strict, words=words) if memo is None
+                  else memo.read(game.players, span, nouns, strict, words))
+        findings.extend(judge_span(game, span, claims, locate, nouns, strict, origin, words))
         if not sentence.lstrip().startswith("#"):
             previous = sentence
     return findings
 
 
-def check_span_once(memo: dict, game: Game, span: Span, locate, nouns: list[Noun], strict: bool,
-                    origin: str, words: Phrasing = JAPANESE) -> list[Finding]:
-    """check_span of a sentence in a text whose every offset `locate` puts at one place: a sentence read before in
-    the same surroundings (the span but for where it starts) and of the same origin has the same findings, here."""
-    key = (span.text, span.before, span.heading, span.players, span.lead, span.subject, origin, words.lang)  # all but start
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = check_span(game, replace(span, start=0), lambda offset: None, nouns, strict, origin,
-                                       words=words)
-    if not found:
+class SentenceMemo:
+    """What reading each sentence of a text that one place stands for (a card's field) gave: a sentence read again
+    in the same surroundings, for nouns read alike, is not read again, only judged. Reading looks at nouns only
+    for their words, labels, counters and card values (their vocabulary); judging asks the data, every build. A
+    memo kept across the builds of one process (pnpgen watch) reads only the sentences a save changed."""
+
+    def __init__(self, kept: bool = False):
+        self.nouns: list[Noun] | None = None  # the nouns (this very list) the vocabulary was taken from
+        self.vocabulary: tuple | None = None
+        self.claims: dict[tuple, list[Claim]] = {}
+        self.seen: set[tuple] | None = set() if kept else None  # a kept memo's sentences since forget_unseen
+
+    def read(self, players: tuple, span: Span, nouns: list[Noun], strict: bool, words: Phrasing) -> list[Claim]:
+        if nouns is not self.nouns or players != self.vocabulary[0]:
+            vocabulary = (players, tuple((n.words, n.label, n.units, n.near_units, n.card_values) for n in nouns))
+            self.nouns = nouns
+            if vocabulary != self.vocabulary:
+                self.vocabulary, self.claims = vocabulary, {}
+        key = (span.text, span.before, span.heading, span.players, span.lead, span.subject, strict, words.lang)
+        if self.seen is not None:
+            self.seen.add(key)
+        found = self.claims.get(key)
+        if found is None:
+            found = self.claims[key] = read_span(players, replace(span, start=0), nouns, strict, words=words)
         return found
-    where = locate(span.start)
-    return [replace(finding, location=where) for finding in found]
+
+    def forget_unseen(self) -> None:
+        """Drop what no sentence read since the last call asked for: a long session keeps only its texts'."""
+        if self.seen is not None:
+            self.claims = {key: claims for key, claims in self.claims.items() if key in self.seen}
+            self.seen = set()
 
 
 def find_pairs(text: str, numbers: list[Number]) -> dict[int, str]:
@@ -103,24 +120,31 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
                context: Context | None = None, fallback: tuple[str, ...] = (),
                words: Phrasing = JAPANESE) -> list[Finding]:
     """Findings for each number of a sentence, or (given the `context` of its headers) of a table cell."""
+    claims = read_span(game.players, span, nouns, strict, context, fallback, words)
+    return judge_span(game, span, claims, locate, nouns, strict, origin, words, cell=context is not None)
+
+
+def read_span(players_of_game: tuple, span: Span, nouns: list[Noun], strict: bool, context: Context | None = None,
+              fallback: tuple[str, ...] = (), words: Phrasing = JAPANESE) -> list[Claim]:
+    """What a sentence (or a table cell, given the `context` of its headers) says of each of its numbers; a number
+    tied to no noun is left out unless `strict` lists it (judge says nothing of it otherwise)."""
     text = span.text
     cell = context is not None
     base = context or Context()
     quoted = frozenset(str(parse_number(q)) for q in words.quoted.findall(text)) | base.quoted
     per = base.per or words.is_per(text) or bool(words.one_each.search(text))
-    findings = []
+    claims = []
     numbers = words.find_numbers(text)
     pairs = {} if cell else find_pairs(text, numbers)
     for number in numbers:
         if skipped(text, number, words) or pairs.get(number.start) == "":
             continue
-        where = locate(span.start + number.start)
         if number.players and not cell:
             if words.player_form.match(text, number.end):
-                findings.append(check_players(game, number, where, origin))
+                claims.append(Claim(number))
             continue
         players = base.players if cell else (words.players_of or find_players_before)(
-            text, numbers, number, game.players, span.players)
+            text, numbers, number, players_of_game, span.players)
         paired = frozenset({pairs[number.start]}) if number.start in pairs else frozenset()
         part = cell or bool(words.part.search(text)) or bool(paired)
         here = Context(players, per, quoted | paired, base.inputs, part=part,
@@ -146,14 +170,12 @@ def check_span(game: Game, span: Span, locate, nouns: list[Noun], strict: bool, 
             continue  # 「９と１０を抜く」「５の菓子カード」: a value the component's cards have, not a count of them
         if not cell and words.lang == "ja" and counts_range(text, number):
             continue  # 「１〜３の３枚」: as many as the values the range names
-        if noun is not None and noun.label.startswith("figure ") and is_total(text, number, words):
-            noun = with_totals(noun, nouns, here)  # ３ラウンド（計１８トリック）: the figure times another
-        findings.extend(judge(game, noun, number, here, text, where, strict, origin, counted=bool(paired)))
-    if not cell and words.remove.search(text):
-        findings.extend(check_removal(game, span, numbers, nouns, locate, origin, words))
-    if not cell:
-        findings.extend(check_value_ranges(game, span, nouns, locate, origin, words))
-    return findings
+        if noun is None and (not strict or number.value in (0, 1)):
+            continue  # judge would say nothing of it
+        totals = noun is not None and noun.label.startswith("figure ") and is_total(text, number, words)  # 計１８トリック
+        index = None if noun is None else next(i for i, known in enumerate(nouns) if known is noun)
+        claims.append(Claim(number, here, index, totals, bool(paired)))
+    return claims
 
 
 def is_left(text: str, number: Number, words: Phrasing) -> bool:
@@ -169,63 +191,6 @@ def is_total(text: str, number: Number, words: Phrasing) -> bool:
         return bool(words.total.search(text[max(0, number.start - 4):number.start]))
     after = text[number.end:number.end + 24].split(",")[0].split(")")[0]
     return bool(words.total.search(text[max(0, number.start - 16):number.start]) or words.total_after.search(after))
-
-
-def check_value_ranges(game: Game, span: Span, nouns: list[Noun], locate, origin: str,
-                       words: Phrasing = JAPANESE) -> list[Finding]:
-    """「１〜１１の数字」: the values a component's cards run over, held to the lowest and highest the data gives."""
-    findings = []
-    for match in words.value_range.finditer(span.text):
-        low, high = parse_number(match.group(1)), parse_number(match.group(2))
-        candidates = [n for n in nouns if n.ranges]
-        at = Number(low, match.start(), match.end(), "", "")
-        noun = (find_nearest_noun(span.text, at, candidates, words.max_gap, words)
-                or find_last_noun(span.before[-words.max_gap:], candidates, words)
-                or find_last_noun(span.heading, candidates, words))
-        if noun is None:
-            continue
-        check = f"{origin} values {noun.label.removeprefix('count ')}"
-        shown = "、".join(f"{a}〜{b}" for a, b in sorted(noun.ranges))
-        where = locate(span.start + match.start())
-        if (low, high) in noun.ranges:
-            findings.append(Finding(PASS, game.id, check, where, f"{low}〜{high}", f"{low}〜{high}"))
-        else:
-            findings.append(Finding(FAIL, game.id, check, where, shown, f"{low}〜{high}",
-                                    f"「{span.text.strip()[:60]}」 gives the values {low}〜{high} but the cards "
-                                    f"({noun.location.file}:{noun.location.line}) run {shown}"))
-    return findings
-
-
-def check_removal(game: Game, span: Span, numbers: list[Number], nouns: list[Noun], locate, origin: str,
-                  words: Phrasing = JAPANESE) -> list[Finding]:
-    """「３人プレイ時は、エリアカードの１０と１１を抜き」: the card values a sentence takes out at a player count are
-    the ones the data's removal takes out there."""
-    text = span.text
-    noun = next((n for n in nouns if n.removed and any(w in text for w in n.words)), None)
-    if noun is None and not any(w in text for n in nouns for w in n.words):
-        noun = next((n for n in nouns if n.removed and any(w in span.before + span.heading for w in n.words)), None)
-    players = find_players_before(text, numbers, numbers[-1], game.players, span.players) if numbers else span.players
-    if noun is None or players is None:
-        return []
-    named = [n for n in numbers if not n.players and not n.unit and n.value in noun.card_values and not skipped_mark(text, n)]
-    removed = {v for count, values in noun.removed if count == players for v in values}
-    if not named or not removed and not any(count == players for count, _ in noun.removed):
-        return []
-    stated = {n.value for n in named}
-    check = f"{origin} removal {noun.label.removeprefix('count ')} at {players} players"
-    where = locate(span.start + named[0].start)
-    shown = "、".join(str(v) for v in sorted(removed)) or "none"
-    if stated == removed:
-        return [Finding(PASS, game.id, check, where, shown, shown, f"「{text.strip()[:60]}」 agrees with the data")]
-    said = "、".join(str(v) for v in sorted(stated))
-    return [Finding(FAIL, game.id, check, where, shown, said,
-                    f"「{text.strip()[:60]}」 takes out {said} but the data's setup at {players} players "
-                    f"({noun.location.file}:{noun.location.line}) removes {shown}")]
-
-
-def skipped_mark(text: str, number: Number) -> bool:
-    """A list or step mark (1. , １：) rather than a value the sentence names."""
-    return number.start < 6 and bool(_LIST_MARK.match(text)) and _LIST_MARK.match(text).end() > number.start
 
 
 def skipped(text: str, number: Number, words: Phrasing = JAPANESE) -> bool:
@@ -249,40 +214,3 @@ def skipped(text: str, number: Number, words: Phrasing = JAPANESE) -> bool:
     return text[after:after + 1] in ("%", "％", "mm", "m") or text[number.end:number.end + 2] in ("mm", "cm")
 
 
-def judge(game: Game, noun: Noun | None, number: Number, context: Context, text: str, where: Location, strict: bool,
-          origin: str, counted: bool = False) -> list[Finding]:
-    snippet = text.strip()[:60]
-    accepted = noun.accepts(context) if noun else set()
-    if noun is None or (number.value in (0, 1) and number.value not in accepted and not counted):  # 「１枚引く」「０もあり」
-        if not strict or number.value in (0, 1):  # 「１枚引いて」 counts one thing; it states no figure of the game
-            return []
-        return [Finding(WARN, game.id, f"{origin} number not tied to the data", where, "a component or figure", number.value,
-                        f"「{snippet}」: {spell(number)} names no component or figure; write an expression or "
-                        "name what it counts", figure="untied")]
-    check = f"{origin} {noun.label}"
-    if number.value in accepted:
-        return [Finding(PASS, game.id, check, where, number.value, number.value,
-                        f"「{snippet}」 agrees with the data; prefer {noun.hint} so that the text follows the data")]
-    shown = "、".join(str(v) for v in sorted(accepted, key=str)) or "nothing"
-    data = noun.location
-    at = f" ({data.file}:{data.line})" if data is not None else ""
-    per_owner = not context.per and number.value in noun.accepts(replace(context, per=True))
-    per = "; a count per owner needs the phrase to say per what (ずつ, 各, １人あたり)" if per_owner else ""
-    expected = next(iter(accepted)) if len(accepted) == 1 else shown
-    return [Finding(FAIL, game.id, check, where, expected, number.value,
-                    f"「{snippet}」 states {spell(number)} but the data{at} gives {shown}{per}; "
-                    f"write {noun.hint.replace('players=N', f'players={context.players or 3}')} instead of the number")]
-
-
-def check_players(game: Game, number: Number, where: Location, origin: str) -> Finding:
-    ok = number.value in game.players
-    shown = f"{min(game.players)}–{max(game.players)}" if game.players else "none"
-    return Finding(PASS if ok else FAIL, game.id, f"{origin} player count", where, shown, number.value,
-                   "" if ok else f"{number.text}人 is not a player count of this game ({shown})")
-
-
-def spell(number: Number) -> str:
-    """The number as the prose writes it (２枚, 半分, 三倍, 3 cards)."""
-    if number.said:
-        return number.said
-    return number.text if number.unit in number.text else number.text + number.unit

@@ -21,7 +21,7 @@ def find_noun_header(header: list[str], nouns) -> str:
 
 
 def check_prose(game: Game, text: str, locate, nouns, strict: bool, origin: str, subject: str = "",
-                words: Phrasing = JAPANESE, memo: dict | None = None) -> list:
+                words: Phrasing = JAPANESE, memo=None) -> list:
     """Findings for each number in `text` (blanked Markdown or a card's text), read in the phrasing of its language:
     its tables cell by cell, then its sentences (memo: see check_sentences)."""
     tables = table_lines(text)

@@ -39,6 +39,7 @@ class Gallery:
         self.since = since  # a git revision or last-build: mark the cards changed since then
         self.previous: Project | None = None
         self.flaws: dict[str, list[dict]] = {}  # a thumbnail's key -> its face's print flaws (faces/print_checks)
+        self.memos: dict = {}  # what checking the card text read, for the next rebuild (checks/checker.check_project)
 
     @whole_run("preview")
     def rebuild(self, path: Path, live: Live, files: list[str],
@@ -70,7 +71,8 @@ class Gallery:
     def model(self, project: Project, known: dict[str, bytes]) -> tuple[list, list, dict[str, bytes]]:
         """The games as the page shows them, the checker's findings, and the thumbnails still to add."""
         games = select_games(project, self.options.game)
-        findings = [dict(f.as_dict(), message=f.line().split(": ", 1)[1]) for f in check_project(project, games)]
+        findings = [dict(f.as_dict(), message=f.line().split(": ", 1)[1])
+                    for f in check_project(project, games, memos=self.memos)]
         cache = Cache(self.options.cache_dir or default_cache_dir()) if self.options.cache else None
         fontbook = open_fontbook(project, self.options)
         renderer = Renderer(project, fontbook, cache, inputs_digest(project))

@@ -138,23 +138,25 @@ def watch(path: str | Path, options: Options, echo: Callable[[str], None], *, in
     root = path if path.is_dir() else path.parent
     stop = stop or threading.Event()
     out = Path(options.out_dir) if options.out_dir else None  # -o inside templates/ (say) is not an edit
-    model, state = build_first(root, out, lambda loaded: rebuild(path, options, None, echo, loaded))
+    memos: dict = {}  # what checking the card text read, for the next build: a save changes a sentence or two
+    model, state = build_first(root, out, lambda loaded: rebuild(path, options, None, echo, loaded, memos))
     while (current := wait_for_change(state, lambda: look(root, model, out), stop, interval)) is not None:
         echo("changed: " + ", ".join(changed_files(state, current)))
         state = current
-        model = rebuild(path, options, model, echo) or model
+        model = rebuild(path, options, model, echo, memos=memos) or model
 
 
 def rebuild(path: Path, options: Options, previous: Project | None, echo: Callable[[str], None],
-            loaded: Callable[[Project], None] = lambda project: None) -> Project | None:
-    """Build again; loaded(project) is told the model as soon as it is read, before the build runs."""
+            loaded: Callable[[Project], None] = lambda project: None, memos: dict | None = None) -> Project | None:
+    """Build again; loaded(project) is told the model as soon as it is read, before the build runs; memos: see
+    build_project."""
     started = time.perf_counter()
     try:
         project = load_project(path)
         loaded(project)
         for line in describe_changes(previous, project):
             echo(line)
-        report = build_project(project, options)
+        report = build_project(project, options, memos=memos)
     except PnpError as err:
         for problem in err.problems:
             echo(str(problem))

@@ -97,8 +97,10 @@ def build(path: str | Path = ".", options: Options | None = None,
 
 
 @whole_run("build")
-def build_project(project: Project, options: Options, progress=None, last: LastBuild | None = None) -> Report:
-    """build() for a project already loaded (watch reuses the model it compares); last: its record, to renew."""
+def build_project(project: Project, options: Options, progress=None, last: LastBuild | None = None,
+                  memos: dict | None = None) -> Report:
+    """build() for a project already loaded (watch reuses the model it compares); last: its record, to renew;
+    memos: what checking the card text gave, kept by a process that builds again (check_project)."""
     from ..faces.convert import Converter
     from ..faces.inputs import input_digests
     from ..faces.render import Renderer
@@ -114,7 +116,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
     games = select_games(project, options.game)
     refuse_empty_rules(games, options)
     if options.check:
-        refuse_failed_checks(project, games)
+        refuse_failed_checks(project, games, memos)
     report = Report(notes=note_final(games) if options.final else [])
     out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
     refuse_links_out(project.root, out_dir, *(out_dir / game.id / edition_folder(project) for game in games))

@@ -33,8 +33,9 @@ def open_fontbook(project: Project, options=None) -> FontBook:
                     default_family=project.default_font, inside=project.root)
 
 
-def refuse_failed_checks(project: Project, games) -> None:
-    failed = failures(check_project(project, games))
+def refuse_failed_checks(project: Project, games, memos: dict | None = None) -> None:
+    """memos: see check_project."""
+    failed = failures(check_project(project, games, memos=memos))
     if failed:
         raise PnpError([f.as_problem() for f in failed] + [Problem(None, "the build stopped because checks failed; fix "
                        "the data or run `pnpgen check` for details (`pnpgen build --no-check` builds anyway)")])
