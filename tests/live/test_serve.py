@@ -43,9 +43,14 @@ def make_project(tmp_path: Path) -> Path:
 
 
 def edit(path: Path, old: str, new: str) -> None:
+    """Save as an editor that writes the new text beside the file and renames it over it: the watcher sees all of
+    the save or none of it. (An in-place save that a loaded machine stalls between truncating and writing can be
+    seen as an empty file first, and the first rebuild after it would not be the one a test waits for.)"""
     text = path.read_text(encoding="utf-8")
     assert old in text
-    path.write_text(text.replace(old, new), encoding="utf-8")
+    saving = path.with_name(f".{path.name}.saving")  # a dotfile: no watched file
+    saving.write_text(text.replace(old, new), encoding="utf-8")
+    os.replace(saving, path)
 
 
 @contextlib.contextmanager

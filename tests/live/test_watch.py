@@ -1,4 +1,5 @@
 """watch rebuilds after an edit and says which cards changed; a broken edit is reported, not fatal."""
+import os
 import shutil
 import threading
 from pathlib import Path
@@ -17,8 +18,14 @@ def wait_for(lines: Lines, text: str, start: int = 0) -> bool:
 
 
 def edit(path: Path, old: str, new: str) -> None:
+    """Save as an editor that writes the new text beside the file and renames it over it: the watcher sees all of
+    the save or none of it. (An in-place save that a loaded machine stalls between truncating and writing can be
+    seen as an empty file first, and the first rebuild after it would not be the one a test waits for.)"""
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace(old, new), encoding="utf-8")
+    assert old in text
+    saving = path.with_name(f".{path.name}.saving")  # a dotfile: no watched file
+    saving.write_text(text.replace(old, new), encoding="utf-8")
+    os.replace(saving, path)
 
 
 def test_watch_picks_up_edits(tmp_path):
