@@ -96,7 +96,7 @@ class SentenceMemo:
             self.seen.add(key)
         found = self.claims.get(key)
         if found is None:
-            found = self.claims[key] = read_span(players, replace(span, start=0), nouns, strict, words=words)
+            found = self.claims[key] = read_span(players, span, nouns, strict, words=words)  # offsets: none
         return found
 
     def forget_unseen(self) -> None:

@@ -32,8 +32,8 @@ class Style:
     weights: tuple[int, ...] = ()  # a variable font's weights to offer; () for a static font
 
 
-def read_directory(read: Callable[[int, int], bytes], start: int, fail: Callable[[str], None]) -> tuple[bytes, dict]:
-    """(the sfnt version, {tag: (offset, length)}) of the font whose directory starts at `start`."""
+def read_directory(read: Callable[[int, int], bytes], start: int, fail: Callable[[str], None]) -> dict:
+    """{tag: (offset, length)} of the font whose directory starts at `start`."""
     version, count = struct.unpack(">4sH", read(start, 6))
     if version not in VERSIONS:
         fail("it does not start like a TrueType or OpenType font")
@@ -43,7 +43,7 @@ def read_directory(read: Callable[[int, int], bytes], start: int, fail: Callable
     for entry in range(count):
         tag, _, offset, length = struct.unpack_from(">4sIII", directory, 16 * entry)
         tables[tag.decode("latin-1")] = (offset, length)
-    return version, tables
+    return tables
 
 
 def collection_offsets(read: Callable[[int, int], bytes]) -> list[int]:
@@ -121,7 +121,7 @@ def read_styles(path: Path, collection: bool = False) -> list[Style]:
 
 def read_style(read: Callable[[int, int], bytes], start: int, fail: Callable[[str], None]) -> Style:
     """The style of the font whose directory starts at `start`."""
-    _, tables = read_directory(read, start, fail)
+    tables = read_directory(read, start, fail)
 
     def table(tag: str, at_least: int) -> bytes:
         offset, length = tables[tag]

@@ -15,6 +15,7 @@ from typing import Iterable
 
 from ..errors import Location, PnpError
 from .cmap import U32, assemble_font, read_be, read_cmap, swapped, write_cmap
+from .sfnt import name_records
 
 COPIED_TABLES = ("OS/2", "cvt ", "fpgm", "maxp", "name", "prep")  # kept byte for byte in a subset
 MAX_COMPONENT_DEPTH = 32  # real fonts nest composites 1-3 deep; a malicious one must not run away
@@ -133,12 +134,9 @@ class TrueTypeFile:
         """The PostScript name (name ID 6, else the full name, else family-style) as a PDF name: only
         letters, digits, '-', '_' and '.'; 'Font' when the font names nothing."""
         found: dict[int, str] = {}
-        name = self.table("name") if "name" in self.tables else b""
-        count, strings = struct.unpack_from(">HH", name, 2) if len(name) >= 6 else (0, 0)
-        records = [struct.unpack_from(">6H", name, 6 + 12 * i) for i in range(min(count, (len(name) - 6) // 12))]
-        for platform, _, _, name_id, length, offset in sorted(records, key=lambda r: (r[0] != 3, r[0] == 1)):
+        records = name_records(self.table("name")) if "name" in self.tables else []
+        for platform, _, _, name_id, raw in sorted(records, key=lambda r: (r[0] != 3, r[0] == 1)):
             if name_id in (1, 2, 4, 6) and platform in (0, 1, 3) and name_id not in found:
-                raw = bytes(name[strings + offset:strings + offset + length])
                 found[name_id] = raw.decode("latin-1" if platform == 1 else "utf-16-be", "replace")
         family = "-".join(found[i] for i in (1, 2) if i in found)
         cleaned = (re.sub(r"[^A-Za-z0-9._-]", "", text)[:63] for text in (found.get(6, ""), found.get(4, ""), family))
