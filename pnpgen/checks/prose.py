@@ -7,6 +7,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, replace
 from typing import Callable
 
+from ..digests import digest
 from ..errors import Location
 from ..project.model import Game
 from .findings import Finding
@@ -77,33 +78,45 @@ class SentenceMemo:
     """What reading each sentence of a text that one place stands for (a card's field) gave: a sentence read again
     in the same surroundings, for nouns read alike, is not read again, only judged. Reading looks at nouns only
     for their words, labels, counters and card values (their vocabulary); judging asks the data, every build. A
-    memo kept across the builds of one process (pnpgen watch) reads only the sentences a save changed."""
+    memo kept across builds (pnpgen watch; a build's cache, checks/kept_claims.py) reads only the sentences a save
+    changed."""
 
-    def __init__(self, kept: bool = False):
+    def __init__(self, kept: bool = False, vocabulary: str | None = None, claims: dict | None = None):
         self.nouns: list[Noun] | None = None  # the nouns (this very list) the vocabulary was taken from
-        self.vocabulary: tuple | None = None
-        self.claims: dict[tuple, list[Claim]] = {}
+        self.players: tuple | None = None  # the game's player counts, with them
+        self.vocabulary = vocabulary  # the digest of what reading looks at (vocabulary_digest)
+        self.claims: dict[tuple, list[Claim]] = claims or {}
         self.seen: set[tuple] | None = set() if kept else None  # a kept memo's sentences since forget_unseen
+        self.changed = False  # whether it holds what it did not when made: a kept copy of it is out of date
 
     def read(self, players: tuple, span: Span, nouns: list[Noun], strict: bool, words: Phrasing) -> list[Claim]:
-        if nouns is not self.nouns or players != self.vocabulary[0]:
-            vocabulary = (players, tuple((n.words, n.label, n.units, n.near_units, n.card_values) for n in nouns))
-            self.nouns = nouns
+        if nouns is not self.nouns or players != self.players:
+            vocabulary = vocabulary_digest(players, nouns)
+            self.nouns, self.players = nouns, players
             if vocabulary != self.vocabulary:
-                self.vocabulary, self.claims = vocabulary, {}
+                self.vocabulary, self.claims, self.changed = vocabulary, {}, True
         key = (span.text, span.before, span.heading, span.players, span.lead, span.subject, strict, words.lang)
         if self.seen is not None:
             self.seen.add(key)
         found = self.claims.get(key)
         if found is None:
             found = self.claims[key] = read_span(players, span, nouns, strict, words=words)  # offsets: none
+            self.changed = True
         return found
 
     def forget_unseen(self) -> None:
         """Drop what no sentence read since the last call asked for: a long session keeps only its texts'."""
         if self.seen is not None:
-            self.claims = {key: claims for key, claims in self.claims.items() if key in self.seen}
-            self.seen = set()
+            kept = {key: claims for key, claims in self.claims.items() if key in self.seen}
+            self.changed |= len(kept) != len(self.claims)
+            self.claims, self.seen = kept, set()
+
+
+def vocabulary_digest(players: tuple, nouns: list[Noun]) -> str:
+    """The digest of what reading a sentence looks at besides the sentence: the player counts, and each noun's words,
+    label and counters and the card values it knows (sets in sorted order: the same in every process)."""
+    return digest(players, [(n.words, n.label, sorted(n.units), sorted(n.near_units), sorted(n.card_values, key=repr))
+                            for n in nouns])
 
 
 def find_pairs(text: str, numbers: list[Number]) -> dict[int, str]:

@@ -115,13 +115,13 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
     refuse_conflicting_options(options)
     games = select_games(project, options.game)
     refuse_empty_rules(games, options)
+    # Without the cache the faces are kept for this build only, in memory.
+    cache = Cache(options.cache_dir or default_cache_dir() if options.cache else None)
     if options.check:
-        refuse_failed_checks(project, games, memos)
+        refuse_failed_checks(project, games, memos, cache)
     report = Report(notes=note_final(games) if options.final else [])
     out_dir = Path(options.out_dir) if options.out_dir else project.root / "output"
     refuse_links_out(project.root, out_dir, *(out_dir / game.id / edition_folder(project) for game in games))
-    # Without the cache the faces are kept for this build only, in memory.
-    cache = Cache(options.cache_dir or default_cache_dir() if options.cache else None)
     fontbook = open_fontbook(project, options)
     inputs, assets = input_digests(project)
     converter = Converter(fontbook, project.root, cache)

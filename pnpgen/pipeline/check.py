@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..checks.checker import check_edition, check_project
+from ..checks.checker import check_edition
 from ..checks.translations import check_translations
 from ..project.editions import chosen_languages, edition
 from ..project.validate import load_project
-from .prepare import select_games
+from .prepare import check_kept, select_games
+from ..store.cache import Cache, default_cache_dir
 from ..templating.run_budget import whole_run
 
 
@@ -21,7 +22,7 @@ def check(path: str | Path = ".", game: str | None = None, strict: bool = False,
     project = load_project(Path(path))
     editions = [edition(project, code) for code in chosen_languages(project, lang)]  # one that names none is refused
     games = select_games(project, game)
-    findings = check_project(project, games, strict=strict)
+    findings = check_kept(project, games, Cache(default_cache_dir()), strict)
     original = (project.texts or project).languages[:1]
     for made in editions:
         if made.language is not None and made.language not in original:

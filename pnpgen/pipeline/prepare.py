@@ -2,12 +2,14 @@
 a progress counter."""
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Callable
 
-from ..store.cache import claim_folder, default_cache_dir
+from ..store.cache import Cache, claim_folder, default_cache_dir, write_quietly
 from ..checks.checker import check_project
 from ..checks.findings import failures
+from ..digests import digest
 from ..errors import PnpError, Problem
 from ..faces.fonts import FontBook, font_dirs
 from ..project.assumptions import count_assumptions
@@ -33,12 +35,29 @@ def open_fontbook(project: Project, options=None) -> FontBook:
                     default_family=project.default_font, inside=project.root)
 
 
-def refuse_failed_checks(project: Project, games, memos: dict | None = None) -> None:
-    """memos: see check_project."""
-    failed = failures(check_project(project, games, memos=memos))
+def refuse_failed_checks(project: Project, games, memos: dict | None = None, cache: Cache | None = None) -> None:
+    """memos: see check_project; without them, what reading the card text gave is kept in the cache's folder."""
+    failed = failures(check_kept(project, games, cache, memos=memos))
     if failed:
         raise PnpError([f.as_problem() for f in failed] + [Problem(None, "the build stopped because checks failed; fix "
                        "the data or run `pnpgen check` for details (`pnpgen build --no-check` builds anyway)")])
+
+
+def check_kept(project: Project, games, cache: Cache | None, strict: bool = False, memos: dict | None = None):
+    """check_project's findings; unless memos are given, what reading the card text gave is read from the cache's
+    folder (None, or one refused: not kept) and kept there again when it changed."""
+    from ..checks.kept_claims import decode_memos, encode_memos, reading_digest
+
+    place = None
+    if memos is None and cache is not None:
+        place = cache.path("claims", digest("claims", str(project.root.resolve()), reading_digest()), ".json")
+        memos = {}
+        with contextlib.suppress(OSError):
+            memos = decode_memos(place.read_bytes()) if place is not None else {}
+    findings = check_project(project, games, strict, memos=memos)
+    if place is not None and any(memo.changed for memo in memos.values()):
+        write_quietly(place, encode_memos(memos))
+    return findings
 
 
 def counter(phase: str, total: int, progress, share: int | None = None, every: int = 1) -> Callable[[str], None]:

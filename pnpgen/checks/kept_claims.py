@@ -1,0 +1,78 @@
+"""Turn the sentence memos of a project's games into JSON bytes and back: what reading its card text gave, kept in
+the user's cache so that a build after a one-card save reads only that card's sentences again.
+
+What is read back is held to the shape written: a file that is damaged, or that an older pnpgen wrote, gives no
+memo (the sentences are read afresh), never a wrong claim or a traceback."""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from ..digests import digest
+from .judging import Claim
+from .numerals import Number
+from .prose import SentenceMemo
+from .vocabulary import Context
+
+_KEY_TYPES = (str, str, str, (int, type(None)), str, str, bool, str)  # a memo key: span fields, strict, language
+
+
+def reading_digest() -> str:
+    """The digest of the checker's own code: claims kept by another version of it are not its claims."""
+    return digest(*(path.read_bytes() for path in sorted(Path(__file__).parent.glob("*.py"))))
+
+
+def encode_memos(memos: dict[str, SentenceMemo]) -> bytes:
+    """The memos by game id, as JSON with a checksum of its body."""
+    games = {game_id: [memo.vocabulary, [[list(key), [encode_claim(c) for c in claims]]
+                                          for key, claims in memo.claims.items()
+                                          if all(c.context is None or not c.context.inputs for c in claims)]]
+             for game_id, memo in memos.items() if memo.vocabulary is not None}
+    body = json.dumps(games, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps([hashlib.sha256(body.encode("utf-8")).hexdigest(), body], ensure_ascii=False).encode("utf-8")
+
+
+def decode_memos(data: bytes) -> dict[str, SentenceMemo]:
+    """The memos encode_memos wrote (each kept: it forgets what a build no longer reads); {} for anything else."""
+    try:
+        check, body = json.loads(data.decode("utf-8"))
+        if not isinstance(body, str) or hashlib.sha256(body.encode("utf-8")).hexdigest() != check:
+            return {}
+        return {game_id: SentenceMemo(True, vocabulary, {decode_key(key): [decode_claim(c) for c in claims]
+                                                          for key, claims in entries})
+                for game_id, (vocabulary, entries) in json.loads(body).items() if isinstance(vocabulary, str)}
+    except (ValueError, TypeError, AttributeError):  # what json and the shape checks raise for a file not ours
+        return {}
+
+
+def encode_claim(claim: Claim) -> list:
+    n, c = claim.number, claim.context
+    context = None if c is None else [c.players, c.per, sorted(c.quoted), c.part, c.values, c.text]
+    return [[n.value, n.start, n.end, n.unit, n.text, n.said], context, claim.noun, claim.totals, claim.counted]
+
+
+def decode_key(key: list) -> tuple:
+    if len(key) != len(_KEY_TYPES) or not all(isinstance(v, t) for v, t in zip(key, _KEY_TYPES)):
+        raise ValueError("not a memo key")
+    return tuple(key)
+
+
+def decode_claim(fields: list) -> Claim:
+    number, context, noun, totals, counted = fields
+    value, start, end, unit, text, said = number
+    if not (isinstance(value, (int, float)) and all(isinstance(v, int) for v in (start, end))
+            and all(isinstance(v, str) for v in (unit, text, said)) and (noun is None or isinstance(noun, int))
+            and isinstance(totals, bool) and isinstance(counted, bool)):
+        raise ValueError("not a claim")
+    return Claim(Number(value, start, end, unit, text, said), None if context is None else decode_context(context),
+                 noun, totals, counted)
+
+
+def decode_context(fields: list) -> Context:
+    players, per, quoted, part, values, text = fields
+    if not (players is None or isinstance(players, int)) or not all(isinstance(v, bool) for v in (per, part, values)):
+        raise ValueError("not a context")
+    if not isinstance(text, str) or not all(isinstance(v, str) for v in quoted):
+        raise ValueError("not a context")
+    return Context(players, per, frozenset(quoted), part=part, values=values, text=text)

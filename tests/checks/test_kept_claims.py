@@ -1,0 +1,99 @@
+"""What reading the card text gave, kept in the cache between builds: read back, it gives what a fresh check gives
+and reads no sentence again; a later build reads only the sentences a save changed; a damaged file is no memo."""
+import hashlib
+import json
+
+import pytest
+
+import pnpgen
+from pnpgen.checks import prose
+from pnpgen.checks.cardtext import check_card_text
+from pnpgen.checks.checker import check_project
+from pnpgen.checks.kept_claims import decode_memos, encode_memos
+from pnpgen.checks.vocabulary import build_vocabulary
+from pnpgen.pipeline.build import Options
+from pnpgen.project.validate import load_project
+
+from slips import edit
+
+
+def refuse_reading(*args, **kwargs):
+    raise AssertionError("a sentence was read again")
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_memos_read_back_give_what_a_fresh_check_gives_without_reading(project, monkeypatch, strict):
+    memos: dict = {}
+    fresh = check_project(load_project(project), strict=strict, memos=memos)
+    kept = decode_memos(encode_memos(memos))
+    read = {game_id for game_id, memo in memos.items() if memo.vocabulary is not None}  # a game whose texts state numbers
+    assert kept.keys() == read and len(read) >= 2 and all(kept[g].claims == memos[g].claims for g in read)
+    assert check_project(load_project(project), strict=strict, memos=dict(kept)) == fresh
+    monkeypatch.setattr(prose, "read_span", refuse_reading)
+    for game in load_project(project).games:
+        if game.id in kept:
+            check_card_text(game, build_vocabulary(game), strict, kept[game.id])
+            assert not kept[game.id].changed
+
+
+def sealed(body: str) -> bytes:
+    return json.dumps([hashlib.sha256(body.encode()).hexdigest(), body]).encode()
+
+
+GOOD_KEY = ["３枚引く。", "", "", None, "", "デッキ", False, "ja"]
+GOOD_CLAIM = [[3, 0, 1, "枚", "３", ""], [None, False, [], False, False, "３枚引く。"], 0, False, False]
+
+
+@pytest.mark.parametrize("data", [
+    b"", b"not json", b"[1, 2, 3]", sealed("{}")[:-9], sealed("{}").replace(b"{}", b"[]"),
+    sealed(json.dumps({"g": ["v", [[GOOD_KEY, [GOOD_CLAIM[:4]]]]]})),  # a claim short of a field
+    sealed(json.dumps({"g": ["v", [[GOOD_KEY[:7], [GOOD_CLAIM]]]]})),  # a key short of a field
+    sealed(json.dumps({"g": ["v", [[GOOD_KEY, [[["3", 0, 1, "枚", "３", ""]] + GOOD_CLAIM[1:]]]]]})),  # a text value
+    sealed(json.dumps({"g": ["v", [[GOOD_KEY, [[GOOD_CLAIM[0], [None, 1, [], False, False, ""]] + GOOD_CLAIM[2:]]]]]})),
+    sealed(json.dumps({"g": ["v", [[GOOD_KEY, [GOOD_CLAIM]]]]})).replace(b"\\u679a", b"\\u679b"),  # checksum broken
+], ids=["empty", "text", "a list", "cut short", "a list sealed", "short claim", "short key", "text value",
+        "number flag", "changed"])
+def test_a_damaged_or_foreign_file_gives_no_memo(data):
+    assert decode_memos(data) == {}
+
+
+def test_the_good_shape_reads_back():
+    memos = decode_memos(sealed(json.dumps({"g": ["v", [[GOOD_KEY, [GOOD_CLAIM]]]]})))
+    (claim,), = memos["g"].claims.values()
+    assert claim.number.value == 3 and claim.context.text == "３枚引く。" and claim.noun == 0
+
+
+def count_reading(monkeypatch) -> list:
+    """The card text sentences read (a card's text is about its component; a rulebook's, about what it says)."""
+    read = []
+    real = prose.read_span
+
+    def counted(players, span, *args, **kwargs):
+        if span.subject:
+            read.append(span.text)
+        return real(players, span, *args, **kwargs)
+    monkeypatch.setattr(prose, "read_span", counted)
+    return read
+
+
+def test_a_build_after_a_one_card_save_reads_only_that_cards_sentences(project, tmp_path, monkeypatch):
+    options = Options(cache_dir=tmp_path / "cache", out_dir=tmp_path / "out", only="components")
+    read = count_reading(monkeypatch)
+    pnpgen.build(project, options)
+    assert len(read) >= 5
+    read.clear()
+    edit(project, "games/otogi-taisen.yaml", "          - {number: 12}\n", "          - {number: 12, text: 山札から１枚引く。}\n")
+    pnpgen.build(project, options)
+    assert read == ["山札から１枚引く"]  # the sentence, its full stop its end
+    read.clear()
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))  # `pnpgen check` reads what the build kept
+    kept = pnpgen.check(project)
+    assert read == []
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "another"))
+    assert pnpgen.check(project) == kept and len(read) >= 5
+
+
+def test_a_build_without_the_cache_keeps_no_reading(project, tmp_path):
+    pnpgen.build(project, Options(cache_dir=tmp_path / "cache", out_dir=tmp_path / "out", cache=False,
+                                  only="components"))
+    assert not (tmp_path / "cache" / "claims").exists()
