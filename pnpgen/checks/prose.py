@@ -43,9 +43,21 @@ def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[i
                     memo: SentenceMemo | None = None) -> list[Finding]:
     """Findings for each number in the sentences of `text` outside its table lines; `locate` turns offsets into places;
     `subject` is what the text is about when no heading says (a card's text: its component); `words`: its language's.
-    memo: for a text that `locate` puts at one place whatever the offset (a card's field), what reading each of
-    its sentences gave before (SentenceMemo)."""
+    memo: for a text that `locate` puts at one place whatever the offset (a card's field), what splitting it and
+    reading each of its sentences gave before (SentenceMemo)."""
     findings: list[Finding] = []
+    spans = (find_spans(text, tables, game.players, subject, words) if memo is None
+             else memo.spans(text, tables, game.players, subject, words))
+    for span in spans:
+        claims = (read_span(game.players, span, nouns, strict, words=words) if memo is None
+                  else memo.read(game.players, span, nouns, strict, words))
+        findings.extend(judge_span(game, span, claims, locate, nouns, strict, origin, words))
+    return findings
+
+
+def find_spans(text: str, tables: set[int], players: tuple, subject: str, words: Phrasing) -> list[Span]:
+    """The sentences of `text` outside its table lines, each with what surrounds it (Span)."""
+    spans = []
     previous, heading, lead, last_end = "", "", "", 0
     heading_players = lead_players = None
     breaks = [m.start() for m in _NEWLINE.finditer(text)]
@@ -60,18 +72,16 @@ def check_sentences(game: Game, text: str, tables: set[int], locate: Callable[[i
             lead_players = None
         if sentence.lstrip().startswith("#"):
             heading, lead_players, previous = sentence, None, ""
-            heading_players = read_condition(sentence, game.players, words.player_mark)
+            heading_players = read_condition(sentence, players, words.player_mark)
         elif not item and LEAD.search(sentence):
-            lead_players = read_condition(sentence, game.players, words.player_mark)
+            lead_players = read_condition(sentence, players, words.player_mark)
         if not item and not sentence.lstrip().startswith("#"):
             lead = sentence
-        span = Span(sentence, start, previous, heading, lead_players or heading_players, lead if item else "", subject)
-        claims = (read_span(game.players, span, nouns, strict, words=words) if memo is None
-                  else memo.read(game.players, span, nouns, strict, words))
-        findings.extend(judge_span(game, span, claims, locate, nouns, strict, origin, words))
+        spans.append(Span(sentence, start, previous, heading, lead_players or heading_players, lead if item else "",
+                          subject))
         if not sentence.lstrip().startswith("#"):
             previous = sentence
-    return findings
+    return spans
 
 
 class SentenceMemo:
@@ -88,6 +98,8 @@ class SentenceMemo:
         self.claims: dict[tuple, list[Claim]] = claims or {}
         self.seen: set[tuple] | None = set() if kept else None  # a kept memo's sentences since forget_unseen
         self.changed = False  # whether it holds what it did not when made: a kept copy of it is out of date
+        self.split: dict[tuple, list[Span]] = {}  # (text, player counts, subject, language) -> its sentences
+        self.split_seen: set[tuple] = set()
 
     def read(self, players: tuple, span: Span, nouns: list[Noun], strict: bool, words: Phrasing) -> list[Claim]:
         if nouns is not self.nouns or players != self.players:
@@ -104,12 +116,26 @@ class SentenceMemo:
             self.changed = True
         return found
 
+    def spans(self, text: str, tables: set[int], players: tuple, subject: str, words: Phrasing) -> list[Span]:
+        """find_spans(), once for each text (whose table lines are its own) in a kept memo; a build's own texts
+        differ (check_card_text splits each once)."""
+        if self.seen is None:
+            return find_spans(text, tables, players, subject, words)
+        key = (text, players, subject, words.lang)
+        self.split_seen.add(key)
+        found = self.split.get(key)
+        if found is None:
+            found = self.split[key] = find_spans(text, tables, players, subject, words)
+        return found
+
     def forget_unseen(self) -> None:
-        """Drop what no sentence read since the last call asked for: a long session keeps only its texts'."""
+        """Drop what no text or sentence read since the last call asked for: a long session keeps only its texts'."""
         if self.seen is not None:
             kept = {key: claims for key, claims in self.claims.items() if key in self.seen}
             self.changed |= len(kept) != len(self.claims)
             self.claims, self.seen = kept, set()
+            self.split = {key: spans for key, spans in self.split.items() if key in self.split_seen}
+            self.split_seen = set()
 
 
 def vocabulary_digest(players: tuple, nouns: list[Noun]) -> str:

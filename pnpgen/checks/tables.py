@@ -55,6 +55,8 @@ def read_header_value(text: str) -> str | None:
 
 def check_tables(game: Game, text: str, tables: set[int], locate, nouns, strict: bool, origin: str,
                  words: Phrasing = JAPANESE) -> list:
+    if not tables:
+        return []
     lines = text.split("\n")
     offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
     findings = []

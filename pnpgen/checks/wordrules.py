@@ -69,6 +69,8 @@ def find_rules(game: Game) -> list:
 
 def check_text(game: Game, text: str, locate, rules, origin: str) -> list[Finding]:
     """Each sentence of `text` that speaks of a rule in words held to the document's word."""
+    if not rules:
+        return []
     return [f for sentence in _SENTENCE.finditer(text)
             for f in check_sentence(game, sentence.group(0), sentence.start(), locate, rules, origin)]
 

@@ -8,6 +8,9 @@ from .font import font_named
 from .form import FaceForm, Shape, glyphs_fit
 from .images import ImageChecker
 
+KEPT_RECORDS = 1 << 16  # form records a process remembers having checked; then it starts afresh
+_CHECKED: set[bytes] = set()  # the checksums of form records checked in full in this process (watch, serve)
+
 
 class StoredForms:
     """The form records of one project's pack, read for this build's fonts and images. A record is drawn from only
@@ -48,6 +51,10 @@ class StoredForms:
         record that does not check or cannot be drawn today is forgotten."""
         if data is None:
             return None
+        # A record's checksum is a function of its bytes: one checked before, in a build of this process, is
+        # parsed without checking it again; its fonts are still this build's (fonts_of), and its images too.
+        record = self.pack.form_checksum(key)
+        checked = checked or record in _CHECKED
         try:
             form = FaceForm.from_bytes(data, check=not checked)
         except ValueError:
@@ -61,6 +68,10 @@ class StoredForms:
             self.pack.forget(key)
             return None
         self.pack.checked.add(key)
+        if record is not None:
+            if len(_CHECKED) >= KEPT_RECORDS:
+                _CHECKED.clear()
+            _CHECKED.add(record)
         return form
 
     def fonts_of(self, shape: Shape) -> tuple[tuple[str, ...], list[int]] | None:

@@ -1,5 +1,6 @@
 """The content-hash cache: a rebuild re-renders nothing, a tweak re-renders exactly the changed card."""
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -121,8 +122,9 @@ def test_a_damaged_pack_is_a_miss_not_an_error(project, tmp_path, damage):
 
 def test_the_cache_holds_no_pickles_and_few_files(project, tmp_path):
     build(project, tmp_path / "out", tmp_path / "cache")
-    [pack] = sorted(p for p in (tmp_path / "cache").rglob("*") if p.is_file())
+    [claims, pack] = sorted((p for p in (tmp_path / "cache").rglob("*") if p.is_file()), key=lambda p: p.suffix)
     assert pack.suffix == ".sqlite" and pack.read_bytes().startswith(b"SQLite format 3\0")
+    assert claims.suffix == ".json" and json.loads(claims.read_bytes())  # what reading the card text gave
     assert pack.stat().st_mode & 0o077 == 0
     with sqlite3.connect(pack) as db:
         rows = db.execute("SELECT kind, payload FROM records").fetchall()
