@@ -24,10 +24,9 @@ def reading_digest() -> str:
 
 
 def encode_memos(memos: dict[str, SentenceMemo]) -> bytes:
-    """The memos by game id, as JSON with a checksum of its body."""
-    games = {game_id: [memo.vocabulary, [[list(key), [encode_claim(c) for c in claims]]
-                                          for key, claims in memo.claims.items()
-                                          if all(c.context is None or not c.context.inputs for c in claims)]]
+    """The memos by game id, as JSON with a checksum of its body (claims read back are written back as read)."""
+    games = {game_id: [memo.vocabulary, [[list(key), memo.as_read.get(key) or [encode_claim(c) for c in claims]]
+                                          for key, claims in memo.claims.items()]]
              for game_id, memo in memos.items() if memo.vocabulary is not None}
     body = json.dumps(games, ensure_ascii=False, separators=(",", ":"))
     return json.dumps([hashlib.sha256(body.encode("utf-8")).hexdigest(), body], ensure_ascii=False).encode("utf-8")
@@ -39,14 +38,20 @@ def decode_memos(data: bytes) -> dict[str, SentenceMemo]:
         check, body = json.loads(data.decode("utf-8"))
         if not isinstance(body, str) or hashlib.sha256(body.encode("utf-8")).hexdigest() != check:
             return {}
-        return {game_id: SentenceMemo(True, vocabulary, {decode_key(key): [decode_claim(c) for c in claims]
-                                                          for key, claims in entries})
-                for game_id, (vocabulary, entries) in json.loads(body).items() if isinstance(vocabulary, str)}
+        memos = {}
+        for game_id, (vocabulary, entries) in json.loads(body).items():
+            if isinstance(vocabulary, str):
+                as_read = {decode_key(key): claims for key, claims in entries}
+                memos[game_id] = SentenceMemo(True, vocabulary, {key: [decode_claim(c) for c in claims]
+                                                                 for key, claims in as_read.items()})
+                memos[game_id].as_read = as_read
+        return memos
     except (ValueError, TypeError, AttributeError):  # what json and the shape checks raise for a file not ours
         return {}
 
 
 def encode_claim(claim: Claim) -> list:
+    """A sentence's claim (a table cell's context, with its headers' inputs, is never kept: cells are not memoised)."""
     n, c = claim.number, claim.context
     context = None if c is None else [c.players, c.per, sorted(c.quoted), c.part, c.values, c.text]
     return [[n.value, n.start, n.end, n.unit, n.text, n.said], context, claim.noun, claim.totals, claim.counted]

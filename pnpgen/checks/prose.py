@@ -99,6 +99,7 @@ class SentenceMemo:
         self.seen: set[tuple] | None = set() if kept else None  # a kept memo's sentences since forget_unseen
         self.changed = False  # whether it holds what it did not when made: a kept copy of it is out of date
         self.split: dict[tuple, list[Span]] = {}  # (text, player counts, subject, language) -> its sentences
+        self.as_read: dict[tuple, list] = {}  # claims as the JSON values a kept file held them in (kept_claims.py)
         self.split_seen: set[tuple] = set()
 
     def read(self, players: tuple, span: Span, nouns: list[Noun], strict: bool, words: Phrasing) -> list[Claim]:
@@ -106,7 +107,7 @@ class SentenceMemo:
             vocabulary = vocabulary_digest(players, nouns)
             self.nouns, self.players = nouns, players
             if vocabulary != self.vocabulary:
-                self.vocabulary, self.claims, self.changed = vocabulary, {}, True
+                self.vocabulary, self.claims, self.as_read, self.changed = vocabulary, {}, {}, True
         key = (span.text, span.before, span.heading, span.players, span.lead, span.subject, strict, words.lang)
         if self.seen is not None:
             self.seen.add(key)

@@ -285,11 +285,11 @@ def break_lines(text: str, max_width: float, measure: Callable[[str], float], mi
     "\\n" is a hard break (an empty paragraph gives an empty line). Spaces at line starts and ends are
     dropped, a full-width space (U+3000) never. measure must be additive over characters (reportlab's is:
     it does not kern)."""
-    width_of = functools.cache(measure)
-    latin = Latin(hyphenator, lambda _: width_of("-")) if hyphenator is not None else None
+    widths = {char: measure(char) for char in set(text) | ({"-"} if hyphenator else set())}  # each once a call
+    latin = Latin(hyphenator, lambda _: widths["-"]) if hyphenator is not None else None
     lines = []
     for paragraph in text.split("\n"):
         chars = list(paragraph)
-        planned = plan_lines(chars, [width_of(c) for c in chars], max_width, min_fill, latin)
+        planned = plan_lines(chars, [widths[c] for c in chars], max_width, min_fill, latin)
         lines += [paragraph[start:end] + ("-" if hyphen else "") for start, end, _, hyphen in planned] or [""]
     return lines

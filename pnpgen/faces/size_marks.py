@@ -19,6 +19,10 @@ from .marking import Mark
 
 MAGIC = b"pnpgen size marks 1\n"
 KINDS = ("text", "stroke", "image")  # the marks the size checks look at (faces/print_checks.py's check_sizes)
+KEPT_FACES = 1 << 15  # faces whose flaws a process remembers; then it starts afresh
+# A face that shows no image has the print flaws of its form alone, and a form record's checksum is a function of
+# its bytes: a process inspects each such form once, however many builds it runs (watch, serve).
+_FLAWS: dict[bytes, tuple] = {}  # form record checksum -> the flaws
 
 
 def size_marks(form: FaceForm) -> list[Mark]:
@@ -65,7 +69,29 @@ def face_size_marks(pack: FacePack | None, key: str, form_of) -> list[Mark]:
 
 def keep_size_marks(pack: FacePack, key: str, form: FaceForm) -> None:
     """Keep the size marks of a form just stored under key beside it, so no build reads them from it again."""
-    pack.put(MARKS, key, marks_record(pack.form_checksum(key), size_marks(form)))
+    check, marks = pack.form_checksum(key), size_marks(form)
+    pack.put(MARKS, key, marks_record(check, marks))
+    if not any(mark.image for mark in marks):
+        remember_flaws(check, marks, None)
+
+
+def face_flaws(pack: FacePack | None, key: str, form_of, pixels) -> tuple:
+    """The print flaws of a face (faces/print_checks.py's inspect_sizes), from its size marks (face_size_marks);
+    pixels(href): an image's size in pixels."""
+    check = pack.form_checksum(key) if pack is not None else None
+    found = _FLAWS.get(check) if check is not None else None
+    return found if found is not None else remember_flaws(check, face_size_marks(pack, key, form_of), pixels)
+
+
+def remember_flaws(check: bytes | None, marks: list[Mark], pixels) -> tuple:
+    from .print_checks import inspect_sizes  # imported here: a build that makes no form inspects none
+
+    flaws = tuple(inspect_sizes(marks, pixels))
+    if check is not None and not any(mark.image for mark in marks):
+        if len(_FLAWS) >= KEPT_FACES:
+            _FLAWS.clear()
+        _FLAWS[check] = flaws
+    return flaws
 
 
 def is_row(row) -> bool:

@@ -97,3 +97,18 @@ def test_a_build_without_the_cache_keeps_no_reading(project, tmp_path):
     pnpgen.build(project, Options(cache_dir=tmp_path / "cache", out_dir=tmp_path / "out", cache=False,
                                   only="components"))
     assert not (tmp_path / "cache" / "claims").exists()
+
+
+def test_what_is_kept_again_after_the_nouns_change_is_what_reading_afresh_gives(project):
+    memos: dict = {}
+    check_project(load_project(project), memos=memos)
+    kept = decode_memos(encode_memos(memos))
+    edit(project, "games/otogi-taisen.yaml", "    components:\n", "    components:\n      - id: spare-cards\n"
+         "        name: {ja: 予備カード, en: Spare cards}\n        kind: card\n        size: poker\n"
+         "        front: otogi/area.svg.j2\n        cards: [{number: 1}]\n")  # every noun after it moves up one
+    check_project(load_project(project), memos=kept)
+    fresh: dict = {}
+    check_project(load_project(project), memos=fresh)
+    again = decode_memos(encode_memos(kept))
+    assert all(again[g].claims == fresh[g].claims and again[g].vocabulary == fresh[g].vocabulary for g in again)
+    assert again["otogi-taisen"].vocabulary != memos["otogi-taisen"].vocabulary

@@ -10,9 +10,8 @@ from pnpgen.faces.form import FaceForm
 from pnpgen.faces.images import ImageChecker
 from pnpgen.faces.marking import Mark
 from pnpgen.faces.size_marks import marks_record, read_marks, size_marks
-from pnpgen.faces import stored
+from pnpgen.faces import size_marks as size_marks_module, stored
 from pnpgen.faces.stored import StoredForms
-from pnpgen.pipeline import print_notes
 from pnpgen.store.records import checksum
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -21,7 +20,7 @@ HINT = "`pnpgen preflight` names the template line"
 
 def build(tmp_path: Path) -> list[str]:
     """A build as a process of its own runs it: remembering no face it inspected or form it checked before."""
-    print_notes._FLAWS.clear()
+    size_marks_module._FLAWS.clear()
     stored._CHECKED.clear()
     report = pnpgen.build(FIXTURES / "planted-faults", Options(out_dir=tmp_path / "out", cache_dir=tmp_path / "cache"))
     return [note for note in report.notes if note.endswith(HINT)]
