@@ -27,7 +27,7 @@ import pnpgen
 from pnpgen import Options, PnpError
 from pnpgen.faces.font import font_named
 from pnpgen.faces.fonts import BUNDLED_FONTS, FontBook
-from pnpgen.faces.linebreak import _UNIT, NO_LINE_END, NO_LINE_START, break_lines
+from pnpgen.faces.linebreak import CJK, NO_LINE_END, NO_LINE_START, break_lines
 from pnpgen.faces.text import TextDoesNotFit, em_measure, fit_text
 
 REPO = Path(__file__).resolve().parents[1]
@@ -187,8 +187,11 @@ FONT = BOOK.resolve(None)
 MEASURE = em_measure(font_named(FONT))
 
 
+UNITS = re.compile(f"[ \\t]+|[{CJK}]|[^ \\t{CJK}]+")  # space runs, CJK characters, runs of anything else
+
+
 def units_of(line: str) -> int:
-    return len(_UNIT.findall(line))
+    return len(UNITS.findall(line))
 
 
 @UNIT

@@ -17,10 +17,8 @@ from .fields import check_unread_fields
 from .figures import check_figures
 from .findings import FAIL, PASS, WARN, Finding
 from .invariants import check_invariant
-from .paragraphs import check_paragraphs
 from .phrasing import phrasing
 from .printed import check_held_figures, check_sheets
-from .rulebook import check_rulebook
 from .setups import check_setup
 from .templatetext import check_template_text
 from .terms import check_terms
@@ -58,6 +56,8 @@ def check_edition(edition: Project, games=None, strict: bool = False) -> list[Fi
         own = [Path(p) for p, was in ((game.rulebook, original.rulebook), (game.rules_sheet, original.rules_sheet))
                if p and p != was]  # an edition without its own rulebook prints the original's: nothing to read
         if own:
+            from .rulebook import check_rulebook  # imported here: most decks have no rulebook of their own
+
             findings.extend(check_rulebook(edition, game, own, strict=strict, nouns=nouns, words=words))
     return findings
 
@@ -96,6 +96,9 @@ def check_game(project: Project, game: Game, documents: Documents | None = None,
     findings.extend(state_boxes(game))
 
     if game.rulebook or game.rules_sheet:
+        from .paragraphs import check_paragraphs  # imported here: a deck without a rulebook reads none
+        from .rulebook import check_rulebook
+
         findings.extend(check_rulebook(project, game, strict=strict, nouns=nouns))
         findings.extend(check_paragraphs(project, game, documents))
     return findings

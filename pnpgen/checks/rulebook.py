@@ -9,7 +9,6 @@ from pathlib import Path
 
 from ..errors import Location, PnpError
 from ..project.model import Game, Project
-from ..rules.expand import show_path
 from ..templating.run_budget import RunOutOfBudget
 from .findings import FAIL, PASS, Finding, locator
 from .phrasing import JAPANESE, Phrasing
@@ -30,6 +29,8 @@ def check_rulebook(project: Project, game: Game, sources: list[Path] | None = No
     phrasing of their language (`words`); the rules the document states in words are Japanese's to hold."""
     if sources is None:
         sources = [Path(p) for p in (game.rulebook, getattr(game, "rules_sheet", None)) if p]
+    from ..rules.expand import show_path  # imported here: a game without a rulebook reads none
+
     findings: list[Finding] = []
     nouns = nouns if nouns is not None else build_vocabulary(game)
     for source in sources:
@@ -77,6 +78,8 @@ def check_expansion(project: Project, game: Game, source: Path, text: str, where
 def read_rulebooks(project: Project, game: Game) -> list[tuple[str, str]]:
     """(text with template code blanked, where it is shown) of each rulebook source that can be read; check_rulebook
     reports one that cannot."""
+    from ..rules.expand import show_path  # imported here: a game without a rulebook reads none
+
     texts = []
     for source in (game.rulebook, game.rules_sheet):
         if source:

@@ -23,9 +23,7 @@ HYPHENATE_BELOW = 0.8
 # the supplementary private use area holds the stand-ins for :icon: tokens while breaking.
 CJK = ("\u1100-\u11ff\u2025\u2026\u2e80-\u2fff\u3000-\u9fff\ua000-\ua4cf\uac00-\ud7af"
         "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff\U000f0000-\U000fffff")
-_UNIT = re.compile(f"[ \\t]+|[{CJK}]|[^ \\t{CJK}]+")
 _BREAKABLE = re.compile(f"[{CJK}]")
-_JAPANESE = re.compile(f"[{CJK.replace(chr(0x2025) + chr(0x2026), '')}]")  # … and ‥ are Latin punctuation too
 # Digits and letters, half- or full-width, stay together (２０ and ＶＰ never split) unless wider than a line.
 _KEEP_TOGETHER = re.compile("[0-9A-Za-z\uff10-\uff19\uff21-\uff3a\uff41-\uff5a.,%\uff0e\uff05]")
 SPACES = " \t"  # breakable spaces, dropped at line ends; U+3000 is a full-width character, never dropped
@@ -63,6 +61,11 @@ def phrase_starts(text: str) -> frozenset[int]:
     if not _BREAKABLE.search(text):
         return frozenset()
     return frozenset(itertools.accumulate(map(len, _parser().parse(text))))
+
+
+@functools.cache  # made when a Latin edition first breaks a line: compiling a class this wide takes a moment
+def japanese_pattern() -> re.Pattern:
+    return re.compile(f"[{CJK.replace(chr(0x2025) + chr(0x2026), '')}]")  # … and ‥ are Latin punctuation too
 
 
 @functools.lru_cache(maxsize=1)
@@ -127,7 +130,7 @@ def plan_lines(chars: Sequence[str], widths: Sequence[float], max_widths: Sequen
         return [(*line, False) for line in alone]
     text = "".join(chars)
     offsets = list(itertools.accumulate(map(len, chars), initial=0))[:-1]  # where each unit starts in the text
-    japanese = _BREAKABLE.search(text) if latin is None else _JAPANESE.search(text)
+    japanese = _BREAKABLE.search(text) if latin is None else japanese_pattern().search(text)
     words = _units_at(offsets, word_starts(text)) if japanese else None
     phrases = _units_at(offsets, phrase_starts(text)) if japanese or latin is None else frozenset()
     starts = phrases if words is None else phrases & words
