@@ -46,7 +46,7 @@ def decode_memos(data: bytes) -> dict[str, SentenceMemo]:
                                                                  for key, claims in as_read.items()})
                 memos[game_id].as_read = as_read
         return memos
-    except (ValueError, TypeError, AttributeError):  # what json and the shape checks raise for a file not ours
+    except (ValueError, TypeError, AttributeError, RecursionError):  # json's and the shape checks' for a file not ours
         return {}
 
 
@@ -67,7 +67,7 @@ def decode_claim(fields: list) -> Claim:
     number, context, noun, totals, counted = fields
     value, start, end, unit, text, said = number
     if not (isinstance(value, (int, float)) and all(isinstance(v, int) for v in (start, end))
-            and all(isinstance(v, str) for v in (unit, text, said)) and (noun is None or isinstance(noun, int))
+            and all(isinstance(v, str) for v in (unit, text, said)) and (noun is None or isinstance(noun, int) and noun >= 0)
             and isinstance(totals, bool) and isinstance(counted, bool)):
         raise ValueError("not a claim")
     return Claim(Number(value, start, end, unit, text, said), None if context is None else decode_context(context),

@@ -51,8 +51,10 @@ GOOD_CLAIM = [[3, 0, 1, "枚", "３", ""], [None, False, [], False, False, "３�
     sealed(json.dumps({"g": ["v", [[GOOD_KEY, [[["3", 0, 1, "枚", "３", ""]] + GOOD_CLAIM[1:]]]]]})),  # a text value
     sealed(json.dumps({"g": ["v", [[GOOD_KEY, [[GOOD_CLAIM[0], [None, 1, [], False, False, ""]] + GOOD_CLAIM[2:]]]]]})),
     sealed(json.dumps({"g": ["v", [[GOOD_KEY, [GOOD_CLAIM]]]]})).replace(b"\\u679a", b"\\u679b"),  # checksum broken
+    sealed(json.dumps({"g": ["v", [[GOOD_KEY, [GOOD_CLAIM[:2] + [-1] + GOOD_CLAIM[3:]]]]]})),  # a noun before the first
+    sealed("[" * 100_000 + "]" * 100_000),  # nested deeper than json reads
 ], ids=["empty", "text", "a list", "cut short", "a list sealed", "short claim", "short key", "text value",
-        "number flag", "changed"])
+        "number flag", "changed", "noun", "deep"])
 def test_a_damaged_or_foreign_file_gives_no_memo(data):
     assert decode_memos(data) == {}
 
