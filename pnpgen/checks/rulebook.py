@@ -52,7 +52,7 @@ def check_rulebook(project: Project, game: Game, sources: list[Path] | None = No
 def check_expansion(project: Project, game: Game, source: Path, text: str, where: str) -> list[Finding]:
     """The rulebook's expressions must evaluate and its pictures must name pieces that exist."""
     from ..rules.expand import expand_markdown
-    from ..rules.figures import resolve_reference
+    from ..rules.references import resolve_reference
 
     try:
         expanded = expand_markdown(project, game, source, text)
