@@ -31,7 +31,7 @@ def check_project(project: Project, games=None, strict: bool = False, memos: dic
     documents = Documents(project)
     return [f for game in (games if games is not None else project.games)
             for f in check_game(project, game, documents, strict,
-                                None if memos is None else memos.setdefault(game.id, SentenceMemo(kept=True)))]
+                                None if memos is None else memos.setdefault(game.id, SentenceMemo(kept=True, splits=True)))]
 
 
 def check_edition(edition: Project, games=None, strict: bool = False) -> list[Finding]:

@@ -1,13 +1,17 @@
-"""Turn the sentence memos of a project's games into JSON bytes and back: what reading its card text gave, kept in
+"""Turn the sentence memos of a project's games into lines of JSON and back: what reading its card text gave, kept in
 the user's cache so that a build after a one-card save reads only that card's sentences again.
 
-What is read back is held to the shape written: a file that is damaged, or that an older pnpgen wrote, gives no
-memo (the sentences are read afresh), never a wrong claim or a traceback."""
+A line a sentence (its game, the vocabulary it was read with, its key and claims), then the SHA-256 of those lines:
+written and read a line at a time, so that a big deck's claims cost no more memory than the memo holds. What is
+read back is held to the shape written: a file that is damaged, or that an older pnpgen wrote, gives no memo (the
+sentences are read afresh), never a wrong claim or a traceback."""
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 from pathlib import Path
+from typing import Iterator
 
 from ..digests import digest
 from .judging import Claim
@@ -16,6 +20,7 @@ from .prose import SentenceMemo
 from .vocabulary import Context
 
 _KEY_TYPES = (str, str, str, (int, type(None)), str, str, bool, str)  # a memo key: span fields, strict, language
+_CHECK = 64  # the hex digits of the checksum that ends the file
 
 
 def reading_digest() -> str:
@@ -23,31 +28,42 @@ def reading_digest() -> str:
     return digest(*(path.read_bytes() for path in sorted(Path(__file__).parent.glob("*.py"))))
 
 
-def encode_memos(memos: dict[str, SentenceMemo]) -> bytes:
-    """The memos by game id, as JSON with a checksum of its body (claims read back are written back as read)."""
-    games = {game_id: [memo.vocabulary, [[list(key), memo.as_read.get(key) or [encode_claim(c) for c in claims]]
-                                          for key, claims in memo.claims.items()]]
-             for game_id, memo in memos.items() if memo.vocabulary is not None}
-    body = json.dumps(games, ensure_ascii=False, separators=(",", ":"))
-    return json.dumps([hashlib.sha256(body.encode("utf-8")).hexdigest(), body], ensure_ascii=False).encode("utf-8")
+def encode_memos(memos: dict[str, SentenceMemo]) -> Iterator[bytes]:
+    """The memos by game id, a line of JSON a sentence (one read back is written as it was read), then the
+    checksum of the lines."""
+    hasher = hashlib.sha256()
+    for game_id, memo in memos.items():
+        if memo.vocabulary is None:
+            continue
+        for key, claims in memo.claims.items():
+            line = memo.as_read.get(key) or (json.dumps(
+                [game_id, memo.vocabulary, list(key), [encode_claim(c) for c in claims]], ensure_ascii=False,
+                separators=(",", ":")) + "\n").encode("utf-8")
+            hasher.update(line)
+            yield line
+    yield hasher.hexdigest().encode("ascii")
 
 
 def decode_memos(data: bytes) -> dict[str, SentenceMemo]:
     """The memos encode_memos wrote (each kept: it forgets what a build no longer reads); {} for anything else."""
+    body, check = data[:-_CHECK], data[-_CHECK:]
+    if len(data) < _CHECK or hashlib.sha256(body).hexdigest().encode("ascii") != check:
+        return {}
+    memos: dict[str, SentenceMemo] = {}
     try:
-        check, body = json.loads(data.decode("utf-8"))
-        if not isinstance(body, str) or hashlib.sha256(body.encode("utf-8")).hexdigest() != check:
-            return {}
-        memos = {}
-        for game_id, (vocabulary, entries) in json.loads(body).items():
-            if isinstance(vocabulary, str):
-                as_read = {decode_key(key): claims for key, claims in entries}
-                memos[game_id] = SentenceMemo(True, vocabulary, {key: [decode_claim(c) for c in claims]
-                                                                 for key, claims in as_read.items()})
-                memos[game_id].as_read = as_read
-        return memos
+        for line in io.BytesIO(body):
+            game_id, vocabulary, key, claims = json.loads(line.decode("utf-8"))
+            memo = memos.get(game_id)
+            if memo is None:
+                memo = memos[game_id] = SentenceMemo(True, vocabulary)
+            if not isinstance(vocabulary, str) or memo.vocabulary != vocabulary:
+                return {}  # a game's sentences were all read with one vocabulary
+            key = decode_key(key)
+            memo.claims[key] = [decode_claim(c) for c in claims]
+            memo.as_read[key] = line
     except (ValueError, TypeError, AttributeError, RecursionError):  # json's and the shape checks' for a file not ours
         return {}
+    return memos
 
 
 def encode_claim(claim: Claim) -> list:

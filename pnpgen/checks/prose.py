@@ -91,15 +91,17 @@ class SentenceMemo:
     memo kept across builds (pnpgen watch; a build's cache, checks/kept_claims.py) reads only the sentences a save
     changed."""
 
-    def __init__(self, kept: bool = False, vocabulary: str | None = None, claims: dict | None = None):
+    def __init__(self, kept: bool = False, vocabulary: str | None = None, claims: dict | None = None,
+                 splits: bool = False):
         self.nouns: list[Noun] | None = None  # the nouns (this very list) the vocabulary was taken from
         self.players: tuple | None = None  # the game's player counts, with them
         self.vocabulary = vocabulary  # the digest of what reading looks at (vocabulary_digest)
         self.claims: dict[tuple, list[Claim]] = claims or {}
         self.seen: set[tuple] | None = set() if kept else None  # a kept memo's sentences since forget_unseen
         self.changed = False  # whether it holds what it did not when made: a kept copy of it is out of date
+        self.splits = splits and kept  # whether it keeps how each text splits (a process that checks again)
         self.split: dict[tuple, list[Span]] = {}  # (text, player counts, subject, language) -> its sentences
-        self.as_read: dict[tuple, list] = {}  # claims as the JSON values a kept file held them in (kept_claims.py)
+        self.as_read: dict[tuple, bytes] = {}  # each claim's line as a kept file held it (kept_claims.py)
         self.split_seen: set[tuple] = set()
 
     def read(self, players: tuple, span: Span, nouns: list[Noun], strict: bool, words: Phrasing) -> list[Claim]:
@@ -118,9 +120,9 @@ class SentenceMemo:
         return found
 
     def spans(self, text: str, tables: set[int], players: tuple, subject: str, words: Phrasing) -> list[Span]:
-        """find_spans(), once for each text (whose table lines are its own) in a kept memo; a build's own texts
-        differ (check_card_text splits each once)."""
-        if self.seen is None:
+        """find_spans(), once for each text (whose table lines are its own) in a memo that keeps splits; one build's
+        texts differ (check_card_text splits each once)."""
+        if not self.splits:
             return find_spans(text, tables, players, subject, words)
         key = (text, players, subject, words.lang)
         self.split_seen.add(key)

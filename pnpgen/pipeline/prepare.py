@@ -47,13 +47,16 @@ def check_kept(project: Project, games, cache: Cache | None, strict: bool = Fals
     """check_project's findings; unless memos are given, what reading the card text gave is read from the cache's
     folder (None, or one refused: not kept) and kept there again when it changed."""
     from ..checks.kept_claims import decode_memos, encode_memos, reading_digest
+    from ..checks.prose import SentenceMemo
 
     place = None
     if memos is None and cache is not None:
-        place = cache.path("claims", digest("claims", str(project.root.resolve()), reading_digest()), ".json")
+        place = cache.path("claims", digest("claims", str(project.root.resolve()), reading_digest()), ".jsonl")
         memos = {}
         with contextlib.suppress(OSError):
             memos = decode_memos(place.read_bytes()) if place is not None else {}
+        for game in games if games is not None else project.games:  # kept for the next process: splits are not
+            memos.setdefault(game.id, SentenceMemo(kept=True))
     findings = check_project(project, games, strict, memos=memos)
     if place is not None and any(memo.changed for memo in memos.values()):
         write_quietly(place, encode_memos(memos))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import Iterable
 
 from .._version import __version__
 from ..digests import digest
@@ -82,7 +83,7 @@ def claim_folder(folder: Path) -> str | None:
                         "build goes on without the cache)")
 
 
-def write_quietly(path: Path | None, data: bytes) -> None:
+def write_quietly(path: Path | None, data: bytes | Iterable[bytes]) -> None:
     """A cache that cannot be written (read-only home, full disk) only makes the build slower."""
     if path is None:
         return

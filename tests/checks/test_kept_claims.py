@@ -25,7 +25,7 @@ def refuse_reading(*args, **kwargs):
 def test_memos_read_back_give_what_a_fresh_check_gives_without_reading(project, monkeypatch, strict):
     memos: dict = {}
     fresh = check_project(load_project(project), strict=strict, memos=memos)
-    kept = decode_memos(encode_memos(memos))
+    kept = decode_memos(b"".join(encode_memos(memos)))
     read = {game_id for game_id, memo in memos.items() if memo.vocabulary is not None}  # a game whose texts state numbers
     assert kept.keys() == read and len(read) >= 2 and all(kept[g].claims == memos[g].claims for g in read)
     assert check_project(load_project(project), strict=strict, memos=dict(kept)) == fresh
@@ -36,31 +36,36 @@ def test_memos_read_back_give_what_a_fresh_check_gives_without_reading(project, 
             assert not kept[game.id].changed
 
 
-def sealed(body: str) -> bytes:
-    return json.dumps([hashlib.sha256(body.encode()).hexdigest(), body]).encode()
+def sealed(*lines) -> bytes:
+    """A file of these lines (each a JSON value) with a checksum that holds."""
+    body = b"".join((line if isinstance(line, bytes) else json.dumps(line).encode()) + b"\n" for line in lines)
+    return body + hashlib.sha256(body).hexdigest().encode()
 
 
 GOOD_KEY = ["３枚引く。", "", "", None, "", "デッキ", False, "ja"]
 GOOD_CLAIM = [[3, 0, 1, "枚", "３", ""], [None, False, [], False, False, "３枚引く。"], 0, False, False]
+GOOD = ["g", "v", GOOD_KEY, [GOOD_CLAIM]]
 
 
 @pytest.mark.parametrize("data", [
-    b"", b"not json", b"[1, 2, 3]", sealed("{}")[:-9], sealed("{}").replace(b"{}", b"[]"),
-    sealed(json.dumps({"g": ["v", [[GOOD_KEY, [GOOD_CLAIM[:4]]]]]})),  # a claim short of a field
-    sealed(json.dumps({"g": ["v", [[GOOD_KEY[:7], [GOOD_CLAIM]]]]})),  # a key short of a field
-    sealed(json.dumps({"g": ["v", [[GOOD_KEY, [[["3", 0, 1, "枚", "３", ""]] + GOOD_CLAIM[1:]]]]]})),  # a text value
-    sealed(json.dumps({"g": ["v", [[GOOD_KEY, [[GOOD_CLAIM[0], [None, 1, [], False, False, ""]] + GOOD_CLAIM[2:]]]]]})),
-    sealed(json.dumps({"g": ["v", [[GOOD_KEY, [GOOD_CLAIM]]]]})).replace(b"\\u679a", b"\\u679b"),  # checksum broken
-    sealed(json.dumps({"g": ["v", [[GOOD_KEY, [GOOD_CLAIM[:2] + [-1] + GOOD_CLAIM[3:]]]]]})),  # a noun before the first
-    sealed("[" * 100_000 + "]" * 100_000),  # nested deeper than json reads
-], ids=["empty", "text", "a list", "cut short", "a list sealed", "short claim", "short key", "text value",
-        "number flag", "changed", "noun", "deep"])
+    b"", b"not json", sealed(b"not json"), sealed(GOOD)[:-9], sealed([1, 2, 3]), sealed({"g": 1}),
+    sealed(["g", "v", GOOD_KEY, [GOOD_CLAIM[:4]]]),  # a claim short of a field
+    sealed(["g", "v", GOOD_KEY[:7], [GOOD_CLAIM]]),  # a key short of a field
+    sealed(["g", "v", GOOD_KEY, [[["3", 0, 1, "枚", "３", ""]] + GOOD_CLAIM[1:]]]),  # a text value
+    sealed(["g", "v", GOOD_KEY, [[GOOD_CLAIM[0], [None, 1, [], False, False, ""]] + GOOD_CLAIM[2:]]]),  # number flag
+    sealed(GOOD).replace(b"\\u679a", b"\\u679b"),  # checksum broken
+    sealed(["g", "v", GOOD_KEY, [GOOD_CLAIM[:2] + [-1] + GOOD_CLAIM[3:]]]),  # a noun before the first
+    sealed(GOOD, ["g", "w", GOOD_KEY, [GOOD_CLAIM]]),  # one game read with two vocabularies
+    sealed([["g"], "v", GOOD_KEY, [GOOD_CLAIM]]),  # a game that is no name
+    sealed(b"[" * 100_000 + b"]" * 100_000),  # nested deeper than json reads
+], ids=["empty", "text", "a line of text", "cut short", "a list", "a mapping", "short claim", "short key",
+        "text value", "number flag", "changed", "noun", "two vocabularies", "game", "deep"])
 def test_a_damaged_or_foreign_file_gives_no_memo(data):
     assert decode_memos(data) == {}
 
 
 def test_the_good_shape_reads_back():
-    memos = decode_memos(sealed(json.dumps({"g": ["v", [[GOOD_KEY, [GOOD_CLAIM]]]]})))
+    memos = decode_memos(sealed(GOOD))
     (claim,), = memos["g"].claims.values()
     assert claim.number.value == 3 and claim.context.text == "３枚引く。" and claim.noun == 0
 
@@ -104,13 +109,13 @@ def test_a_build_without_the_cache_keeps_no_reading(project, tmp_path):
 def test_what_is_kept_again_after_the_nouns_change_is_what_reading_afresh_gives(project):
     memos: dict = {}
     check_project(load_project(project), memos=memos)
-    kept = decode_memos(encode_memos(memos))
+    kept = decode_memos(b"".join(encode_memos(memos)))
     edit(project, "games/otogi-taisen.yaml", "    components:\n", "    components:\n      - id: spare-cards\n"
          "        name: {ja: 予備カード, en: Spare cards}\n        kind: card\n        size: poker\n"
          "        front: otogi/area.svg.j2\n        cards: [{number: 1}]\n")  # every noun after it moves up one
     check_project(load_project(project), memos=kept)
     fresh: dict = {}
     check_project(load_project(project), memos=fresh)
-    again = decode_memos(encode_memos(kept))
+    again = decode_memos(b"".join(encode_memos(kept)))
     assert all(again[g].claims == fresh[g].claims and again[g].vocabulary == fresh[g].vocabulary for g in again)
     assert again["otogi-taisen"].vocabulary != memos["otogi-taisen"].vocabulary

@@ -124,7 +124,8 @@ def test_the_cache_holds_no_pickles_and_few_files(project, tmp_path):
     build(project, tmp_path / "out", tmp_path / "cache")
     [claims, pack] = sorted((p for p in (tmp_path / "cache").rglob("*") if p.is_file()), key=lambda p: p.suffix)
     assert pack.suffix == ".sqlite" and pack.read_bytes().startswith(b"SQLite format 3\0")
-    assert claims.suffix == ".json" and json.loads(claims.read_bytes())  # what reading the card text gave
+    lines = claims.read_bytes().split(b"\n")  # what reading the card text gave, a line of JSON a sentence
+    assert claims.suffix == ".jsonl" and all(json.loads(line) for line in lines[:-1]) and len(lines[-1]) == 64
     assert pack.stat().st_mode & 0o077 == 0
     with sqlite3.connect(pack) as db:
         rows = db.execute("SELECT kind, payload FROM records").fetchall()
