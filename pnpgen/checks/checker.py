@@ -30,8 +30,8 @@ def check_project(project: Project, games=None, strict: bool = False, memos: dic
     what reading each game's card text gave, by game id, kept by a process that checks again (watch, serve)."""
     documents = Documents(project)
     return [f for game in (games if games is not None else project.games)
-            for f in check_game(project, game, documents, strict,
-                                None if memos is None else memos.setdefault(game.id, SentenceMemo(kept=True, splits=True)))]
+            for f in check_game(project, game, documents, strict, None if memos is None
+                                else memos.setdefault(game.id, SentenceMemo(kept=True, splits=True)))]
 
 
 def check_edition(edition: Project, games=None, strict: bool = False) -> list[Finding]:

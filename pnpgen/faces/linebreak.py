@@ -288,7 +288,7 @@ def break_lines(text: str, max_width: float, measure: Callable[[str], float], mi
     "\\n" is a hard break (an empty paragraph gives an empty line). Spaces at line starts and ends are
     dropped, a full-width space (U+3000) never. measure must be additive over characters (reportlab's is:
     it does not kern)."""
-    widths = {char: measure(char) for char in set(text) | ({"-"} if hyphenator else set())}  # each once a call
+    widths = {char: measure(char) for char in set(text) | ({"-"} if hyphenator is not None else set())}  # once each
     latin = Latin(hyphenator, lambda _: widths["-"]) if hyphenator is not None else None
     lines = []
     for paragraph in text.split("\n"):
