@@ -1,5 +1,5 @@
-"""Make tests/pdfprobe.py importable, give the test run a cache of its own (never the user's), start the longest
-tests first, and make one wheel of this checkout for the tests that install it."""
+"""Make tests/pdfprobe.py importable, give the test run a cache of its own (never the user's), start each test as a
+fresh process, start the longest tests first, and make one wheel of this checkout for the tests that install it."""
 import os
 import shutil
 import subprocess
@@ -23,6 +23,18 @@ def pytest_collection_modifyitems(items):
     module-scoped build is made once; a long file begun near the end of the run would keep the other worker idle."""
     first = {item.path for item in items if item.get_closest_marker("long")}
     items.sort(key=lambda item: item.path not in first)
+
+
+@pytest.fixture(autouse=True)
+def builds_keep_no_reads():
+    """watch and serve make their process keep the face records it read (store/recall.py): each test starts as a
+    fresh process does, and a test of a damaged cache file sees the file, not what an earlier test read."""
+    from pnpgen.store.recall import READS
+
+    yield
+    READS.on = False
+    READS.rows.clear()
+    READS.size = 0
 
 
 @pytest.fixture(scope="session")

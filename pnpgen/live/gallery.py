@@ -10,6 +10,7 @@ from .. import units
 from ..pipeline.build import Options
 from ..pipeline.prepare import open_fontbook, select_games
 from ..store.cache import Cache, default_cache_dir
+from ..store.recall import keep_reads
 from ..faces.inputs import inputs_digest
 from ..checks.checker import check_project
 from ..faces.convert import Converter
@@ -40,6 +41,7 @@ class Gallery:
         self.previous: Project | None = None
         self.flaws: dict[str, list[dict]] = {}  # a thumbnail's key -> its face's print flaws (faces/print_checks)
         self.memos: dict = {}  # what checking the card text read, for the next rebuild (checks/checker.check_project)
+        keep_reads()  # and the face records each build read
 
     @whole_run("preview")
     def rebuild(self, path: Path, live: Live, files: list[str],

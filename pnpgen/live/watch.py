@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..pipeline.build import Options, build_project
+from ..store.recall import keep_reads
 from ..errors import Location, PnpError
 from ..faces.describe import shorten
 from ..project.model import Card, Project
@@ -139,6 +140,7 @@ def watch(path: str | Path, options: Options, echo: Callable[[str], None], *, in
     stop = stop or threading.Event()
     out = Path(options.out_dir) if options.out_dir else None  # -o inside templates/ (say) is not an edit
     memos: dict = {}  # what checking the card text read, for the next build: a save changes a sentence or two
+    keep_reads()  # and the face records each build read
     model, state = build_first(root, out, lambda loaded: rebuild(path, options, None, echo, loaded, memos))
     while (current := wait_for_change(state, lambda: look(root, model, out), stop, interval)) is not None:
         echo("changed: " + ", ".join(changed_files(state, current)))

@@ -4,8 +4,7 @@ A record is (kind, key, payload, checksum): R maps a render key to the face's ke
 key to the face's form (faces/form.py), M a face key to the size marks read from its form (faces/size_marks.py), T the
 digest of a text() call to its fitted SVG (faces/fitted.py). A record whose checksum does not hold is a miss, made
 again. What a build adds goes to a file of its own (which the processes it forks read too) and into the cache's file
-once, when it saves: a damaged, locked or read-only cache costs hits, never a face the build made.
-"""
+once, when it saves: a damaged, locked or read-only cache costs hits, never a face (recall.py: what watch read)."""
 from __future__ import annotations
 
 import os
@@ -15,6 +14,7 @@ from array import array
 from pathlib import Path
 from typing import Callable
 
+from .recall import READS
 from .records import (COPY, DELETE, LOOKUP, ROWS, WRITE, Filter, Handoff, checksum, connect, holds, in_memory,
                       is_damage, open_cache_file, prune, register_own, remove_files, remove_own, transaction,
                       write_rows)
@@ -48,7 +48,6 @@ class FacePack:
         self.written = Filter()  # the records kept here (and a few others): a miss asks no file of this build's
         self.number = register_own(self.own, self.folders, self.creator)
 
-
     def face_key(self, render_key: str) -> str | None:
         found = self.get(b"R", render_key)
         return found.hex() if found is not None and len(found) == 32 else None
@@ -79,12 +78,12 @@ class FacePack:
 
     def forget(self, face_key: str) -> None:
         key = bytes.fromhex(face_key)
+        READS.drop(self.path, FACE, key)
         self.batch.pop((FACE, key), None)
         self.form_checks.pop(key, None)
         self.gone.add((FACE, key))
         self.checked.discard(face_key)
         self.added = True
-
 
     def get(self, kind: bytes, key: str) -> bytes | None:
         """The payload of the record, if there is one whose check holds; a damaged one is a miss from then on."""
@@ -102,6 +101,10 @@ class FacePack:
                 continue
             if row is not None:
                 return self.checked_row(kind, key, row)
+        recalled = READS.get(self.path, kind, key)  # read from the cache's file by an earlier build of this process
+        if recalled is not None:
+            self.used.append(recalled[0])
+            return self.checked_row(kind, key, recalled, checked=True)
         main = self.open_main()
         if main is None:
             return None
@@ -113,10 +116,12 @@ class FacePack:
         found = self.checked_row(kind, key, row) if row is not None else None
         if found is not None:
             self.used.append(row[0])
+            READS.keep(self.path, kind, key, row)
         return found
 
-    def checked_row(self, kind: bytes, key: bytes, row: tuple) -> bytes | None:
-        if holds(kind, key, row[1], row[2]):
+    def checked_row(self, kind: bytes, key: bytes, row: tuple, checked: bool = False) -> bytes | None:
+        """row: (rowid, payload, checksum) of the cache's file; checked: its checksum held when it was read."""
+        if checked or holds(kind, key, row[1], row[2]):
             if kind == FACE:
                 self.form_checks[key] = row[2]
             return row[1]
@@ -125,6 +130,7 @@ class FacePack:
 
     def put(self, kind: bytes, key: str, payload: bytes) -> None:
         key = bytes.fromhex(key)
+        READS.drop(self.path, kind, key)  # what this process writes replaces what it read
         self.gone.discard((kind, key))
         self.written.add(kind, key)
         self.batch[(kind, key)] = (payload, checksum(kind, key, payload))
@@ -181,7 +187,6 @@ class FacePack:
                 continue
         self.own[:] = reopened
         self.target, self.main, self.folders[:] = None, None, []
-
 
     def open_main(self) -> sqlite3.Connection | None:
         """The cache's file, read in one transaction until the build saves: the file as it was then, each
@@ -251,7 +256,6 @@ class FacePack:
             main.close()
             self.main = None
 
-
     def handoff(self) -> Handoff | None:
         """A file for a helper process to hand its records back through (made before it is forked)."""
         return Handoff.make()
@@ -288,6 +292,7 @@ class FacePack:
         except sqlite3.Error:
             keys, new = [], 0  # the helper's faces are not in the pack: laying out renders them again
         for kind, key in keys:
+            READS.drop(self.path, kind, key)  # a helper's record replaces what this process read
             self.written.add(kind, key)
             if kind == FACE:
                 self.checked.add(key.hex())
