@@ -1,12 +1,13 @@
-"""Turn a face's form into its size marks (the text, lines and images a build's print notes measure) and a record
-of the face store that keeps them beside the form, and back.
+"""Turn a face's form into its size marks (the text, lines and images that may print too small) and a record of the
+face store that keeps them beside the form, and back.
 
 A build notes type, lines and images too small to print on every face it writes (pipeline/print_notes.py);
 none of those checks reads where a mark is, only its size, its text and its image, all of which the form
-alone decides. So they are worked out once, when the form is made, and kept under the face's key with the
-checksum of the form record they were read from (the SHA-256 of its bytes, store/records.py): a record read back
-for another form (one painted again with other fonts) is stale, and refused like a damaged one; the marks are
-then read from the form again.
+alone decides. So they are worked out once, when the form is made: the marks the checks find too small, and every
+image (its pixels, which may change, decide). They are kept under the face's key with the checksum of the form
+record they were read from (the SHA-256 of its bytes, store/records.py): a record read back for another form (one
+painted again with other fonts) is stale, and refused like a damaged one; the marks are then read from the form
+again.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from .form import FaceForm, is_number
 from .form_marks import form_marks
 from .marking import Mark
 
-MAGIC = b"pnpgen size marks 1\n"
+MAGIC = b"pnpgen size marks 2\n"  # 2: only the marks that may print too small
 KINDS = ("text", "stroke", "image")  # the marks the size checks look at (faces/print_checks.py's check_sizes)
 KEPT_FACES = 1 << 15  # faces whose flaws a process remembers; then it starts afresh
 # A face that shows no image has the print flaws of its form alone, and a form record's checksum is a function of
@@ -26,9 +27,12 @@ _FLAWS: dict[bytes, tuple] = {}  # form record checksum -> the flaws
 
 
 def size_marks(form: FaceForm) -> list[Mark]:
-    """The form's text, stroke and image marks, in the order it paints them, without their boxes."""
+    """The form's text and stroke marks that print too small and its images, in the order it paints them, without
+    their boxes."""
+    from .print_checks import check_sizes  # imported here: a build that makes no form inspects none
+
     return [Mark(m.kind, (), None, size=m.size, text=m.text, image=m.image, inches=m.inches)
-            for m in form_marks(form, 0.0) if m.kind in KINDS]
+            for m in form_marks(form, 0.0) if m.kind == "image" or m.kind in KINDS and check_sizes(m, None)]
 
 
 def marks_record(form_check: bytes, marks: list[Mark]) -> bytes:
