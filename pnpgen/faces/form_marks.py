@@ -57,8 +57,9 @@ class FormReader(MarkReader):
     def show(self, shown: bytes, state: Graphics) -> None:
         font = font_named(self.form.resolved_fonts[self.font])
         ids = struct.unpack(f">{len(shown) // 2}H", shown)
-        text = "".join(self.chars[self.font].get(gid, "") for gid in ids)
-        width = 0.001 * self.size * sum(font.file.advances[gid] for gid in ids)
+        chars, advances = self.chars[self.font], font.file.advances
+        text = "".join([chars.get(gid, "") for gid in ids])
+        width = 0.001 * self.size * sum([advances[gid] for gid in ids])
         self.keep_text(font, self.size, text, width, state)
 
     def image_href(self, index: int) -> str:
