@@ -53,8 +53,9 @@ def check_kept(project: Project, games, cache: Cache | None, strict: bool = Fals
     if memos is None and cache is not None:
         place = cache.path("claims", digest("claims", str(project.root.resolve()), reading_digest()), ".jsonl")
         memos = {}
-        with contextlib.suppress(OSError):
-            memos = decode_memos(place.read_bytes()) if place is not None else {}
+        if place is not None:  # None: no cache folder of the user's own
+            with contextlib.suppress(OSError):  # no file yet
+                memos = decode_memos(place.read_bytes())
         for game in games if games is not None else project.games:  # kept for the next process: splits are not
             memos.setdefault(game.id, SentenceMemo(kept=True))
     findings = check_project(project, games, strict, memos=memos)

@@ -37,4 +37,3 @@ def note_print_flaws(outputs, forms: Mapping, pack: FacePack | None, root: Path)
             also = f" (on {faces} faces)" if faces > 1 else ""
             notes.append(f"{name}: {flaws[0][1]}{also}; `pnpgen preflight` names the template line")
     return notes
-

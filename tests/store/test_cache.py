@@ -21,13 +21,6 @@ from pnpgen.store.records import checksum
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
-@pytest.fixture()
-def project(tmp_path):
-    target = tmp_path / "project"
-    shutil.copytree(FIXTURES / "minimal", target)
-    return target
-
-
 def build(project: Path, out: Path, cache_dir: Path, **options) -> pnpgen.Report:
     return pnpgen.build(project, Options(out_dir=out, cache_dir=cache_dir, **options))
 

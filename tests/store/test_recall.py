@@ -1,24 +1,12 @@
 """A process that builds again keeps the face records its builds read: the next build reads them without asking the
 file, makes the same PDFs, and what the process writes or forgets under a key replaces what it read."""
 import shutil
-from pathlib import Path
-
-import pytest
 
 import pnpgen
 from pnpgen import Options
 from pnpgen.store import recall
 from pnpgen.store.pack import FacePack
 from pnpgen.store.recall import READS, keep_reads
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-
-
-@pytest.fixture()
-def project(tmp_path):
-    target = tmp_path / "project"
-    shutil.copytree(FIXTURES / "minimal", target)
-    return target
 
 
 def test_a_build_again_reads_the_kept_records_and_makes_the_same_pdfs(project, tmp_path):
