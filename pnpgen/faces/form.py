@@ -54,7 +54,8 @@ class FaceForm:
     resources, whose deflated content is groups[i] bytes of content's end (the groups in order, after the
     form's own). shape: what those fields were read from (None when they were replaced since).
     resolved_fonts are the reportlab fonts the selectors resolved to, resolved_images the image files the
-    hrefs did: filled by whoever paints or reads the form."""
+    hrefs did: filled by whoever paints or reads the form. least: what the painter knew of the smallest sizes
+    it showed (Painter.least_sizes), None for a form read from a record."""
 
     width: float
     height: float
@@ -72,6 +73,7 @@ class FaceForm:
     record: tuple | None = field(default=None, compare=False, repr=False)  # see placeable
     # the colours a template gave in CMYK: [its fill or stroke operands as the content shows them, c, m, y, k]
     inks: tuple = ()
+    least: tuple | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of_shape(cls, shape: Shape, content: bytes, glyphs: list, **more) -> "FaceForm":

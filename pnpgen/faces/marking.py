@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from .font import font_named
 from .paint import svg_to_form
 from .painter import Painter
-from .svgpath import multiply, parse_numbers
+from .svgpath import IDENTITY, multiply, parse_numbers
 
 PAINTING = {"f": "fill", "f*": "fill", "B": "both", "B*": "both", "S": "stroke"}
 OPERANDS = {"cm": 6, "rg": 3, "RG": 3, "w": 1, "Tm": 6, "m": 2, "l": 2, "c": 6, "re": 4}
-IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """Turn drawing steps into a face's form: PDF operators, tracking the graphics state to skip repeats."""
 from __future__ import annotations
 
+import math
 import struct
 import zlib
 
@@ -9,7 +10,7 @@ from reportlab.lib.rl_accel import fp_str
 from .font import font_named
 from .form import FaceForm, shape_of
 from .paint_refs import style_rules
-from .svgpath import NotDrawable, parse_numbers
+from .svgpath import IDENTITY, NotDrawable, multiply, parse_numbers
 from .svgvalues import Ink, parse_number
 
 CAPS = {"butt": 0, "round": 1, "square": 2}
@@ -41,6 +42,7 @@ class Painter:
         self.state: dict = {}
         self.saved: list[dict] = []
         self.inks: dict[str, tuple] = {}  # fill and stroke operands -> the CMYK a template gave them in (see Ink)
+        self.widths = [1.0]  # every line width set, and PDF's own
 
     def emit(self, text: str) -> None:
         self.ops.append(text)
@@ -107,7 +109,26 @@ class Painter:
                          [(operands, *cmyk) for operands, cmyk in sorted(self.inks.items())])
         return FaceForm.of_shape(shape, content, [(struct.pack(f">{len(shown)}H", *sorted(shown)),
                                                    "".join(shown[g] for g in sorted(shown))) for shown in glyphs],
-                                 resolved_fonts=tuple(names))
+                                 resolved_fonts=tuple(names), least=self.least_sizes())
+
+    def least_sizes(self) -> tuple | None:
+        """(the smallest text size, the thinnest line width) at print size, in points, computed from the operands
+        the content states just as reading its marks back computes each mark's (marking.py), so that a form whose
+        least sizes print needs none read back (size_marks.py); None for a form with an image, or with a transform
+        besides the face's own (its marks are read from it)."""
+        streams = [self.parts, *self.groups]
+        if self.images or sum(part.count("cm") for parts in streams for part in parts if part.__class__ is str) != 1:
+            return None
+        first = self.parts[0] if self.parts and self.parts[0].__class__ is str else ""
+        numbers = first.split()[:7]
+        if len(numbers) != 7 or numbers[6] != "cm":
+            return None
+        a, b, c, d, _, _ = multiply(IDENTITY, tuple(float(n) for n in numbers[:6]))
+        scale = math.sqrt(abs(a * d - b * c))
+        # (the least of the operands as the content states them: rounding them keeps their order)
+        size = min((part[2] for parts in streams for part in parts if part.__class__ is list and part[0] == "T"),
+                   default=None)
+        return (math.inf if size is None else float(fp_str(size))) * scale, float(fp_str(min(self.widths))) * scale
 
 
 def index_in(items: list, item) -> int:
@@ -149,6 +170,7 @@ def set_stroke(painter: Painter, style: dict, stroke: tuple) -> None:
     painter.set("stroke", stroke, f"{fp_str(*stroke)} RG")
     width = parse_number(style.get("stroke-width", "1"), 1)
     painter.set("width", width, f"{fp_str(width)} w")
+    painter.widths.append(width)
     cap = CAPS.get(style.get("stroke-linecap", "butt"), 0)
     painter.set("cap", cap, f"{cap} J")
     join = JOINS.get(style.get("stroke-linejoin", "miter"), 0)

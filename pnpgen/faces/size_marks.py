@@ -4,10 +4,11 @@ face store that keeps them beside the form, and back.
 A build notes type, lines and images too small to print on every face it writes (pipeline/print_notes.py);
 none of those checks reads where a mark is, only its size, its text and its image, all of which the form
 alone decides. So they are worked out once, when the form is made: the marks the checks find too small, and every
-image (its pixels, which may change, decide). They are kept under the face's key with the checksum of the form
-record they were read from (the SHA-256 of its bytes, store/records.py): a record read back for another form (one
-painted again with other fonts) is stale, and refused like a damaged one; the marks are then read from the form
-again.
+image (its pixels, which may change, decide). A form the painter saw show no image, nothing smaller than prints
+and no transform but the face's own has none, so it is not read back. The marks are kept under the face's key with
+the checksum of the form record they were read from (the SHA-256 of its bytes, store/records.py): a record read
+back for another form (one painted again with other fonts) is stale, and refused like a damaged one; the marks are
+then read from the form again.
 """
 from __future__ import annotations
 
@@ -31,6 +32,9 @@ def size_marks(form: FaceForm) -> list[Mark]:
     their boxes."""
     from .print_checks import check_sizes  # imported here: a build that makes no form inspects none
 
+    if form.least is not None and not any(check_sizes(Mark(kind, (), None, size=size), None)
+                                          for kind, size in zip(("text", "stroke"), form.least)):
+        return []  # the smallest it shows prints: none of its marks would be kept
     return [Mark(m.kind, (), None, size=m.size, text=m.text, image=m.image, inches=m.inches)
             for m in form_marks(form, 0.0) if m.kind == "image" or m.kind in KINDS and check_sizes(m, None)]
 

@@ -11,6 +11,7 @@ _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _TOKEN = re.compile(rf"([MmZzLlHhVvCcSsQqTtAa])|({_NUMBER})|([\s,]+)|(.)")
 _ARGS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
 _TRANSFORM = re.compile(r"\s*(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)\s*,?")
+IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)  # a matrix (a, b, c, d, e, f) that moves nothing
 
 
 class NotDrawable(ValueError):
@@ -26,7 +27,7 @@ def parse_numbers(text: str) -> list[float]:
 
 def parse_transform(text: str) -> tuple[float, ...]:
     """The 6-number matrix of an SVG transform list, composed left to right."""
-    matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    matrix = IDENTITY
     position = 0
     text = text.strip()
     while position < len(text):

@@ -47,6 +47,7 @@ def parse_number(text: str | None, default: float) -> float:
     return value
 
 
+@functools.lru_cache(maxsize=256)  # an opacity is given in a few ways ("1", "0.5") on element after element
 def parse_fraction(text: str) -> float:
     text = text.strip()
     return min(max(parse_share(text, 1), 0.0), 1.0)

@@ -92,3 +92,41 @@ def test_a_marks_record_holding_anything_but_marks_is_refused(tmp_path):
         assert read_marks(good[:-2] + body, checksum(b"F", key, form)) is None
     replace_marks(tmp_path / "cache", lambda check: marks_record(check, [])[:-2] + b"[[")
     assert rebuild(tmp_path) == first
+
+
+def paint_face(body: str, view: str, measure) -> FaceForm:
+    from lxml import etree
+
+    from pnpgen.faces.paint import svg_to_form
+
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" viewBox="{view}">{body}</svg>'
+    return svg_to_form(etree.fromstring(svg), measure)
+
+
+def test_a_painted_form_whose_least_sizes_print_has_the_marks_reading_it_back_gives():
+    """What the painter knows of the smallest sizes decides only when reading the form back would keep no mark:
+    faces with text and lines about the least print size, under the face's own scale or more, agree mark for
+    mark with the marks read back from the form."""
+    import random
+
+    project = FIXTURES / "planted-faults"
+    measure = StoredForms(None, FontBook(font_dirs(project)), ImageChecker(project)).font_of
+    chooser, shortcut = random.Random(29), 0
+    text = '<text x="5" y="{y}" font-family="Noto Sans JP" font-size="{size}"{extra}>カード{n}</text>'
+    line = '<line x1="1" y1="{y}" x2="50" y2="{y}" stroke="#000" stroke-width="{width}"/>'
+    around = ['', ' opacity="0.5"', ' transform="scale(1.01)"', ' clip-path="url(#c)"']
+    for n in range(300):
+        view = chooser.choice(["0 0 63 88", "0 0 63.5 88", "-3 -3 69 94", "0 0 630 880"])
+        unit = 630 / float(view.split()[2]) / 10  # user units per mm
+        parts = [text.format(y=10 + i * 5, n=n, size=round(chooser.uniform(2.0, 2.3) * unit, 4),
+                             extra=chooser.choice(["", ' fill-opacity="0.4"'])) for i in range(chooser.randint(0, 3))]
+        parts += [line.format(y=40 + i, width=round(chooser.uniform(0.08, 0.1) * unit, 5))
+                  for i in range(chooser.randint(0, 2))]
+        body = '<defs><clipPath id="c"><rect width="30" height="30"/></clipPath></defs>'
+        body += f'<g{chooser.choice(around)}>{"".join(parts)}</g>'
+        form = paint_face(body, view, measure)
+        found = size_marks(form)
+        least, form.least = form.least, None
+        assert found == size_marks(form), body
+        shortcut += least is not None and not found
+    assert 30 < shortcut < 270  # both ways were taken
