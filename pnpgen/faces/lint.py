@@ -10,8 +10,6 @@ import functools
 import math
 import re
 
-import cssselect2
-import tinycss2
 
 from ..errors import PnpError
 from .svgvalues import parse_declarations
@@ -41,7 +39,7 @@ def lint(tree, template: str) -> None:
     if count > MAX_ELEMENTS:
         problems.append(f"{count:,} elements (at most {MAX_ELEMENTS:,} a face)")
     stylesheet = "".join(e.text or "" for e in tree.iter(SVG_NS + "style", "style"))
-    problems += lint_stylesheet(stylesheet)
+    problems += lint_stylesheet(stylesheet) if stylesheet.strip() else []
     walk(tree, 1.0, problems)
     if problems:
         found = ", ".join(sorted(set(problems)))
@@ -133,6 +131,9 @@ def smallest_size(view_box: str) -> float:
 
 def lint_stylesheet(text: str) -> list[str]:
     """The rules of <style> elements: selectors cssselect2 can compile, declarations as in style="…"."""
+    import cssselect2  # imported here: only a face with a <style> needs a CSS parser
+    import tinycss2
+
     problems = []
     for rule in tinycss2.parse_stylesheet(text, skip_comments=True, skip_whitespace=True):
         if rule.type == "error":

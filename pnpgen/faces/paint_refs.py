@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import re
 
-import cssselect2
-import tinycss2
 from reportlab.lib.rl_accel import fp_str
 
 from .svgpath import NotDrawable, multiply, parse_numbers, parse_transform
@@ -35,6 +33,9 @@ def style_rules(root) -> dict:
     text = "".join(e.text or "" for e in root.iter(SVG + "style", "style"))
     if not text.strip():
         return {}
+    import cssselect2  # imported here: only a face with a <style> needs a CSS parser
+    import tinycss2
+
     matcher = cssselect2.Matcher()
     for rule in tinycss2.parse_stylesheet(text, skip_comments=True, skip_whitespace=True):
         if rule.type != "qualified-rule":

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import shutil
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterable, Sequence
@@ -21,7 +20,7 @@ def write_atomically(path: Path, data: bytes | Iterable[bytes] | Callable[[Binar
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         # Named before it exists, so that even a Ctrl-C while it is being created cannot leave it behind.
-        temp = path.parent / f".{path.name}.{secrets.token_hex(8)}.tmp"
+        temp = path.parent / f".{path.name}.{os.urandom(8).hex()}.tmp"
         handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(handle, "wb") as out:
             if callable(data):
@@ -45,7 +44,7 @@ def write_atomically(path: Path, data: bytes | Iterable[bytes] | Callable[[Binar
 
 def staging_path(target: Path) -> Path:
     """Where a build makes a file before it replaces target; unique, since two builds may run at once."""
-    return Path(target).parent / f".{Path(target).name}.{secrets.token_hex(8)}.staged"
+    return Path(target).parent / f".{Path(target).name}.{os.urandom(8).hex()}.staged"
 
 
 def replace_all(pairs: Sequence[tuple[Path, Path]], what: str = "file") -> None:
@@ -76,7 +75,7 @@ def replace_all(pairs: Sequence[tuple[Path, Path]], what: str = "file") -> None:
 
 def keep_previous(target: Path) -> Path | None:
     """A second name for the current target (None when there is none), to put back if the set fails."""
-    backup = target.parent / f".{target.name}.{secrets.token_hex(8)}.previous"
+    backup = target.parent / f".{target.name}.{os.urandom(8).hex()}.previous"
     try:
         os.link(target, backup)
     except FileNotFoundError:

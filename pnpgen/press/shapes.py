@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from typing import Iterable, Sequence
 
-import pyclipper
 
 from ..units import mm
 
@@ -114,6 +113,8 @@ def offset(polygons: Sequence[Sequence[Point]], distance: float) -> list[Polygon
     """Grow the area the polygons cover by distance on every side, corners rounded (the bleed of a die cut)."""
     if distance <= 0:
         return [tuple(p) for p in polygons]
+    import pyclipper  # imported here, as in clip(): only a die-cut outline needs it
+
     tool = pyclipper.PyclipperOffset(2.0, SCALE * BLEED_TOLERANCE)
     tool.AddPaths([_to_clipper(p) for p in polygons], pyclipper.JT_ROUND, pyclipper.ET_CLOSEDPOLYGON)
     grown = pyclipper.CleanPolygons(tool.Execute(distance * SCALE), SCALE * BLEED_TOLERANCE)
@@ -123,6 +124,8 @@ def offset(polygons: Sequence[Sequence[Point]], distance: float) -> list[Polygon
 def clip(subject: Sequence[Sequence[Point]], within: Sequence[Sequence[Point]],
          outside: Sequence[Sequence[Point]] = ()) -> list[Polygon]:
     """Return the area of subject that lies within `within` and outside every polygon of `outside`."""
+    import pyclipper
+
     tool = pyclipper.Pyclipper()
     tool.AddPaths([_to_clipper(p) for p in subject], pyclipper.PT_SUBJECT, True)
     tool.AddPaths([_to_clipper(p) for p in within], pyclipper.PT_CLIP, True)

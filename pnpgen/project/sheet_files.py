@@ -5,9 +5,7 @@ import csv
 import functools
 import io
 import json
-import subprocess
 import sys
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -176,6 +174,7 @@ def read_text_grid(data: bytes, shown: str, delimiter: str | None) -> Grid:
 
 def check_parts(path: Path, shown: str) -> None:
     """Refuse a zip whose parts unpack to more than a card list could need (a zip bomb) before any reader sees it."""
+    import zipfile  # imported here, as below: only a workbook needs it
     try:
         with zipfile.ZipFile(path) as archive:
             parts = archive.infolist()
@@ -209,6 +208,7 @@ def sheet_names(path: Path, shown: str) -> list[str]:
 
 def run_reader(path: Path, shown: str, sheet: str, mode: str) -> dict:
     """calamine's answer for one sheet (mode rows) or the list of tabs (mode names); a failure is a PnpError."""
+    import zipfile
     if zipfile.is_zipfile(path):
         check_parts(path, shown)
     stat = path.stat()
@@ -219,6 +219,8 @@ def run_reader(path: Path, shown: str, sheet: str, mode: str) -> dict:
 def remembered_answer(path: str, shown: str, sheet: str, mode: str, stamp: tuple) -> dict:
     """One read per workbook version: tabs of one file, extends and watch's rebuilds ask again (callers never
     change the answer)."""
+    import subprocess
+
     command = [sys.executable, "-c", READER, path, sheet, str(READER_MEMORY), str(MAX_ROWS), mode]
     try:
         done = subprocess.run(command, capture_output=True, timeout=READER_SECONDS, cwd=Path(path).parent, check=False)
