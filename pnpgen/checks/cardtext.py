@@ -14,6 +14,7 @@ from .vocabulary import Noun
 from .wordrules import check_text, find_rules
 
 _COLOUR = re.compile(r"#[0-9a-fA-F]{3,8}")
+KANJI_DIGITS = frozenset("一二三四五六七八九十")
 
 
 def check_card_text(game: Game, nouns: list[Noun], strict: bool = False,
@@ -34,7 +35,7 @@ def check_card_text(game: Game, nouns: list[Noun], strict: bool = False,
                 seen.add((top, text))
                 where = places.get(top, card.location)
                 origin = f"card text {component.id}.{name}"
-                if any(c.isdigit() or c in "一二三四五六七八九十" for c in text):
+                if states_number(text):
                     findings.extend(check_prose(game, text, lambda offset, where=where: where, nouns, strict, origin,
                                                 component.name, memo=read))
                 findings.extend(check_text(game, text, lambda offset, where=where: where, rules, origin))
@@ -75,7 +76,12 @@ def find_texts(fields, prefix: str = "", words: bool = False, states=None):
                 yield name, value
         elif isinstance(value, str):
             if not _COLOUR.fullmatch(value) and (
-                    any(c.isdigit() or c in "一二三四五六七八九十" for c in value) or (words and PRINTED.search(value))):
+                    states_number(value) or (words and PRINTED.search(value))):
                 yield name, value
         elif isinstance(value, (tuple, list)) or hasattr(value, "items"):
             yield from find_texts(value, name + ".", words, states)
+
+
+def states_number(text: str) -> bool:
+    """Whether a text holds a digit (of any script) or a kanji numeral: one that may state a figure."""
+    return any(map(str.isdigit, text)) or not KANJI_DIGITS.isdisjoint(text)
