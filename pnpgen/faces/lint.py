@@ -10,7 +10,6 @@ import functools
 import math
 import re
 
-
 from ..errors import PnpError
 from .svgvalues import parse_declarations
 
