@@ -263,10 +263,11 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
 
 
 def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -> list[Output]:
-    """The rulebook and rules sheet of a game: their sources, the data and the templates decide their bytes."""
+    """The rulebook and rules sheet of a game: their sources, what typesetting them reads of the data (else all the
+    game's data files) and the templates decide their bytes."""
+    from ..rules.reads import rulebook_digest
     from ..rules.sizes import rulebook_pages
 
-    data = digest(*(file_sha256(p) for p in game_files(project, game)), renderer.inputs)
     planned = []
     if game.rulebook:
         page, sheet = rulebook_pages(options.paper, options.rules_page, options.booklet)
@@ -284,8 +285,10 @@ def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -
 
             typeset = build_rulebook if name == "rulebook.pdf" else build_rules_sheet
             typeset(project, game, Path(source), staging, fontbook=fontbook, renderer=renderer, converter=converter, **extra)
-        outputs.append(Output(folder / name, digest(__version__, name, game.id, Path(source).read_bytes(),
-                                                               data, sorted(extra.items())), typeset=run))
+        reads = rulebook_digest(project, game, Path(source), renderer, options.final,
+                                digest(*(file_sha256(p) for p in game_files(project, game))))
+        outputs.append(Output(folder / name, digest(__version__, name, game.id, Path(source).read_bytes(), reads,
+                                                   renderer.inputs, sorted(extra.items())), typeset=run))
     return outputs
 
 

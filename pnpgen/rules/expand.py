@@ -4,6 +4,7 @@ Kept apart from typesetting so that the checker, which reads the expanded rules 
 """
 from __future__ import annotations
 
+import re
 import sys
 import traceback
 from pathlib import Path
@@ -12,12 +13,16 @@ import jinja2
 from jinja2.sandbox import SecurityError
 
 from ..errors import Location, PnpError
+from ..files.reading import MAX_FILE_BYTES, refuse_large
 from ..templating import limits
 from ..templating.limits import ENDLESS, NO_MEMORY
 from ..templating.run_budget import RunOutOfBudget, Spender
 from ..project.model import Game, Project
 from ..templating.sandbox import make_environment
 from .context import find_edition, make_context
+
+DEFAULT_ACCENT = "#8c3b2a"
+_HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
 def expand_markdown(project: Project, game: Game, source: Path, text: str, marks: list | None = None) -> str:
@@ -41,6 +46,21 @@ def expand_markdown(project: Project, game: Game, source: Path, text: str, marks
         message = str(err)
         raise PnpError(f"{message}; expected an expression over game, players, components, count(), each(), "
                        "values(), table() …", Location(where, template_line(), 1)) from None
+
+
+def read_source(project: Project, source: Path) -> str:
+    refuse_large(source, MAX_FILE_BYTES, Location(show_path(project, source)), "Markdown file")
+    try:
+        return source.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        raise PnpError(f"cannot read the rulebook ({err}); expected a UTF-8 Markdown file",
+                       Location(show_path(project, source))) from None
+
+
+def accent_of(game: Game) -> str:
+    """The colour a game's rulebook sets its headings and marks in: its defaults' accent, else the house one."""
+    accent = str(game.defaults.get("accent", DEFAULT_ACCENT))
+    return accent if _HEX.match(accent) else DEFAULT_ACCENT
 
 
 def template_line() -> int:

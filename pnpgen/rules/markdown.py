@@ -14,8 +14,11 @@ from markdown_it.tree import SyntaxTreeNode
 
 from ..errors import PnpError
 from .context import ASSUMED_MARK, KNOWN_MARK
-from .paragraph import STAND_IN
 from .words import word
+
+# reportlab's markup parser collapses every whitespace character, U+3000 included, into one ASCII space;
+# a full-width space travels through it as this private-use stand-in and is drawn as itself (paragraph.py).
+STAND_IN = "\U000fff30"
 
 
 # Limits far above a real rulebook (the bundled ones: 11,000 characters, 24 headings, paragraphs of 320),

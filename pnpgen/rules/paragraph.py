@@ -21,6 +21,7 @@ from reportlab.platypus.paragraph import (ParaLines, Paragraph, _handleBulletWid
 from ..faces.font import font_named
 from ..faces.hyphenate import Hyphenator, hyphenator_for
 from ..faces.linebreak import Latin, plan_lines
+from .markdown import STAND_IN
 
 HYPHEN = "-"
 
@@ -58,9 +59,6 @@ def hyphen_width(unit) -> float:
 
 
 IDEOGRAPHIC_SPACE = "\u3000"
-# reportlab's markup parser collapses every whitespace character, U+3000 included, into one ASCII space;
-# a full-width space travels through it as this private-use stand-in and is drawn as itself.
-STAND_IN = "\U000fff30"
 
 
 class KinsokuParagraph(Paragraph):

@@ -17,7 +17,7 @@ from ..faces.fonts import FontBook
 from ..project.model import Game, Project
 from ..faces.render import Renderer
 from ..templating.run_budget import RunOutOfBudget
-from .expand import expand_markdown, show_path  # noqa: F401  (expand_markdown: the tests reach it here)
+from .expand import accent_of, expand_markdown, read_source, show_path  # noqa: F401  (tests reach expand_markdown)
 from .figures import resolve_image
 from .flowables import Look, Typesetter
 from .context import Assumption
@@ -27,11 +27,8 @@ from .paragraph import KinsokuParagraph
 from .punctuation import half_font
 from .sizes import HALF_PAGE
 from .words import word
-from ..files.reading import MAX_FILE_BYTES, refuse_large
 
-DEFAULT_ACCENT = "#8c3b2a"
 SHEET_SIZES = (10.5, 10.0, 9.5, 9.0, 8.5, 8.0, 7.5, 7.0)  # pt: the rules sheet shrinks until it fits one page
-_HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
 def build_rulebook(project: Project, game: Game, source: Path, out_path: Path, *, fontbook: FontBook,
@@ -85,8 +82,7 @@ def prepare(project: Project, game: Game, source: Path, fontbook: FontBook, rend
     text = read_source(project, source)
     marks: list[Assumption] | None = None if final else []
     expanded = expand_markdown(project, game, source, text, marks)
-    accent = str(game.defaults.get("accent", DEFAULT_ACCENT))
-    accent = accent if _HEX.match(accent) else DEFAULT_ACCENT
+    accent = accent_of(game)
     try:
         blocks = parse_markdown(expanded, Theme(accent=accent), project.language)
         blocks += list_assumptions(marks or [], project.language)
@@ -151,15 +147,6 @@ def tell_story(setter: Typesetter, blocks: list, contents: list) -> list:
 def find_title(blocks: list, game: Game, language: str | None = None) -> str:
     heading = next((b for b in blocks if isinstance(b, Heading) and b.level == 1), None)
     return heading.text if heading else word("untitled rulebook", language, title=game.title)
-
-
-def read_source(project: Project, source: Path) -> str:
-    refuse_large(source, MAX_FILE_BYTES, Location(show_path(project, source)), "Markdown file")
-    try:
-        return source.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        raise PnpError(f"cannot read the rulebook ({err}); expected a UTF-8 Markdown file",
-                       Location(show_path(project, source))) from None
 
 
 def locate(project: Project, source: Path, text: str, err: PnpError, needle: str | None) -> PnpError:

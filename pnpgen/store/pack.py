@@ -1,10 +1,10 @@
 """Turn one project's face records into rows of its SQLite file in the user's cache folder, and back.
 
-A record is (kind, key, payload, checksum): R maps a render key to the face's key (the SHA-256 of its SVG), F a face
-key to the face's form (faces/form.py), M a face key to the size marks read from its form (faces/size_marks.py), T the
-digest of a text() call to its fitted SVG (faces/fitted.py). A record whose checksum does not hold is a miss, made
-again. What a build adds goes to a file of its own (which the processes it forks read too) and into the cache's file
-once, when it saves: a damaged, locked or read-only cache costs hits, never a face (recall.py: what watch read)."""
+A record is (kind, key, payload, checksum): R maps a render key to the face's key (its SVG's SHA-256), F a face key to
+its form (faces/form.py), M to its size marks (faces/size_marks.py), T a text() call's digest to its fitted SVG
+(faces/fitted.py), D a rulebook's files' digest to what typesetting it reads (rules/reads.py). One whose checksum
+fails is a miss, made again. A build's records go to a file of its own (which its forks read too) and into the cache's
+file once, when it saves: a damaged, locked or read-only cache costs hits, never a face (recall.py: what watch read)."""
 from __future__ import annotations
 
 import os

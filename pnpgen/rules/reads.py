@@ -1,0 +1,87 @@
+"""Turn a rulebook's source and its game's data into the digest of what typesetting it reads: a save that changes
+none of that (another card's text, a count it does not print) leaves the rulebook as it is.
+
+Typesetting (typeset.prepare) reads the Markdown as the data expands it, the numbers it marks as assumed, the
+undefined terms the text uses, the game's accent, title and document, the edition's language, and each picture's
+piece: its face and its trim. The templates, icons, images and fonts are the renderer's inputs, which the build's
+digest of the rulebook holds besides (pipeline/build.py). Working that out expands the Markdown, so the face
+store keeps it under the digest of the files it comes from: a build after a save elsewhere reads it back.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from typing import TYPE_CHECKING
+
+from ..digests import digest
+from ..errors import PnpError
+from ..project.model import Game, Project
+
+if TYPE_CHECKING:
+    from ..faces.render import Renderer
+    from .markdown import Image
+
+
+READS = b"D"  # the kind of a face store record holding a rulebook's typesetting_digest, under its files' digest
+
+
+def rulebook_digest(project: Project, game: Game, source: Path, renderer: Renderer, final: bool, files: str) -> str:
+    """typesetting_digest, kept in the face store under the digest of what it is worked out from: the rulebook's
+    source, the game's data files (files), the renderer's inputs and stamp, the edition and whether the build is
+    final; files itself when it cannot be worked out (typesetting it then says why)."""
+    pack = renderer.pack
+    key = digest("typesetting", source.read_bytes(), files, renderer.inputs, renderer.stamp, project.language, final)
+    kept = pack.get(READS, key) if pack is not None else None
+    if kept is not None and len(kept) == 64 and not kept.strip(b"0123456789abcdef"):  # a digest, as put
+        return kept.decode("ascii")
+    reads = typesetting_digest(project, game, source, renderer, final)
+    if reads is not None and pack is not None:
+        pack.put(READS, key, reads.encode("ascii"))
+    return reads or files
+
+
+def typesetting_digest(project: Project, game: Game, source: Path, renderer: Renderer, final: bool) -> str | None:
+    """The digest of what typesetting the rulebook (or rules sheet) at source reads; None when its Markdown cannot
+    be read, expanded or parsed (typesetting it then says what is wrong, and where)."""
+    from .expand import accent_of, expand_markdown, read_source  # imported here: a build that finds the digest
+    from .markdown import Theme, parse_markdown  # kept reads no Markdown
+
+    marks = None if final else []
+    try:
+        expanded = expand_markdown(project, game, source, read_source(project, source), marks)
+        blocks = parse_markdown(expanded, Theme(accent=accent_of(game)), project.language)
+    except PnpError:
+        return None
+    assumed = [(mark.what, mark.value, mark.why, mark.source) for mark in marks or ()]
+    terms = [(term.term, term.undefined) for term in game.terms if term.undefined and term.term in expanded]
+    pictures = [show_piece(image, game, renderer) for image in find_images(blocks)]
+    return digest(expanded, assumed, accent_of(game), project.language, game.title, game.document, terms, pictures)
+
+
+def find_images(blocks) -> list[Image]:
+    """The pictures of blocks, those of lists and quotes too, in order."""
+    from .markdown import Figure, ListBlock, Quote
+
+    found = []
+    for block in blocks:
+        if isinstance(block, Figure):
+            found += block.images
+        elif isinstance(block, ListBlock):
+            found += [image for item in block.items for image in find_images(item)]
+        elif isinstance(block, Quote):
+            found += find_images(block.blocks)
+    return found
+
+
+def show_piece(image: Image, game: Game, renderer: Renderer) -> tuple:
+    """What a picture shows: its piece's face (by the digest of all it is rendered from: nothing is rendered here)
+    and trim; for a reference that names no piece, what resolving it says."""
+    from .references import resolve_reference
+
+    try:
+        component, card, side = resolve_reference(image.src, game)
+    except PnpError as err:
+        return (image.src, str(err))
+    template = component.front if side == "front" else component.back
+    return (image.src, renderer.render_key(game, component, card, side, template), component.size, component.bleed,
+            component.shape, component.kind)
