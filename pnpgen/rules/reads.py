@@ -26,11 +26,13 @@ READS = b"D"  # the kind of a face store record holding a rulebook's typesetting
 
 
 def rulebook_digest(project: Project, game: Game, source: Path, renderer: Renderer, final: bool, files: str) -> str:
-    """typesetting_digest, kept in the face store under the digest of what it is worked out from: the rulebook's
-    source, the game's data files (files), the renderer's inputs and stamp, the edition and whether the build is
-    final; files itself when it cannot be worked out (typesetting it then says why)."""
+    """typesetting_digest, kept in the face store under the digest of what it is worked out from: the game, its
+    rulebook's source, its data files (files; one file may define several games), the renderer's inputs and stamp,
+    the edition and whether the build is final; files itself when it cannot be worked out (typesetting it then
+    says why)."""
     pack = renderer.pack
-    key = digest("typesetting", source.read_bytes(), files, renderer.inputs, renderer.stamp, project.language, final)
+    key = digest("typesetting", game.id, source.read_bytes(), files, renderer.inputs, renderer.stamp,
+                 project.language, final)
     kept = pack.get(READS, key) if pack is not None else None
     if kept is not None and len(kept) == 64 and not kept.strip(b"0123456789abcdef"):  # a digest, as put
         return kept.decode("ascii")

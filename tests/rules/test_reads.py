@@ -11,6 +11,8 @@ import pytest
 import pnpgen
 from pnpgen import Options
 
+pytestmark = pytest.mark.long  # whole builds, three a test: the file starts first
+
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "rules_check"
 RULEBOOK = Path("counted") / "rulebook.pdf"
 
@@ -96,3 +98,16 @@ def test_a_kept_digest_that_is_not_one_is_worked_out_again(project, tmp_path, mo
     calls = count_expansions(monkeypatch)
     report = build(project, tmp_path / "out", tmp_path / "cache")
     assert calls and tmp_path / "out" / RULEBOOK in report.unchanged
+
+
+def test_games_of_one_file_that_share_a_rulebook_are_told_apart(project, tmp_path):
+    """Two games defined in one file, the same rulebook source: each rulebook follows its own game's data."""
+    text = (project / "cards.yaml").read_text(encoding="utf-8")
+    game = text[text.index("  - id: counted"):]
+    (project / "cards.yaml").write_text(text + game.replace("id: counted", "id: recounted", 1), encoding="utf-8")
+    build(project, tmp_path / "out", tmp_path / "cache")
+    last = text + game.replace("id: counted", "id: recounted", 1).replace("to: 3}", "to: 4}", 1)
+    (project / "cards.yaml").write_text(last, encoding="utf-8")
+    report = rebuild_as_clean(project, tmp_path)
+    assert tmp_path / "out" / "recounted" / "rulebook.pdf" in report.written
+    assert tmp_path / "out" / RULEBOOK in report.unchanged
