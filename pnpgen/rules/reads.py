@@ -28,18 +28,22 @@ READS = b"D"  # the kind of a face store record holding a rulebook's typesetting
 def rulebook_digest(project: Project, game: Game, source: Path, renderer: Renderer, final: bool, files: str) -> str:
     """typesetting_digest, kept in the face store under the digest of what it is worked out from: the game, its
     rulebook's source, its data files (files; one file may define several games), the renderer's inputs and stamp,
-    the edition and whether the build is final; files itself when it cannot be worked out (typesetting it then
-    says why)."""
+    the edition, its hyphenation, reportlab's version and whether the build is final; when it cannot be worked out
+    (typesetting it then says why), the digest of the files and the edition instead."""
+    from ..faces.hyphenate import hyphenation_inputs
+    from ..store.cache import library_versions
+
     pack = renderer.pack
-    key = digest("typesetting", game.id, source.read_bytes(), files, renderer.inputs, renderer.stamp,
-                 project.language, final)
+    editions = (project.language, *hyphenation_inputs(project.language), library_versions())
+    key = digest("typesetting", game.id, source.read_bytes(), files, renderer.inputs, renderer.stamp, editions, final)
     kept = pack.get(READS, key) if pack is not None else None
     if kept is not None and len(kept) == 64 and not kept.strip(b"0123456789abcdef"):  # a digest, as put
         return kept.decode("ascii")
     reads = typesetting_digest(project, game, source, renderer, final)
+    reads = digest(reads, editions) if reads is not None else None  # a new reportlab or dictionary sets it anew
     if reads is not None and pack is not None:
         pack.put(READS, key, reads.encode("ascii"))
-    return reads or files
+    return reads or digest(files, editions)
 
 
 def typesetting_digest(project: Project, game: Game, source: Path, renderer: Renderer, final: bool) -> str | None:
