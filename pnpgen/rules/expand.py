@@ -25,10 +25,31 @@ DEFAULT_ACCENT = "#8c3b2a"
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
+# What expanding gave, for the project it was expanded for: a build works out a rulebook's digest from its
+# expansion (reads.py) and typesets the same expansion after, in the process it forks; one project at a time.
+_EXPANDED: dict[tuple, tuple] = {}  # (game id, source, text, marked) -> (project, game, Markdown, marks noted)
+
+
 def expand_markdown(project: Project, game: Game, source: Path, text: str, marks: list | None = None) -> str:
     """The Markdown with its {{ … }} expressions evaluated against the game's data (sandboxed, strict), what the
     helpers print besides the data in the project's edition's words. marks: where to note the assumed numbers it
-    prints, each then followed by ASSUMED_MARK (None: printed plain)."""
+    prints, each then followed by ASSUMED_MARK (None: printed plain). The project and its games are frozen values:
+    the same ones expand alike."""
+    key = (game.id, str(source), text, marks is not None)
+    kept = _EXPANDED.get(key)
+    if kept is not None and kept[0] is project and kept[1] is game:
+        if marks is not None:
+            marks.extend(kept[3])
+        return kept[2]
+    if any(found[0] is not project for found in _EXPANDED.values()):
+        _EXPANDED.clear()  # another project's (watch loads the project again on each save): it is not kept alive
+    noted = len(marks) if marks is not None else 0
+    expanded = expand_now(project, game, source, text, marks)
+    _EXPANDED[key] = (project, game, expanded, tuple(marks[noted:]) if marks is not None else ())
+    return expanded
+
+
+def expand_now(project: Project, game: Game, source: Path, text: str, marks: list | None) -> str:
     env = make_environment(project.templates_dir)
     where = show_path(project, source)
     try:
