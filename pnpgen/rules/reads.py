@@ -10,7 +10,6 @@ store keeps it under the digest of the files it comes from: a build after a save
 from __future__ import annotations
 
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from ..digests import digest
@@ -49,8 +48,9 @@ def rulebook_digest(project: Project, game: Game, source: Path, renderer: Render
 def typesetting_digest(project: Project, game: Game, source: Path, renderer: Renderer, final: bool) -> str | None:
     """The digest of what typesetting the rulebook (or rules sheet) at source reads; None when its Markdown cannot
     be read, expanded or parsed (typesetting it then says what is wrong, and where)."""
-    from .expand import accent_of, expand_markdown, read_source  # imported here: a build that finds the digest
-    from .markdown import Theme, parse_markdown  # kept reads no Markdown
+    # imported here: a build that finds the digest kept reads no Markdown
+    from .expand import accent_of, expand_markdown, read_source
+    from .markdown import Theme, parse_markdown
 
     marks = None if final else []
     try:
