@@ -42,7 +42,7 @@ class Painter:
         self.state: dict = {}
         self.saved: list[dict] = []
         self.inks: dict[str, tuple] = {}  # fill and stroke operands -> the CMYK a template gave them in (see Ink)
-        self.widths = [1.0]  # every line width set, and PDF's own
+        self.thinnest = 1.0  # the thinnest line width set (PDF's own to start with)
 
     def emit(self, text: str) -> None:
         self.ops.append(text)
@@ -120,7 +120,7 @@ class Painter:
         if self.images or sum(part.count("cm") for parts in streams for part in parts if part.__class__ is str) != 1:
             return None
         first = self.parts[0] if self.parts and self.parts[0].__class__ is str else ""
-        numbers = first.split()[:7]
+        numbers = first.split(maxsplit=7)[:7]
         if len(numbers) != 7 or numbers[6] != "cm":
             return None
         a, b, c, d, _, _ = multiply(IDENTITY, tuple(float(n) for n in numbers[:6]))
@@ -128,7 +128,7 @@ class Painter:
         # (the least of the operands as the content states them: rounding them keeps their order)
         size = min((part[2] for parts in streams for part in parts if part.__class__ is list and part[0] == "T"),
                    default=None)
-        return (math.inf if size is None else float(fp_str(size))) * scale, float(fp_str(min(self.widths))) * scale
+        return (math.inf if size is None else float(fp_str(size))) * scale, float(fp_str(self.thinnest)) * scale
 
 
 def index_in(items: list, item) -> int:
@@ -170,7 +170,7 @@ def set_stroke(painter: Painter, style: dict, stroke: tuple) -> None:
     painter.set("stroke", stroke, f"{fp_str(*stroke)} RG")
     width = parse_number(style.get("stroke-width", "1"), 1)
     painter.set("width", width, f"{fp_str(width)} w")
-    painter.widths.append(width)
+    painter.thinnest = min(painter.thinnest, width)
     cap = CAPS.get(style.get("stroke-linecap", "butt"), 0)
     painter.set("cap", cap, f"{cap} J")
     join = JOINS.get(style.get("stroke-linejoin", "miter"), 0)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 from .._version import __version__
 from ..files.atomic import refuse_links_out, replace_all, staging_path, write_atomically
 from ..store.cache import Cache, default_cache_dir
-from ..digests import digest, file_sha256
+from ..digests import digest
 from .manifest import Manifest
 from .record import record_build
 from .uptodate import LastBuild, possible_outputs
@@ -265,9 +265,10 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
 def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -> list[Output]:
     """The rulebook and rules sheet of a game: their sources, what typesetting them reads of the data (else all the
     game's data files) and the templates decide their bytes."""
-    from ..rules.reads import rulebook_digest
+    from ..rules.reads import data_files_digest, rulebook_digest
     from ..rules.sizes import rulebook_pages
 
+    files = data_files_digest(project, game)  # once a game: its rulebook and rules sheet read the same
     planned = []
     if game.rulebook:
         page, sheet = rulebook_pages(options.paper, options.rules_page, options.booklet)
@@ -285,16 +286,8 @@ def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -
 
             typeset = build_rulebook if name == "rulebook.pdf" else build_rules_sheet
             typeset(project, game, Path(source), staging, fontbook=fontbook, renderer=renderer, converter=converter, **extra)
-        reads = rulebook_digest(project, game, Path(source), renderer, options.final,
-                                digest(*(file_sha256(p) for p in game_files(project, game))))
-        outputs.append(Output(folder / name, digest(__version__, name, game.id, Path(source).read_bytes(), reads,
-                                                   renderer.inputs, sorted(extra.items())), typeset=run))
+        text = Path(source).read_bytes()
+        reads = rulebook_digest(project, game, text, Path(source), renderer, options.final, files)
+        outputs.append(Output(folder / name, digest(__version__, name, game.id, text, reads, renderer.inputs,
+                                                   sorted(extra.items())), typeset=run))
     return outputs
-
-
-def game_files(project: Project, game: Game) -> list[Path]:
-    """The data a game's rulebook can read: the top-level file, the file defining the game, the sheets it reads."""
-    from ..project.sheets import list_sheet_files
-
-    defining = project.root / game.location.file
-    return list(dict.fromkeys([project.source, defining.resolve(), *list_sheet_files([game], project.root)]))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..digests import digest
+from ..digests import digest, file_sha256
 from ..errors import PnpError
 from ..project.model import Game, Project
 
@@ -24,17 +24,28 @@ if TYPE_CHECKING:
 READS = b"D"  # the kind of a face store record holding a rulebook's typesetting_digest, under its files' digest
 
 
-def rulebook_digest(project: Project, game: Game, source: Path, renderer: Renderer, final: bool, files: str) -> str:
+def data_files_digest(project: Project, game: Game) -> str:
+    """The digest of the data a game's rulebook can read: the top-level file, the file defining the game, the
+    sheets it reads."""
+    from ..project.sheets import list_sheet_files
+
+    defining = project.root / game.location.file
+    paths = dict.fromkeys([project.source, defining.resolve(), *list_sheet_files([game], project.root)])
+    return digest(*(file_sha256(path) for path in paths))
+
+
+def rulebook_digest(project: Project, game: Game, text: bytes, source: Path, renderer: Renderer, final: bool,
+                    files: str) -> str:
     """typesetting_digest, kept in the face store under the digest of what it is worked out from: the game, its
-    rulebook's source, its data files (files; one file may define several games), the renderer's inputs and stamp,
-    the edition, its hyphenation, reportlab's version and whether the build is final; when it cannot be worked out
-    (typesetting it then says why), the digest of the files and the edition instead."""
+    rulebook's source (text: its bytes), its data files (files: data_files_digest; one file may define several
+    games), the renderer's inputs and stamp, the edition, its hyphenation, reportlab's version and whether the build
+    is final; when it cannot be worked out (typesetting it then says why), the digest of the files and the edition."""
     from ..faces.hyphenate import hyphenation_inputs
     from ..store.cache import library_versions
 
     pack = renderer.pack
     editions = (project.language, *hyphenation_inputs(project.language), library_versions())
-    key = digest("typesetting", game.id, source.read_bytes(), files, renderer.inputs, renderer.stamp, editions, final)
+    key = digest("typesetting", game.id, text, files, renderer.inputs, renderer.stamp, editions, final)
     kept = pack.get(READS, key) if pack is not None else None
     if kept is not None and len(kept) == 64 and not kept.strip(b"0123456789abcdef"):  # a digest, as put
         return kept.decode("ascii")
@@ -55,13 +66,14 @@ def typesetting_digest(project: Project, game: Game, source: Path, renderer: Ren
     marks = None if final else []
     try:
         expanded = expand_markdown(project, game, source, read_source(project, source), marks)
-        blocks = parse_markdown(expanded, Theme(accent=accent_of(game)), project.language)
+        accent = accent_of(game)
+        blocks = parse_markdown(expanded, Theme(accent=accent), project.language)
     except PnpError:
         return None
     assumed = [(mark.what, mark.value, mark.why, mark.source) for mark in marks or ()]
     terms = [(term.term, term.undefined) for term in game.terms if term.undefined and term.term in expanded]
     pictures = [show_piece(image, game, renderer) for image in find_images(blocks)]
-    return digest(expanded, assumed, accent_of(game), project.language, game.title, game.document, terms, pictures)
+    return digest(expanded, assumed, accent, project.language, game.title, game.document, terms, pictures)
 
 
 def find_images(blocks) -> list[Image]:
