@@ -33,6 +33,7 @@ class FontBook:
         self.default_family = default_family
         self._families: dict[str, list[Face]] = {}  # lower-case family -> faces, first dir wins
         self._registered: dict[Face, Font] = {}
+        self._found: dict[tuple, Face] = {}  # what find_face was asked -> the face it gave
         problems = []
         paths = [p for d in map(Path, dirs) if d.is_dir() for p in sorted(d.iterdir())
                  if p.suffix.lower() in FONT_SUFFIXES]
@@ -71,6 +72,18 @@ class FontBook:
         """The face for an SVG/CSS family, weight and style, without registering it. None and generic families
         map to the default family; in a comma list the first known entry wins. 'bold', 'bolder' and numbers
         >= 600 are bold; the nearest weight on the same side of 600 is picked. Unknown family -> PnpError."""
+        # Every text() of a template asks alike: each question is answered once. The weight's type is part of it,
+        # for True, which is no weight, equals 1.
+        asked = (family, type(weight), weight, style)
+        try:
+            found = self._found.get(asked)
+        except TypeError:  # an unhashable weight: pick_face says what is wrong with it
+            return self.pick_face(family, weight, style)
+        if found is None:
+            found = self._found[asked] = self.pick_face(family, weight, style)
+        return found
+
+    def pick_face(self, family: str | None, weight: str | int, style: str) -> Face:
         target = parse_weight(weight)
         if family is None or not family.strip():
             family = self.default_family

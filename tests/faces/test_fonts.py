@@ -122,6 +122,22 @@ def test_unknown_family_and_weight_are_errors(book):
     assert parse_weight("normal") == 400 and parse_weight(" 300 ") == 300
 
 
+def test_a_face_found_once_is_found_alike_and_errors_are_said_every_time():
+    book = FontBook([BUNDLED])
+    asked = [("Noto Sans JP", "bold", "normal"), ("Noto Sans JP", 700, "normal"), (None, "normal", "italic"),
+             ("sans-serif", 600.0, "normal")]
+    first = [book.find_face(*args) for args in asked]
+    assert [book.find_face(*args) for args in asked] == first == [book.pick_face(*args) for args in asked]
+    for _ in range(2):  # a weight 1 found once is no answer for True, which equals it
+        assert book.find_face(None, 1).weight == 400
+        with pytest.raises(PnpError, match="font-weight 'True' is not a weight"):
+            book.find_face(None, True)
+        with pytest.raises(PnpError, match=r"font-weight '\[700\]' is not a weight"):
+            book.find_face(None, [700])  # unhashable: picked each time, and refused
+        with pytest.raises(PnpError, match="unknown font family 'Comic Sans'"):
+            book.find_face("Comic Sans")
+
+
 def test_missing_default_family_is_reported(tmp_path):
     fonts = tmp_path / "fonts"
     fonts.mkdir()
