@@ -28,7 +28,9 @@ if TYPE_CHECKING:
 # A build whose outputs are up to date loads nothing more than the modules above: what renders, paints, checks,
 # lays out and writes is imported by the functions that do it.
 
-PARALLEL_PIECES = 400  # fewer pieces than this are written faster than a second process starts
+# Fewer pieces than this are written with less CPU, and about as soon, by this process alone: a second one copies
+# the build's memory as either of them touches it.
+PARALLEL_PIECES = 5000
 
 
 @dataclass(frozen=True)
