@@ -44,22 +44,27 @@ def refuse_failed_checks(project: Project, games, memos: dict | None = None, cac
 
 
 def check_kept(project: Project, games, cache: Cache | None, strict: bool = False, memos: dict | None = None):
-    """check_project's findings; unless memos are given, what reading the card text gave is read from the cache's
-    folder (None, or one refused: not kept) and kept there again when it changed."""
+    """check_project's findings, reading the card text as the cache's folder keeps it read (None, or one refused:
+    not kept); kept there again when it changed, unless memos are given: those of a process that checks again
+    (watch, serve), which start from what the folder keeps and are then its own."""
     from ..checks.kept_claims import decode_memos, encode_memos, reading_digest
     from ..checks.prose import SentenceMemo
 
+    keeps = memos is None
+    memos = {} if memos is None else memos
+    chosen = [game for game in (games if games is not None else project.games) if game.id not in memos]
     place = None
-    if memos is None and cache is not None:
+    if chosen and cache is not None:
         place = cache.path("claims", digest("claims", str(project.root.resolve()), reading_digest()), ".jsonl")
-        memos = {}
+        kept = {}
         if place is not None:  # None: no cache folder of the user's own
             with contextlib.suppress(OSError):  # no file yet
-                memos = decode_memos(place.read_bytes())
-        for game in games if games is not None else project.games:  # kept for the next process: splits are not
-            memos.setdefault(game.id, SentenceMemo(kept=True))
+                kept = decode_memos(place.read_bytes())
+        for game in chosen:
+            memo = memos[game.id] = kept.get(game.id) or SentenceMemo(kept=True)
+            memo.splits = not keeps  # a process that checks again keeps how each text splits too
     findings = check_project(project, games, strict, memos=memos)
-    if place is not None and any(memo.changed for memo in memos.values()):
+    if keeps and place is not None and any(memo.changed for memo in memos.values()):
         write_quietly(place, encode_memos(memos))
     return findings
 

@@ -11,7 +11,7 @@ from pnpgen.checks.cardtext import check_card_text
 from pnpgen.checks.checker import check_project
 from pnpgen.checks.kept_claims import decode_memos, encode_memos
 from pnpgen.checks.vocabulary import build_vocabulary
-from pnpgen.pipeline.build import Options
+from pnpgen.pipeline.build import Options, build_project
 from pnpgen.project.validate import load_project
 
 from slips import edit
@@ -119,3 +119,24 @@ def test_what_is_kept_again_after_the_nouns_change_is_what_reading_afresh_gives(
     again = decode_memos(b"".join(encode_memos(kept)))
     assert all(again[g].claims == fresh[g].claims and again[g].vocabulary == fresh[g].vocabulary for g in again)
     assert again["otogi-taisen"].vocabulary != memos["otogi-taisen"].vocabulary
+
+
+def test_a_process_that_checks_again_starts_from_what_the_cache_keeps(project, tmp_path, monkeypatch):
+    """pnpgen watch: its first build reads no sentence a build before it read, its next only the one a save
+    changed; what it reads is its own (the kept file is the last one-shot build's), and its findings are a
+    fresh check's."""
+    options = Options(cache_dir=tmp_path / "cache", out_dir=tmp_path / "out", only="components")
+    pnpgen.build(project, options)
+    kept_file = next((tmp_path / "cache" / "claims").rglob("*.jsonl"))
+    kept = kept_file.read_bytes()
+    read = count_reading(monkeypatch)
+    memos: dict = {}
+    build_project(load_project(project), options, memos=memos)
+    assert read == [] and all(memo.splits for memo in memos.values())
+    edit(project, "games/otogi-taisen.yaml", "          - {number: 12}\n", "          - {number: 12, text: 山札から１枚引く。}\n")
+    changed = load_project(project)
+    build_project(changed, options, memos=memos)
+    assert read == ["山札から１枚引く"]
+    assert kept_file.read_bytes() == kept
+    fresh = [f.as_problem() for f in check_project(changed)]
+    assert [f.as_problem() for f in check_project(changed, memos=memos)] == fresh
