@@ -88,7 +88,10 @@ def face_flaws(pack: FacePack | None, key: str, form_of, pixels) -> tuple:
     pixels(href): an image's size in pixels."""
     check = pack.form_checksum(key) if pack is not None else None
     found = _FLAWS.get(check) if check is not None else None
-    return found if found is not None else remember_flaws(check, face_size_marks(pack, key, form_of), pixels)
+    if found is None:
+        return remember_flaws(check, face_size_marks(pack, key, form_of), pixels)
+    pack.get(MARKS, key)  # read all the same (from memory, mostly): a save keeps the records a build read
+    return found
 
 
 def remember_flaws(check: bytes | None, marks: list[Mark], pixels) -> tuple:

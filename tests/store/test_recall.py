@@ -4,9 +4,12 @@ import shutil
 
 import pnpgen
 from pnpgen import Options
-from pnpgen.store import recall
+from pnpgen.faces import size_marks
+from pnpgen.store import recall, records
 from pnpgen.store.pack import FacePack
 from pnpgen.store.recall import READS, keep_reads
+
+from slips import edit
 
 
 def test_a_build_again_reads_the_kept_records_and_makes_the_same_pdfs(project, tmp_path):
@@ -47,3 +50,23 @@ def test_the_kept_records_stay_within_their_bound(tmp_path, monkeypatch):
     for n in range(10):
         READS.keep("file", b"F", bytes([n]), (n, b"x" * 30, b"check"))
     assert READS.size <= 100 and [key for _, _, key in READS.rows] == [bytes([7]), bytes([8]), bytes([9])]
+
+
+def test_a_process_building_again_keeps_the_records_it_answers_from_memory(project, tmp_path, monkeypatch):
+    """pnpgen watch: a save's build finds each face's print flaws in the process's memory, yet the marks records
+    they came from stay in use, so that a save prunes none of them and the next process reads no form for them."""
+    monkeypatch.setattr(records, "OLDER", 0)  # a save prunes whatever it can
+    options = Options(cache_dir=tmp_path / "cache", out_dir=tmp_path / "out", only="components")
+    pnpgen.build(project, options)
+    keep_reads()
+    for old, new in (("盾", "大盾"), ("大盾", "小盾")):  # two saves: the second answers every face's flaws from memory
+        edit(project, "cards.yaml", f"{{name: {old},", f"{{name: {new},")
+        pnpgen.build(project, options)
+    read_back = []
+    monkeypatch.setattr(size_marks, "form_marks", lambda form, at: read_back.append(form) or [])
+    READS.on = False  # a new process
+    READS.rows.clear()
+    size_marks._FLAWS.clear()
+    shutil.rmtree(tmp_path / "out")
+    pnpgen.build(project, options)
+    assert read_back == []
