@@ -24,7 +24,7 @@ KINDS = ("text", "stroke", "image")  # the marks the size checks look at (faces/
 KEPT_FACES = 1 << 15  # faces whose flaws a process remembers; then it starts afresh
 # A face that shows no image has the print flaws of its form alone, and a form record's checksum is a function of
 # its bytes: a process inspects each such form once, however many builds it runs (watch, serve).
-_FLAWS: dict[bytes, tuple] = {}  # form record checksum -> the flaws
+_FLAWS: dict[bytes, tuple] = {}  # form record checksum -> (the flaws, the number of the pack of the build finding them)
 
 
 def size_marks(form: FaceForm) -> list[Mark]:
@@ -80,7 +80,7 @@ def keep_size_marks(pack: FacePack, key: str, form: FaceForm) -> None:
     check, marks = pack.form_checksum(key), size_marks(form)
     pack.put(MARKS, key, marks_record(check, marks))
     if not any(mark.image for mark in marks):
-        remember_flaws(check, marks, None)
+        remember_flaws(check, marks, None, pack.number)
 
 
 def face_flaws(pack: FacePack | None, key: str, form_of, pixels) -> tuple:
@@ -89,19 +89,20 @@ def face_flaws(pack: FacePack | None, key: str, form_of, pixels) -> tuple:
     check = pack.form_checksum(key) if pack is not None else None
     found = _FLAWS.get(check) if check is not None else None
     if found is None:
-        return remember_flaws(check, face_size_marks(pack, key, form_of), pixels)
-    pack.get(MARKS, key)  # read all the same (from memory, mostly): a save keeps the records a build read
-    return found
+        return remember_flaws(check, face_size_marks(pack, key, form_of), pixels, pack.number if pack else None)
+    if found[1] != pack.number:  # found by an earlier build: its record is read all the same (from memory, mostly),
+        pack.get(MARKS, key)  # for a save keeps the records its build read
+    return found[0]
 
 
-def remember_flaws(check: bytes | None, marks: list[Mark], pixels) -> tuple:
+def remember_flaws(check: bytes | None, marks: list[Mark], pixels, finder: int | None) -> tuple:
     from .print_checks import inspect_sizes  # imported here: a build that makes no form inspects none
 
     flaws = tuple(inspect_sizes(marks, pixels))
     if check is not None and not any(mark.image for mark in marks):
         if len(_FLAWS) >= KEPT_FACES:
             _FLAWS.clear()
-        _FLAWS[check] = flaws
+        _FLAWS[check] = (flaws, finder)
     return flaws
 
 
