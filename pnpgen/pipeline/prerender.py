@@ -11,6 +11,7 @@ from ..press.cores import usable_cores
 from .prepare import counter
 from .workers import Background, can_fork
 from ..project.model import Game
+from ..store.records import Handoff
 from ..templating import run_budget
 
 PARALLEL_CARDS = 200  # fewer distinct cards than this are not worth a second process (half as many a process)
@@ -34,7 +35,7 @@ def render_ahead(games: tuple[Game, ...], renderer: Renderer, converter: Convert
     mine, *theirs = take_turns([(game, component, indexes[1:]) for game, component, indexes in groups], processes)
     tick = counter("rendering", faces, progress, sum(len(indexes) * count_sides(c) for _, c, indexes in mine), 16)
     del groups  # dealt out as copies: the whole list is not kept while the shares render
-    handoffs = [renderer.pack.handoff() for _ in theirs]
+    handoffs = [Handoff.make() for _ in theirs]
     if None in handoffs:  # nowhere to hand records back through: this process renders them all
         for handoff in handoffs:
             if handoff is not None:

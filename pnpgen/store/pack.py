@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Callable
 
 from .recall import READS
-from .records import (COPY, DELETE, LOOKUP, ROWS, WRITE, Filter, Handoff, checksum, connect, holds, in_memory,
-                      is_damage, open_cache_file, prune, register_own, remove_files, remove_own, transaction,
-                      write_rows)
+from .records import (COPY, DELETE, LOOKUP, READING, ROWS, WRITE, Filter, Handoff, checksum, connect, holds,
+                      in_memory, is_damage, open_cache_file, prune, register_own, remove_files, remove_own,
+                      transaction, write_rows)
 
 BATCH, BATCH_BYTES = 256, 1 << 20  # records held before they are written out, in one transaction
 FACE = b"F"  # the kind of a face's drawing: its form
@@ -142,8 +142,7 @@ class FacePack:
             self.flush()
 
     def flush(self) -> None:
-        """Write the batch to this process's own file in one transaction; where none can be written (a full
-        disk), to memory: the build goes on."""
+        """Write the batch to this process's own file in one transaction; where none can be (a full disk), to memory."""
         if not self.batch:
             return
         self.follow_fork()
@@ -197,6 +196,7 @@ class FacePack:
         self.readable = self.main is not None
         try:
             if self.main is not None:
+                READING.add(self)
                 self.main.execute("BEGIN")
                 if self.main.execute("SELECT NOT EXISTS (SELECT 1 FROM records)").fetchone()[0]:
                     self.main.close()  # a project's first build: nothing to look up (the snapshot stays empty)
@@ -213,11 +213,11 @@ class FacePack:
         return db
 
     def drop_main(self, err: sqlite3.Error) -> None:
-        """Read nothing more from the cache's file this build; a damaged one is removed (made anew at save)."""
+        """Read nothing more from the cache's file this build; the pack's maker removes a damaged one (made anew)."""
         if self.main is not None:
             self.main.close()
         self.main, self.readable = None, False
-        if is_damage(err):
+        if is_damage(err) and os.getpid() == self.creator:
             remove_files(self.path)
         else:
             self.writable = False
@@ -256,20 +256,20 @@ class FacePack:
             main.close()
             self.main = None
 
-    def handoff(self) -> Handoff | None:
-        """A file for a helper process to hand its records back through (made before it is forked)."""
-        return Handoff.make()
-
     def hand_to(self, handoff: Handoff) -> None:
         """In a helper process: write the records it adds to the handoff file, written out by finish()."""
         self.follow_fork()
         self.handed, self.target = handoff.path, None
 
-    def close(self) -> None:
-        """Let this build's own file go (once the processes it forked are done reading it)."""
-        if self.main is not None and os.getpid() == self.creator:
+    def let_go(self) -> None:
+        """Close the connection to the cache's file, in the process that opened it; it is opened again when read."""
+        if self.main is not None and os.getpid() == self.pid:
             self.main.close()
             self.main = None
+
+    def close(self) -> None:
+        """Let this build's own file go (once the processes it forked are done reading it)."""
+        self.let_go()
         remove_own(self.number)
         self.own[:], self.folders[:], self.target = [], [], None
 

@@ -10,6 +10,7 @@ import shutil
 import sqlite3
 import stat
 import tempfile
+import weakref
 from array import array
 from pathlib import Path
 
@@ -218,3 +219,18 @@ def remove_own(number: int) -> None:
 
 
 atexit.register(lambda: [remove_own(number) for number in list(OWN)])
+
+
+READING: weakref.WeakSet = weakref.WeakSet()  # the packs holding a connection to the cache's file
+
+
+def let_go_before_fork() -> None:
+    """No connection to a cache's file is carried across a fork: SQLite keeps one set of lock books a file in each
+    process, so a child opening the file again would go by its parent's, read pages the parent's save is writing, and
+    take them for damage. The parent opens the file again when it next reads."""
+    for pack in list(READING):
+        pack.let_go()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=let_go_before_fork)

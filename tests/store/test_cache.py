@@ -13,10 +13,10 @@ import pnpgen
 from pnpgen import Options
 from pnpgen.faces.form import FaceForm
 from pnpgen.faces.size_marks import read_marks
-from pnpgen.pipeline.workers import Background
+from pnpgen.pipeline.workers import Background, can_fork
 from pnpgen.store import pack as packs_module
 from pnpgen.store.pack import FacePack
-from pnpgen.store.records import checksum
+from pnpgen.store.records import Handoff, checksum
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -206,7 +206,7 @@ def test_a_pack_reads_back_what_it_saved_and_what_a_helper_handed_it(tmp_path):
     pack = pack_at(tmp_path)
     pack.put(b"F", key(1), b'{"own": 1}')
     pack.record_face(key(2), key(1))
-    handoff = pack.handoff()
+    handoff = Handoff.make()
 
     def helper():  # in a forked process, as prerender.render_ahead runs it
         pack.hand_to(handoff)
@@ -245,6 +245,31 @@ def test_a_forked_process_reads_its_parents_records_and_writes_none_of_its_own_i
     pack.save()
     assert {payload for *_, payload in rows_of(tmp_path / "faces" / "p.sqlite")} == {
         b"parent %d" % n for n in range(600)} | {b"parent after"}
+
+
+def test_no_connection_to_the_cache_file_is_carried_across_a_fork(tmp_path):
+    """SQLite must not see a connection carried into a child: the parent lets go of the cache's file before it
+    forks (and reads it again after), and a helper that finds the file damaged never removes it."""
+    if not can_fork():
+        pytest.skip("no fork here: a helper's job runs in this process")
+    first = pack_at(tmp_path)
+    first.put(b"F", key(1), b"saved")
+    first.save()
+    pack = pack_at(tmp_path)
+    assert form_of(pack, key(1)) == b"saved" and pack.main is not None  # a read holds the cache's file open
+
+    def child():
+        assert form_of(pack, key(1)) == b"saved"  # opened anew here
+        pack.drop_main(sqlite3.DatabaseError("database disk image is malformed"))
+    Background(child).wait()
+    assert pack.main is None  # let go before the fork
+    assert (tmp_path / "faces" / "p.sqlite").exists()  # the child's damage was not the parent's to remove
+    pack.put(b"F", key(2), b"after")
+    assert form_of(pack, key(1)) == b"saved"  # opened again by the parent
+    pack.save()
+    assert form_of(pack_at(tmp_path), key(2)) == b"after"
+    pack.drop_main(sqlite3.DatabaseError("database disk image is malformed"))
+    assert not (tmp_path / "faces" / "p.sqlite").exists()  # its maker removes a damaged file (made anew at save)
 
 
 @pytest.mark.parametrize("when", ["before it is opened", "after it is read"])
@@ -346,7 +371,7 @@ def test_a_pack_with_no_temporary_folder_keeps_its_records_in_memory(tmp_path, m
     pack = FacePack(None)
     for n in range(600):
         pack.put(b"F", key(n), b"%d" % n)
-    assert form_of(pack, key(3)) == b"3" and pack.handoff() is None
+    assert form_of(pack, key(3)) == b"3" and Handoff.make() is None
     pack.save()
     assert form_of(pack, key(599)) == b"599"
 
