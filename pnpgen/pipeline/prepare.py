@@ -46,7 +46,7 @@ def refuse_failed_checks(project: Project, games, memos: dict | None = None, cac
 def check_kept(project: Project, games, cache: Cache | None, strict: bool = False, memos: dict | None = None):
     """check_project's findings, reading the card text as the cache's folder keeps it read (None, or one refused:
     not kept); kept there again when it changed, unless memos are given: those of a process that checks again
-    (watch, serve), which start from what the folder keeps and are then its own."""
+    (watch), which start from what the folder keeps and are then its own."""
     from ..checks.kept_claims import decode_memos, encode_memos, reading_digest
     from ..checks.prose import SentenceMemo
 

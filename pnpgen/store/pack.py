@@ -188,7 +188,7 @@ class FacePack:
         self.target, self.main, self.folders[:] = None, None, []
 
     def open_main(self) -> sqlite3.Connection | None:
-        """The cache's file, read in one transaction until the build saves: the file as it was then, each
+        """The cache's file, read in one transaction until the build saves or forks: the file as it was then, each
         lookup without a lock of its own (a writer does not wait for it)."""
         if self.main is not None or not self.readable:
             return self.main
