@@ -32,7 +32,8 @@ class TextFitter:
         """memo: how many results this process holds at most; language: the edition's (it decides hyphenation)."""
         self.root, self.default_font, self.fontbook, self.icons, self.pack = root, default_font, fontbook, icons, pack
         self.language = language
-        self.fitted: dict[tuple, Markup] = Bounded(memo)
+        self.fitted: dict[tuple, tuple[Markup, str | None]] = Bounded(memo)  # arguments -> (SVG, its record's key)
+        self.asked: list[bytes] | None = None  # while a face renders: the record keys of its text() calls
         self.prefix = None  # the hasher fed what every record key starts with (made when first needed)
 
     def fit(self, content: str, x, y, w, h, options: dict) -> Markup:
@@ -44,13 +45,15 @@ class TextFitter:
             return self.fit_now(content, x, y, w, h, options)
         if found is None:
             record = self.record_key(key) if self.pack is not None else None
-            found = self.stored(record) if record is not None else None
-            if found is None:
-                found = self.fit_now(content, x, y, w, h, options)
+            svg = self.stored(record) if record is not None else None
+            if svg is None:
+                svg = self.fit_now(content, x, y, w, h, options)
                 if record is not None:
-                    self.pack.put(FITTED, record, found.encode("utf-8"))
-            self.fitted.keep(key, found)
-        return found
+                    self.pack.put(FITTED, record, svg.encode("utf-8"))
+            found = self.fitted.keep(key, (svg, record))
+        if self.asked is not None and found[1] is not None:
+            self.asked.append(bytes.fromhex(found[1]))
+        return found[0]
 
     def fit_now(self, content: str, x, y, w, h, options: dict) -> Markup:
         return Markup(fit_text(content, float(x), float(y), float(w), float(h), fontbook=self.fontbook,

@@ -24,7 +24,7 @@ from .fonts import FontBook
 from .icons import IconSet
 from .image_place import ImagePlacer
 from .images import ImageChecker
-from .reuse import KEY, Bounded, FaceMemo, Fieldless, CardFaceKeys, TrackedFields
+from .reuse import Bounded, FaceMemo, Fieldless, CardFaceKeys, TrackedFields
 from .stored import StoredForms
 from ..project.assumptions import mark_assumed
 from ..project.model import Card, Component, Fields, Game, Project
@@ -59,6 +59,7 @@ class Renderer:
         # Memos are bounded (reuse.Bounded), so that what a build holds does not grow with its deck.
         self.usable: dict[str, bool] = Bounded(MEMO)
         self.names: dict[str, str] = Bounded(MEMO)  # a face key -> the one string pages name it by
+        self.texts: dict[str, bytes] = Bounded(MEMO)  # a face key -> the keys of its text() records (pack.record_face)
         self.memo = FaceMemo()  # cards that agree on every field their template read share the face
         self.fieldless = Fieldless()  # and every card shares the face of a template that read none
         self.key_prefixes: dict[tuple, object] = {}  # what cards of one component and side share, hashed
@@ -126,18 +127,25 @@ class Renderer:
                 return face_key, ""
         found = self.memo.find(common, card.fields)
         if found is None:
-            tracked = TrackedFields(card.fields)
-            svg = wrap_svg(self.render_content(game, component, card, side, template, tracked), component)
+            tracked, outer = TrackedFields(card.fields), self.fitter.asked
+            self.fitter.asked = asked = []
+            try:
+                svg = wrap_svg(self.render_content(game, component, card, side, template, tracked), component)
+            finally:
+                self.fitter.asked = outer
             self.renders += 1
             face_key = hashlib.sha256(svg.encode("utf-8")).hexdigest()
+            self.texts.keep(face_key, b"".join(asked))
             kept = "" if self.store is not None and self.pack is not None else svg  # the pack keeps the face
             self.memo.remember(common, tracked, face_key, kept)
-            if self.pack is not None and self.fieldless.remember(common, prefix, self.pack, tracked, face_key):
+            if self.pack is not None and self.fieldless.remember(common, prefix, self.pack, tracked, face_key,
+                                                                 self.texts[face_key]):
                 return face_key, svg  # found for every card by its side: no record a card
         else:
             face_key, svg = found
         if self.pack is not None:  # (a side's shared face found but no longer usable had no render key yet)
-            self.pack.record_face(render_key or self.render_key(game, component, card, side, template), face_key)
+            self.pack.record_face(render_key or self.render_key(game, component, card, side, template), face_key,
+                                  self.texts.get(face_key, b""))
         return face_key, svg
 
     def render_key(self, game: Game, component: Component, card: Card, side: str, template: str) -> str:
@@ -177,12 +185,11 @@ class Renderer:
             text, found = repr(card.fields).encode("utf-8") if sides else b"", list(fixed)
             for side, common, prefix in sides:
                 key = feed_digest(prefix.copy(), text).hexdigest()
-                raw = get(b"R", key) if get is not None else None  # as pack.face_key(key), in fewer calls
-                face_key = raw.hex() if raw is not None and len(raw) == KEY else None
+                face_key = self.pack.face_of(get(b"R", key)) if get is not None else None  # as pack.face_key(key)
                 if face_key is None or not (usable.get(face_key) or face_key in checked or self.is_usable(face_key)):
                     self.render_keys.keep((common, id(card)), (card, key))  # rendering it needs the key again
                     break
-                found.append((side, raw))
+                found.append((side, face_key))
             else:
                 self.face_keys.note_card(component, index, found)
                 self.reused = True

@@ -124,13 +124,13 @@ class Fieldless:
                  for face_key in [self.find(common, prefix, pack, usable)] if face_key]
         return fixed, [entry for entry in sides if entry[0] not in dict(fixed)]
 
-    def remember(self, common: tuple, prefix, pack, tracked: TrackedFields, face_key: str) -> bool:
-        """Record the face of a render that read no field (whether it did is returned)."""
+    def remember(self, common: tuple, prefix, pack, tracked: TrackedFields, face_key: str, texts: bytes) -> bool:
+        """Record the face of a render that read no field, with its text() records (whether it read none)."""
         if tracked._seen is ALL or tracked._seen:
             return False
         if self.faces.get(common) != face_key:
             self.faces[common] = face_key
-            pack.record_face(fieldless_key(prefix), face_key)
+            pack.record_face(fieldless_key(prefix), face_key, texts)
         return True
 
 

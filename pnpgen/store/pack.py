@@ -1,10 +1,11 @@
 """Turn one project's face records into rows of its SQLite file in the user's cache folder, and back.
 
-A record is (kind, key, payload, checksum): R maps a render key to the face's key (its SVG's SHA-256), F a face key to
-its form (faces/form.py), M to its size marks (faces/size_marks.py), T a text() call's digest to its fitted SVG
-(faces/fitted.py), D a rulebook's files' digest to what typesetting it reads (rules/reads.py). One whose checksum
-fails is a miss, made again. A build's records go to a file of its own (which its forks read too) and into the cache's
-file once, when it saves: a damaged, locked or read-only cache costs hits, never a face (recall.py: what watch read)."""
+A record is (kind, key, payload, checksum): R maps a render key to the face's key (its SVG's SHA-256) and the keys of
+the T records it was fitted from, F a face key to its form (faces/form.py), M to its size marks (size_marks.py), T a
+text() call's digest to its fitted SVG (faces/fitted.py), D a rulebook's files' digest to what typesetting it reads
+(rules/reads.py). One whose checksum fails is a miss, made again. A build's records go to a file of its own (which its
+forks read too) and into the cache's file once, when it saves: a damaged, locked or read-only cache costs hits, never
+a face (recall.py: what watch read)."""
 from __future__ import annotations
 
 import os
@@ -15,9 +16,8 @@ from pathlib import Path
 from typing import Callable
 
 from .recall import READS
-from .records import (COPY, DELETE, LOOKUP, READING, ROWS, WRITE, Filter, Handoff, checksum, connect, holds,
-                      in_memory, is_damage, open_cache_file, prune, register_own, remove_files, remove_own,
-                      transaction, write_rows)
+from .records import (COPY, LOOKUP, READING, Filter, Handoff, checksum, connect, holds, in_memory, is_damage,
+                      merge_into, open_cache_file, register_own, remove_files, remove_own, transaction, write_rows)
 
 BATCH, BATCH_BYTES = 256, 1 << 20  # records held before they are written out, in one transaction
 FACE = b"F"  # the kind of a face's drawing: its form
@@ -41,6 +41,7 @@ class FacePack:
         self.main: sqlite3.Connection | None = None
         self.readable = self.writable = path is not None  # whether the cache's file may be read, written
         self.used = array("q")  # the rows of the cache's file this build read: a save keeps them
+        self.texts = bytearray()  # the keys of the text() records of the faces it found: kept too
         self.gone: set[tuple[bytes, bytes]] = set()  # records forgotten, or found damaged: misses
         self.checked: set[str] = set()  # face keys whose form this process made, or checked and found drawable
         self.form_checks: dict[bytes, bytes] = {}  # face key -> its form record's checksum, as read or kept here
@@ -49,8 +50,14 @@ class FacePack:
         self.number = register_own(self.own, self.folders, self.creator)
 
     def face_key(self, render_key: str) -> str | None:
-        found = self.get(b"R", render_key)
-        return found.hex() if found is not None and len(found) == 32 else None
+        return self.face_of(self.get(b"R", render_key))
+
+    def face_of(self, found: bytes | None) -> str | None:
+        """The face key an R record names; the text() records after it are this build's too (save keeps them)."""
+        if found is None or len(found) < 32 or len(found) % 32:
+            return None
+        self.texts += found[32:]
+        return found[:32].hex()
 
     def form_record(self, face_key: str) -> tuple[bytes | None, bool]:
         """The face's form record, and whether this process checked or made it already."""
@@ -61,8 +68,9 @@ class FacePack:
         """Whether a form record of the face is here (whether it draws, faces/stored.py decides)."""
         return self.get(FACE, face_key) is not None
 
-    def record_face(self, render_key: str, face_key: str) -> None:
-        self.put(b"R", render_key, bytes.fromhex(face_key))
+    def record_face(self, render_key: str, face_key: str, texts: bytes = b"") -> None:
+        """texts: the keys of the text() records the face was rendered from, kept as long as it is."""
+        self.put(b"R", render_key, bytes.fromhex(face_key) + texts)
 
     def store_form(self, face_key: str, payload: bytes) -> None:
         """Keep a form this process made (and so trusts)."""
@@ -232,21 +240,8 @@ class FacePack:
         main = self.main if self.main is not None else self.connect_main()
         if main is None:
             return
-        own = list(reversed(self.own))  # the oldest first: a later record of a key is the one kept
         try:
-            if main.in_transaction:
-                main.execute("COMMIT")  # the reading one
-            for number, (path, _) in enumerate(own):
-                if path is not None:  # copied in one statement
-                    main.execute(f"ATTACH DATABASE ? AS own{number}", (path,))
-            with transaction(main):
-                before = main.execute("SELECT coalesce(max(rowid), 0) FROM records").fetchone()[0]
-                changes = main.total_changes
-                for number, (path, db) in enumerate(own):
-                    main.execute(COPY.format(f"own{number}")) if path else main.executemany(WRITE, db.execute(ROWS))
-                written = main.total_changes - changes
-                main.executemany(DELETE, self.gone)
-                prune(main, before, len(set(self.used)) + written, self.used)
+            merge_into(main, list(reversed(self.own)), self.gone, self.used, self.texts)
             self.added = False
         except sqlite3.Error as err:
             self.writable = self.writable and is_damage(err)

@@ -183,14 +183,38 @@ def write_rows(db: sqlite3.Connection, rows: list[tuple]) -> None:
         db.executemany(WRITE, rows)
 
 
-def prune(main: sqlite3.Connection, before: int, keep: int, used: array) -> None:
+def merge_into(main: sqlite3.Connection, own: list, gone, used: array, texts: bytes) -> None:
+    """Copy a build's own files of records (path, connection; the oldest first, for a later record of a key is the
+    one kept) into the cache's file in one transaction, delete the records it forgot (gone) and prune."""
+    if main.in_transaction:
+        main.execute("COMMIT")  # the reading one
+    for number, (path, _) in enumerate(own):
+        if path is not None:  # copied in one statement
+            main.execute(f"ATTACH DATABASE ? AS own{number}", (path,))
+    with transaction(main):
+        before = main.execute("SELECT coalesce(max(rowid), 0) FROM records").fetchone()[0]
+        changes = main.total_changes
+        for number, (path, db) in enumerate(own):
+            main.execute(COPY.format(f"own{number}")) if path else main.executemany(WRITE, db.execute(ROWS))
+        written = main.total_changes - changes
+        main.executemany(DELETE, gone)
+        prune(main, before, len(set(used)) + written, used, texts)
+
+
+def prune(main: sqlite3.Connection, before: int, keep: int, used: array, texts: bytes = b"") -> None:
     """Delete the rows older than before that the build did not use, but for the newest keep + OLDER of them,
-    once the file holds more than twice keep and OLDER."""
+    once the file holds more than twice keep and OLDER; texts: the keys (32 bytes each) of text() records its
+    faces were rendered from, which it used without reading them."""
+    texts = bytes(texts)
+    keys = {texts[at:at + 32] for at in range(0, len(texts), 32)}
+    keep += len(keys)
     if main.execute("SELECT count(*) FROM records").fetchone()[0] <= 2 * keep + OLDER:
         return
     main.execute("CREATE TEMP TABLE IF NOT EXISTS used (id INTEGER PRIMARY KEY)")
     main.execute("DELETE FROM temp.used")
     main.executemany("INSERT OR IGNORE INTO temp.used VALUES (?)", ((row,) for row in used))
+    main.executemany("INSERT OR IGNORE INTO temp.used SELECT rowid FROM records WHERE kind = ? AND key = ?",
+                     ((b"T", key) for key in sorted(keys)))
     main.execute("DELETE FROM records WHERE rowid <= ?1 AND rowid NOT IN temp.used AND rowid NOT IN (SELECT rowid "
                  "FROM records WHERE rowid <= ?1 AND rowid NOT IN temp.used ORDER BY rowid DESC LIMIT ?2)",
                  (before, keep + OLDER))

@@ -8,6 +8,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from markupsafe import Markup
 
 import pnpgen
 from pnpgen import Options
@@ -16,6 +17,8 @@ from pnpgen.faces.size_marks import read_marks
 from pnpgen.pipeline.workers import Background, can_fork
 from pnpgen.store import pack as packs_module
 from pnpgen.store.pack import FacePack
+from pnpgen.faces.fitted import TextFitter
+from pnpgen.store import records
 from pnpgen.store.records import Handoff, checksum
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -408,3 +411,28 @@ def test_two_builds_saving_at_once_leave_a_pack_whose_records_all_check(tmp_path
     # and costs only hits, so what is certain is that one build's records are all kept, not both builds'.
     assert all(value in (None, b"%d" % n * 50) for n, value in found.items())
     assert all(found[n] for n in range(2000)) or all(found[n] for n in range(1000, 3000))
+
+
+def test_a_save_keeps_the_fitted_text_of_every_face_it_finds(tmp_path, monkeypatch):
+    """A build that finds a card's face reads none of its text() records, yet they are the face's: a save keeps
+    them (the face's R record names them), so a template edit that moves no text refits none, however many
+    builds came between."""
+    monkeypatch.setattr(records, "OLDER", 0)  # a save prunes whatever it can
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURES / "minimal", project)
+    front = project / "templates" / "front.svg.j2"
+    front.write_text(front.read_text(encoding="utf-8") + "".join(
+        f'{{{{ text(card.name ~ "{n}", 2, {30 + 4 * n}, 20, 4, size=6) }}}}\n' for n in range(6)), encoding="utf-8")
+    cards = project / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("          - {name: 弓,", "".join(
+        f"          - {{name: 札{n}, number: {n}}}\n" for n in range(20)) + "          - {name: 弓,"), encoding="utf-8")
+    options = Options(out_dir=tmp_path / "out", cache_dir=tmp_path / "cache", check=False)
+    pnpgen.build(project, options)
+    for old, new in (("札3,", "札三,"), ("札4,", "札四,")):  # builds that find every other face
+        cards.write_text(cards.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+        pnpgen.build(project, options)
+    fitted = []
+    monkeypatch.setattr(TextFitter, "fit_now", lambda fitter, *args: fitted.append(args) or Markup(""))
+    front.write_text(front.read_text(encoding="utf-8").replace('stroke="#7a2"', 'stroke="#27a"'), encoding="utf-8")
+    report = pnpgen.build(project, options)
+    assert report.renders == 24 and fitted == []  # every front again, from the text() records the cache kept
