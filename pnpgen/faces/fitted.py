@@ -32,7 +32,7 @@ class TextFitter:
         """memo: how many results this process holds at most; language: the edition's (it decides hyphenation)."""
         self.root, self.default_font, self.fontbook, self.icons, self.pack = root, default_font, fontbook, icons, pack
         self.language = language
-        self.fitted: dict[tuple, tuple[Markup, str | None]] = Bounded(memo)  # arguments -> (SVG, its record's key)
+        self.fitted: dict[tuple, tuple[Markup, bytes | None]] = Bounded(memo)  # arguments -> (SVG, its record's key)
         self.asked: list[bytes] | None = None  # while a face renders: the record keys of its text() calls
         self.prefix = None  # the hasher fed what every record key starts with (made when first needed)
 
@@ -50,9 +50,9 @@ class TextFitter:
                 svg = self.fit_now(content, x, y, w, h, options)
                 if record is not None:
                     self.pack.put(FITTED, record, svg.encode("utf-8"))
-            found = self.fitted.keep(key, (svg, record))
+            found = self.fitted.keep(key, (svg, bytes.fromhex(record) if record is not None else None))
         if self.asked is not None and found[1] is not None:
-            self.asked.append(bytes.fromhex(found[1]))
+            self.asked.append(found[1])
         return found[0]
 
     def fit_now(self, content: str, x, y, w, h, options: dict) -> Markup:

@@ -24,7 +24,7 @@ from .fonts import FontBook
 from .icons import IconSet
 from .image_place import ImagePlacer
 from .images import ImageChecker
-from .reuse import Bounded, FaceMemo, Fieldless, CardFaceKeys, TrackedFields
+from .reuse import KEY, Bounded, FaceMemo, Fieldless, CardFaceKeys, TrackedFields
 from .stored import StoredForms
 from ..project.assumptions import mark_assumed
 from ..project.model import Card, Component, Fields, Game, Project
@@ -135,11 +135,10 @@ class Renderer:
                 self.fitter.asked = outer
             self.renders += 1
             face_key = hashlib.sha256(svg.encode("utf-8")).hexdigest()
-            self.texts.keep(face_key, b"".join(asked))
+            texts = self.texts.keep(face_key, b"".join(asked))
             kept = "" if self.store is not None and self.pack is not None else svg  # the pack keeps the face
             self.memo.remember(common, tracked, face_key, kept)
-            if self.pack is not None and self.fieldless.remember(common, prefix, self.pack, tracked, face_key,
-                                                                 self.texts[face_key]):
+            if self.pack is not None and self.fieldless.remember(common, prefix, self.pack, tracked, face_key, texts):
                 return face_key, svg  # found for every card by its side: no record a card
         else:
             face_key, svg = found
@@ -185,11 +184,12 @@ class Renderer:
             text, found = repr(card.fields).encode("utf-8") if sides else b"", list(fixed)
             for side, common, prefix in sides:
                 key = feed_digest(prefix.copy(), text).hexdigest()
-                face_key = self.pack.face_of(get(b"R", key)) if get is not None else None  # as pack.face_key(key)
+                raw = get(b"R", key) if get is not None else None  # as pack.face_key(key), in fewer calls
+                face_key = self.pack.face_of(raw) if raw is not None else None
                 if face_key is None or not (usable.get(face_key) or face_key in checked or self.is_usable(face_key)):
                     self.render_keys.keep((common, id(card)), (card, key))  # rendering it needs the key again
                     break
-                found.append((side, face_key))
+                found.append((side, raw[:KEY]))
             else:
                 self.face_keys.note_card(component, index, found)
                 self.reused = True
