@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from .._version import __version__
-from ..files.atomic import refuse_links_out, replace_all, staging_path, write_atomically
+from ..files.atomic import refuse_links_out, replace_all, staging_path
 from ..store.cache import Cache, default_cache_dir
 from ..digests import digest
 from .manifest import Manifest
@@ -18,7 +18,7 @@ from ..project.editions import edition_folder
 from ..project.model import Game, Project
 from ..project.validate import load_project
 from ..templating import run_budget
-from ..templating.run_budget import Spender, apart, counting_writes, whole_run
+from ..templating.run_budget import Spender, apart, whole_run
 
 if TYPE_CHECKING:
     from ..faces.face import Face
@@ -27,11 +27,6 @@ if TYPE_CHECKING:
 
 # A build whose outputs are up to date loads nothing more than the modules above: what renders, paints, checks,
 # lays out and writes is imported by the functions that do it.
-
-# Fewer pieces than this are written with less CPU, and about as soon, by this process alone: a second one copies
-# the build's memory as either of them touches it.
-PARALLEL_PIECES = 5000
-
 
 @dataclass(frozen=True)
 class Options:
@@ -79,6 +74,7 @@ class Output:
     typeset: Callable | None = None  # rulebooks: typeset(staging_path)
     source: Spender | None = None  # what writing it is charged to (components' PDFs: their own, their game's)
     appendix: Output | None = None  # a print-and-play PDF: the rulebook whose pages end it
+    same_as: Output | None = None  # the output whose PDF this one is under another title (pipeline/pdf_jobs.py)
 
 
 def build(path: str | Path = ".", options: Options | None = None,
@@ -110,6 +106,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
     from ..press.layout import refuse_conflicting_options
     from ..press.write_pdf import write_document
     from .prepare import counter, note_final, open_fontbook, refuse_empty_rules, refuse_failed_checks, select_games
+    from .pdf_jobs import group_retitled, share_writing, write_group
     from .prerender import render_ahead
     from .print_notes import note_print_flaws
     from .workers import Background, in_turn
@@ -166,18 +163,16 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
         report.notes.extend(note_print_flaws(stale_components, forms, converter.pack, project.root))
         initial_font = fontbook.resolve(None) if stale_components else ""
 
-        def write(output: Output, staging: Path) -> None:
-            write_atomically(staging, counting_writes(functools.partial(
-                write_document, pages=output.pages, drawings=forms, title=output.title, initial_font=initial_font,
-                bleed=output.bleed, subject=project.name, duplex=options.duplex or "long"), output.source), "PDF")
-        mine, theirs = share_writing(stale_components)
+        document = functools.partial(write_document, drawings=forms, initial_font=initial_font, subject=project.name,
+                                     duplex=options.duplex or "long")
+        mine, theirs = share_writing(group_retitled(stale_components))
         if theirs:  # written on the other core meanwhile: each PDF is made whole by one process
-            jobs.append(Background(apart(in_turn([functools.partial(write, output, stage(output))
-                                                  for output in theirs]))))
-        for done, output in enumerate(mine, 1):
-            write(output, stage(output))
+            jobs.append(Background(apart(in_turn([functools.partial(write_group, group, [stage(o) for o in group],
+                                                                    document) for group in theirs]))))
+        for done, group in enumerate(mine, 1):
+            write_group(group, [stage(output) for output in group], document)
             if progress:
-                progress("writing", done, len(mine), manifest.key(output.target))
+                progress("writing", done, len(mine), manifest.key(group[0].target))
         cache.save()  # while the other core finishes: the faces are kept even if a PDF then fails
         for job in jobs:
             run_budget.take(job.wait())  # what the other core spent counts too
@@ -208,21 +203,6 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
     report.notes.extend(cache.notes)  # a cache folder refused: this build, not the next, went without it
     report.renders, report.faces, report.reused = renderer.renders, converter.conversions, renderer.reused
     return report
-
-
-def share_writing(outputs: list[Output]) -> tuple[list[Output], list[Output]]:
-    """The PDFs this process writes and those a second one writes meanwhile, about equal in pieces placed;
-    all here when there are too few pieces to pay for a second process (or no second PDF)."""
-    sizes = {id(o): sum(len(page.placements) for page in o.pages) for o in outputs}
-    if len(outputs) < 2 or sum(sizes.values()) < PARALLEL_PIECES:
-        return list(outputs), []
-    shares: tuple[list[Output], list[Output]] = ([], [])
-    loads = [0, 0]
-    for output in sorted(outputs, key=lambda o: -sizes[id(o)]):  # the largest first, each to the lighter side
-        side = loads.index(min(loads))
-        shares[side].append(output)
-        loads[side] += sizes[id(output)]
-    return shares
 
 
 def plan_components(project: Project, game: Game, options: Options, out_dir: Path, renderer: Renderer, report: Report,
@@ -257,10 +237,13 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
         appendix = rules[0] if rules and not options.booklet else None
         found = digest(__version__, "print-and-play", game.title, [o.digest for o in outputs], options.share_sheets,
                        appendix.digest if appendix else None) if options.cache else ""
-        outputs.append(Output(folder / f"{game.id}-print-and-play.pdf", found,
-                              end_sheet(pages) if appendix else pages, faces, game.title, None,
+        pages = end_sheet(pages) if appendix else pages
+        alone = outputs[0] if len(outputs) == 1 and appendix is None and len(pages) == len(outputs[0].pages) and all(
+            page is its for page, its in zip(pages, outputs[0].pages)) else None  # the pages of its one component
+        outputs.append(Output(folder / f"{game.id}-print-and-play.pdf", found, pages, faces, game.title,
+                              alone.bleed if alone else None,
                               source=Spender(f"the print-and-play PDF of game {game.id}", game.location, ""),
-                              appendix=appendix))
+                              appendix=appendix, same_as=alone))
     return outputs
 
 

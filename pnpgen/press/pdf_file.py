@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 import zlib
 from array import array
-from typing import BinaryIO
+from typing import BinaryIO, Sequence
 
 HEADER = b"%PDF-1.4\n%\x93\x8c\x8b\x9e pnpgen\n"
 FLUSH_SIZE = 1 << 16  # bytes gathered before a write: fewer calls than one per object, little held
@@ -14,10 +14,11 @@ EPOCH = "D:20000101000000+00'00'"  # a fixed date: the same inputs make the same
 
 class PdfFile:
     """Objects are numbered by reserve() (so that others can refer to them before they exist) and written
-    by put(); finish() writes the cross-reference table and trailer. Memory holds one offset per object."""
+    by put(); finish() writes the cross-reference table and trailer. Memory holds one offset per object.
+    Every file of outs gets the same objects; each its own Info, the last object (the same PDF under two titles)."""
 
-    def __init__(self, out: BinaryIO, header: bytes = HEADER):
-        self.out = out
+    def __init__(self, outs: Sequence[BinaryIO], header: bytes = HEADER):
+        self.outs = outs
         self.offsets = array("Q", [0])  # by object number; 0 until written (8 bytes each, not an int object)
         self.position = 0
         self.hasher = hashlib.md5()  # noqa: S324 - the document ID, not security
@@ -34,7 +35,8 @@ class PdfFile:
 
     def flush(self) -> None:
         data = b"".join(self.pending)
-        self.out.write(data)
+        for out in self.outs:
+            out.write(data)
         self.hasher.update(data)
         self.pending, self.pending_size = [], 0
 
@@ -61,20 +63,31 @@ class PdfFile:
         self.emit(template % (number, len(data), data))
         return number
 
-    def finish(self, root: int, info: int) -> None:
+    def finish(self, root: int, infos: Sequence[bytes]) -> None:
+        """Write the Info object (infos: its body in each file of outs), the cross-reference table and trailer."""
+        info = self.reserve()
+        self.offsets[info] = self.position
         if 0 in self.offsets[1:]:
             missing = [n for n, offset in enumerate(self.offsets) if n and not offset]
             raise ValueError(f"objects {missing[:5]} reserved but never written")
-        start = self.position
+        self.flush()
         size = len(self.offsets)
-        self.flush()
-        identity = self.hasher.hexdigest().encode("ascii")
-        self.emit(b"xref\n0 %d\n0000000000 65535 f \n" % size)
-        for at in range(1, size, XREF_BATCH):
-            self.emit(b"".join([b"%010d 00000 n \n" % offset for offset in self.offsets[at:at + XREF_BATCH]]))
-        self.emit(b"trailer\n<<\n/ID [<%s><%s>]\n/Info %d 0 R\n/Root %d 0 R\n/Size %d\n>>\nstartxref\n%d\n%%%%EOF\n"
-                  % (identity, identity, info, root, size, start))
-        self.flush()
+        tails = []
+        for body in infos:
+            tail = [b"%d 0 obj\n" % info + body + b"\nendobj\n"]
+            identity = self.hasher.copy()
+            identity.update(tail[0])
+            tail.append(b"xref\n0 %d\n0000000000 65535 f \n" % size)
+            tails.append((tail, identity.hexdigest().encode("ascii"), self.position + len(tail[0])))
+        for at in range(1, size, XREF_BATCH):  # the same entries in every file: made once
+            entries = b"".join([b"%010d 00000 n \n" % offset for offset in self.offsets[at:at + XREF_BATCH]])
+            for out, (tail, _, _) in zip(self.outs, tails):
+                out.write(b"".join(tail))
+                tail.clear()
+                out.write(entries)
+        for out, (tail, identity, start) in zip(self.outs, tails):
+            out.write(b"".join(tail) + b"trailer\n<<\n/ID [<%s><%s>]\n/Info %d 0 R\n/Root %d 0 R\n/Size %d\n>>\n"
+                      b"startxref\n%d\n%%%%EOF\n" % (identity, identity, info, root, size, start))
 
 
 def stream(entries: bytes, data: bytes, compress: bool = True) -> bytes:

@@ -68,7 +68,7 @@ class FormPlacer:
     def __init__(self, doc):
         self.objects = ReportlabObjects(doc)
         self.forms: dict[str, FaceForm] = {}
-        self.writer = self.objects.writer = Document(None, self.forms, "", file=self.objects)
+        self.writer = self.objects.writer = Document((), self.forms, "", file=self.objects)
         self.names: dict[str, str] = {}
 
     def name(self, key: str, form: FaceForm) -> str:

@@ -45,16 +45,22 @@ def pdf_bytes(pages: Sequence[Page], drawings: Mapping, **options) -> bytes:
 
 
 def write_document(out: BinaryIO, pages: Sequence[Page], drawings: Mapping, *, title: str, initial_font: str,
-                   bleed: float | None, subject: str = "", duplex: str = "long", pdfx: PdfX | None = None) -> None:
+                   bleed: float | None, subject: str = "", duplex: str = "long", pdfx: PdfX | None = None,
+                   retitled: Sequence[tuple[BinaryIO, str]] = ()) -> None:
     """drawings maps each face key to its FaceForm. bleed: the bleed every face carries on each side; None reads
     it per placement from the face's width (PDFs mixing components). duplex: the edge its back pages flip on
-    (long, short), which the PDF asks the print dialog for. pdfx: a PDF/X in CMYK for a press, else RGB."""
-    info = (b"<< /Author %s /CreationDate (%s) /Creator (pnpgen) /Keywords () /ModDate (%s) /Producer (pnpgen) "
-            b"/Subject %s /Title %s /Trapped /False%s >>" % (text_string("pnpgen"), EPOCH.encode(), EPOCH.encode(),
-                                                            text_string(subject), text_string(title),
-                                                            pdfx.info_entries() if pdfx else b""))
-    document = Document(out, drawings, initial_font, pdfx=pdfx)
-    document.write(pages, bleed, info, duplex,
+    (long, short), which the PDF asks the print dialog for. pdfx: a PDF/X in CMYK for a press, else RGB.
+    retitled: (file, title) of each other file to write the same PDF to under its own title (not a PDF/X's,
+    whose metadata repeats the title)."""
+    if pdfx and retitled:
+        raise ValueError("a PDF/X names its title in its metadata: it is written under one title")
+    infos = [b"<< /Author %s /CreationDate (%s) /Creator (pnpgen) /Keywords () /ModDate (%s) /Producer (pnpgen) "
+             b"/Subject %s /Title %s /Trapped /False%s >>" % (text_string("pnpgen"), EPOCH.encode(), EPOCH.encode(),
+                                                             text_string(subject), text_string(name),
+                                                             pdfx.info_entries() if pdfx else b"")
+             for name in [title, *(name for _, name in retitled)]]
+    document = Document([out, *(other for other, _ in retitled)], drawings, initial_font, pdfx=pdfx)
+    document.write(pages, bleed, infos, duplex,
                    (lambda: pdfx.catalog_entries(document.file, title, subject)) if pdfx else None)
 
 
@@ -64,11 +70,12 @@ DUPLEX = {"long": b"DuplexFlipLongEdge", "short": b"DuplexFlipShortEdge"}  # the
 class Document:
     """One PDF being written: the forms, fonts and images it has so far, by object number."""
 
-    def __init__(self, out: BinaryIO | None, drawings: Mapping, label_font: str, file=None, pdfx: PdfX | None = None):
-        """file: where objects go, PdfFile's methods (a reportlab document's, for its figures); else out."""
+    def __init__(self, outs: Sequence[BinaryIO], drawings: Mapping, label_font: str, file=None,
+                 pdfx: PdfX | None = None):
+        """file: where objects go, PdfFile's methods (a reportlab document's, for its figures); else outs."""
         self.pdfx = pdfx
         self.registration: int | None = None  # the object of a PDF/X's registration colour space, once marked
-        self.file = file if file is not None else PdfFile(out, *([pdfx.header] if pdfx else []))
+        self.file = file if file is not None else PdfFile(outs, *([pdfx.header] if pdfx else []))
         self.drawings = drawings
         # face key -> [(object number, face width, its name in a page's resources, its operators after placing()),
         # how many later placements may show it, its key_prefix()]: only faces shown again are kept, until their
@@ -86,9 +93,10 @@ class Document:
         self.moves: dict[tuple, tuple] = {}  # a grid's slots and their bleeds -> their placing() operators
         self.boxes: dict[tuple, tuple] = {}  # a page's paper and boxes -> their entries
 
-    def write(self, pages: Sequence[Page], bleed: float | None, info: bytes, duplex: str = "long",
+    def write(self, pages: Sequence[Page], bleed: float | None, infos: Sequence[bytes], duplex: str = "long",
               catalog_entries=None) -> None:
-        """catalog_entries(): what a PDF/X's catalog adds, made once the pages are written (its XMP names them)."""
+        """infos: the Info of each file written (PdfFile.finish); catalog_entries(): what a PDF/X's catalog adds,
+        made once the pages are written (its XMP names them)."""
         tree = self.file.reserve()
         self.recurring = recurring(pages)
         kids = array("Q", (self.write_page(page, tree, bleed) for page in pages))
@@ -99,7 +107,7 @@ class Document:
         asked = b" /ViewerPreferences << /Duplex /%s >>" % flip if flip else b""
         asked += catalog_entries() if catalog_entries else b""
         catalog = self.file.add(b"<< /Type /Catalog /Pages %d 0 R /PageMode /UseNone%s >>" % (tree, asked))
-        self.file.finish(catalog, self.file.add(info))
+        self.file.finish(catalog, infos)
 
     def write_page(self, page: Page, tree: int, bleed: float | None) -> int:
         placements, forms = page.placements, self.forms

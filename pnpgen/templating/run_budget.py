@@ -185,8 +185,3 @@ class CountedWrites:
     def write(self, data: bytes) -> int:
         charge(self.spender, output=len(data), count=0)
         return self.out.write(data)
-
-
-def counting_writes(write: Callable[[BinaryIO], None], spender: Spender) -> Callable[[BinaryIO], None]:
-    """write(out), with every byte it writes charged to spender."""
-    return lambda out: write(CountedWrites(out, spender))

@@ -88,7 +88,7 @@ def test_the_pdfs_a_build_writes_count_in_its_output(tmp_path, monkeypatch):
     assert result.exit_code == 1
     assert result.stderr == (
         "cards.yaml:6:9: the build wrote more than 1,000 characters of SVG and PDF in all (the limit for one run); "
-        "most went to the PDF of component g/deck (2,018 characters); expected faces of ordinary size\n")
+        "most went to the PDF of component g/deck (1,727 characters); expected faces of ordinary size\n")
     assert files_of(tmp_path / "out") == {}  # no PDF, and no part of one left beside where it would go
 
 
