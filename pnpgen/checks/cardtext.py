@@ -22,23 +22,16 @@ def check_card_text(game: Game, nouns: list[Noun], strict: bool = False,
     """Numbers in the printed texts held to the data, and the rules they state in words to the document's word.
     memo: what reading the game's sentences gave, kept by a process that checks the game again (pnpgen watch)."""
     findings = []
-    seen: set[tuple[str, str]] = set()
     read = memo or SentenceMemo()  # cards repeat their sentences: each is read once
     rules = find_rules(game)
-    for component in game.components:
-        places = dict(component.field_locations)
-        for card in component.cards:
-            for name, text in find_texts(card.fields, words=bool(rules)):
-                top = name.split(".")[0]
-                if top == "figures" or top in card.tbd or (top, text) in seen:
-                    continue
-                seen.add((top, text))
-                where = places.get(top, card.location)
-                origin = f"card text {component.id}.{name}"
-                if states_number(text):
-                    findings.extend(check_prose(game, text, lambda offset, where=where: where, nouns, strict, origin,
-                                                component.name, memo=read))
-                findings.extend(check_text(game, text, lambda offset, where=where: where, rules, origin))
+    printed = lambda value: states_number(value) or bool(rules) and PRINTED.search(value)  # noqa: E731
+    for component, card, name, top, text in find_card_texts(game, printed):
+        where = dict(component.field_locations).get(top, card.location)
+        origin = f"card text {component.id}.{name}"
+        if states_number(text):
+            findings.extend(check_prose(game, text, lambda offset, where=where: where, nouns, strict, origin,
+                                        component.name, memo=read))
+        findings.extend(check_text(game, text, lambda offset, where=where: where, rules, origin))
     if memo is not None:
         memo.forget_unseen()  # what a kept memo holds is what the game's texts read now, no more
     return findings
@@ -48,38 +41,41 @@ def check_edition_card_text(game: Game, nouns: list[Noun], words: Phrasing, stri
     """Numbers in an edition's printed texts (its language's words for them) held to the data, at the cell of the
     translation when it has one of its own (effect@en), else at the field."""
     findings = []
-    seen: set[tuple[str, str]] = set()
     read = SentenceMemo()  # as in check_card_text
+    for component, card, name, top, text in find_card_texts(game, lambda value: bool(words.find_numbers(value))):
+        cells = dict(card.cells)
+        where = (cells.get(f"{top}@{words.lang}") or cells.get(top)
+                 or dict(component.field_locations).get(top, card.location))
+        findings.extend(check_prose(game, text, lambda offset, where=where: where, nouns, strict,
+                                    f"card text ({words.lang}) {component.id}.{name}", component.name, words, read))
+    return findings
+
+
+def find_card_texts(game: Game, states):
+    """(component, card, field path, top field, text) of each card text `states` says may state a figure, once per
+    top field and text: no rule figures, no placeholder."""
+    seen: set[tuple[str, str]] = set()
     for component in game.components:
-        places = dict(component.field_locations)
         for card in component.cards:
-            cells = dict(card.cells)
-            for name, text in find_texts(card.fields, states=lambda value: bool(words.find_numbers(value))):
+            for name, text in find_texts(card.fields, states):
                 top = name.split(".")[0]
                 if top == "figures" or top in card.tbd or (top, text) in seen:
                     continue
                 seen.add((top, text))
-                where = cells.get(f"{top}@{words.lang}") or cells.get(top) or places.get(top, card.location)
-                findings.extend(check_prose(game, text, lambda offset, where=where: where, nouns, strict,
-                                            f"card text ({words.lang}) {component.id}.{name}", component.name, words, read))
-    return findings
+                yield component, card, name, top, text
 
 
-def find_texts(fields, prefix: str = "", words: bool = False, states=None):
-    """(field path, text) for every string in a card's fields that states a number (with `words`, every printed
-    string; with `states`, every string it says states a number), nested lists and mappings included."""
+def find_texts(fields, states, prefix: str = ""):
+    """(field path, text) for every string in a card's fields that `states` says may state a figure (a colour never),
+    nested lists and mappings included."""
     items = fields.items() if hasattr(fields, "items") else enumerate(fields)
     for key, value in items:
         name = f"{prefix}{key}"
-        if isinstance(value, str) and states is not None:
+        if isinstance(value, str):
             if not _COLOUR.fullmatch(value) and states(value):
                 yield name, value
-        elif isinstance(value, str):
-            if not _COLOUR.fullmatch(value) and (
-                    states_number(value) or (words and PRINTED.search(value))):
-                yield name, value
         elif isinstance(value, (tuple, list)) or hasattr(value, "items"):
-            yield from find_texts(value, name + ".", words, states)
+            yield from find_texts(value, states, name + ".")
 
 
 def states_number(text: str) -> bool:

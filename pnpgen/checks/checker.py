@@ -9,7 +9,7 @@ from ..project.expand import expand_pieces
 from ..project.model import Expectation, Game, Piece, Project, Source
 from .boxes import state_boxes
 from .cardtext import check_card_text, check_edition_card_text
-from .combinations import check_combinations, check_names
+from .combinations import check_combinations, check_names, locate_cards
 from .documents import (Documents, check_cited, check_game_document, check_source, check_stated_distribution,
                         find_cited_source)
 from .expressions import select_cards
@@ -62,9 +62,8 @@ def check_edition(edition: Project, games=None, strict: bool = False) -> list[Fi
     return findings
 
 
-def check_game(project: Project, game: Game, documents: Documents | None = None, strict: bool = False,
+def check_game(project: Project, game: Game, documents: Documents, strict: bool = False,
                memo: SentenceMemo | None = None) -> list[Finding]:
-    documents = documents or Documents(project)
     pieces = {c.id: expand_pieces(c) for c in game.components}
     findings: list[Finding] = check_game_document(documents, game)
     for expectation in game.expectations:
@@ -142,8 +141,7 @@ def check_distribution(game: Game, expectation: Expectation, pieces: list[Piece]
 
 
 def locations(pieces: list[Piece], field: str, value: str) -> str:
-    spots = sorted({p.card.location for p in pieces if str(p.card.fields.get(field)) == value})
-    return ", ".join(f"{loc.file}:{loc.line}" for loc in spots[:6]) or "no card"
+    return locate_cards(pieces, (field,), {(value,)}, most=6) or "no card"
 
 
 def check_per_owner(game: Game, expectation: Expectation, pieces: list[Piece]) -> list[Finding]:

@@ -24,10 +24,10 @@ def check_combinations(game: Game, expectation: Expectation, pieces: list[Piece]
                     len(counts), "; ".join(problems[:12]), expectation.source, figure="combinations")]
 
 
-def locate_cards(pieces: list[Piece], fields: tuple, wanted: set[tuple]) -> str:
-    """Where the first four cards are written whose values in `fields` are one of `wanted`."""
+def locate_cards(pieces: list[Piece], fields: tuple, wanted: set[tuple], most: int = 4) -> str:
+    """Where the first `most` cards are written whose values in `fields` are one of `wanted`."""
     places = sorted({p.card.location for p in pieces if tuple(str(p.card.fields.get(f)) for f in fields) in wanted})
-    return ", ".join(f"{loc.file}:{loc.line}" for loc in places[:4])
+    return ", ".join(f"{loc.file}:{loc.line}" for loc in places[:most])
 
 
 def check_names(game: Game, expectation: Expectation, pieces_by_component: dict[str, list[Piece]]) -> list[Finding]:
@@ -59,17 +59,15 @@ def collect_names(game: Game, source: str, field: str, pieces_by_component: dict
 
 def check_listed(game: Game, expectation: Expectation) -> Finding:
     """The names of `equals` must be the ones the quoted phrase lists."""
-    name = f"names {expectation.by} as the document states"
-    source = expectation.source
+    names, source = list(expectation.names), expectation.source
+    absent = [n for n in names if source is not None and n not in source.quote]
     if source is None:
-        return Finding(WARN, game.id, name, expectation.location, None, list(expectation.names),
-                       "assumption: no quote lists these names", figure="equals")
-    absent = [n for n in expectation.names if n not in source.quote]
-    if len(absent) == len(expectation.names):
-        return Finding(WARN, game.id, name, expectation.location, None, list(expectation.names),
-                       "assumption: the quoted phrase names none of them, so the names are assumed, not cited", source, figure="equals")
-    if absent:
-        return Finding(FAIL, game.id, name, expectation.location, list(expectation.names), list(expectation.names),
-                       f"the quote does not name {', '.join(absent)}", source, figure="equals")
-    return Finding(PASS, game.id, name, expectation.location, list(expectation.names), list(expectation.names), "",
-                   source, figure="equals")
+        status, expected, detail = WARN, None, "assumption: no quote lists these names"
+    elif len(absent) == len(names):
+        status, expected, detail = (WARN, None, "assumption: the quoted phrase names none of them, so the names are "
+                                    "assumed, not cited")
+    else:
+        status, expected = FAIL if absent else PASS, names
+        detail = f"the quote does not name {', '.join(absent)}" if absent else ""
+    return Finding(status, game.id, f"names {expectation.by} as the document states", expectation.location, expected,
+                   names, detail, source, figure="equals")

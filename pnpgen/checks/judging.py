@@ -44,9 +44,9 @@ def judge_span(game: Game, span, claims: list[Claim], locate, nouns: list[Noun],
             noun = with_totals(noun, nouns, claim.context)
         findings.extend(judge(game, noun, claim.number, claim.context, span.text, where, strict, origin,
                               counted=claim.counted))
-    if not cell and words.remove.search(span.text):
-        findings.extend(check_removal(game, span, words.find_numbers(span.text), nouns, locate, origin, words))
     if not cell:
+        if words.remove.search(span.text):
+            findings.extend(check_removal(game, span, words.find_numbers(span.text), nouns, locate, origin, words))
         findings.extend(check_value_ranges(game, span, nouns, locate, origin, words))
     return findings
 
@@ -59,7 +59,7 @@ def check_value_ranges(game: Game, span, nouns: list[Noun], locate, origin: str,
         low, high = parse_number(match.group(1)), parse_number(match.group(2))
         candidates = [n for n in nouns if n.ranges]
         at = Number(low, match.start(), match.end(), "", "")
-        noun = (find_nearest_noun(span.text, at, candidates, words.max_gap, words)
+        noun = (find_nearest_noun(span.text, at, candidates, words)
                 or find_last_noun(span.before[-words.max_gap:], candidates, words)
                 or find_last_noun(span.heading, candidates, words))
         if noun is None:

@@ -92,8 +92,7 @@ def decode_claim(fields: list) -> Claim:
 
 def decode_context(fields: list) -> Context:
     players, per, quoted, part, values, text = fields
-    if not (players is None or isinstance(players, int)) or not all(isinstance(v, bool) for v in (per, part, values)):
-        raise ValueError("not a context")
-    if not isinstance(text, str) or not all(isinstance(v, str) for v in quoted):
+    if (not (players is None or isinstance(players, int)) or not all(isinstance(v, bool) for v in (per, part, values))
+            or not isinstance(text, str) or not all(isinstance(v, str) for v in quoted)):
         raise ValueError("not a context")
     return Context(players, per, frozenset(quoted), part=part, values=values, text=text)

@@ -8,8 +8,6 @@ from .numerals import Number
 from .phrasing import JAPANESE, Phrasing
 from .vocabulary import Noun
 
-MAX_GAP = JAPANESE.max_gap  # characters between a number and its noun in one phrase (エリアカードを…８枚)
-
 
 def find_players_before(text: str, numbers: list[Number], number: Number, players: tuple,
                         default: int | None) -> int | None:
@@ -18,21 +16,20 @@ def find_players_before(text: str, numbers: list[Number], number: Number, player
     return int(earlier[-1].value) if earlier else default
 
 
-def find_nearest_noun(text: str, number: Number, nouns: list[Noun], max_gap: int = MAX_GAP,
-                      words: Phrasing = JAPANESE) -> Noun | None:
+def find_nearest_noun(text: str, number: Number, nouns: list[Noun], words: Phrasing) -> Noun | None:
     best, distance, best_word = None, None, ""
     for noun in nouns:
         for word in noun.words:
             for start, end in find_occurrences(word, text, words):
                 gap = number.start - end if end <= number.start else start - number.end
-                if gap < 0 or gap > max_gap:
+                if gap < 0 or gap > words.max_gap:
                     continue
                 if distance is None or gap < distance or (gap == distance and len(word) > len(best_word)):
                     best, distance, best_word = noun, gap, word
     return best
 
 
-def find_occurrences(word: str, text: str, words: Phrasing = JAPANESE):
+def find_occurrences(word: str, text: str, words: Phrasing):
     """(start, end) of each occurrence of word in text, none overlapping: those re.finditer(words.pattern(word))
     finds; in Japanese, where a word is found anywhere, found faster."""
     if words is not JAPANESE:
@@ -47,7 +44,7 @@ def find_occurrences(word: str, text: str, words: Phrasing = JAPANESE):
         at = text.find(word, at + len(word))
 
 
-def find_last_noun(text: str, nouns: list[Noun], words: Phrasing = JAPANESE) -> Noun | None:
+def find_last_noun(text: str, nouns: list[Noun], words: Phrasing) -> Noun | None:
     """The noun written last in a neighbouring phrase (手札を配ります。４人プレイでは３枚ずつ)."""
     if words is JAPANESE:
         spots = [(text.rfind(word), noun) for noun in nouns for word in noun.words if word in text]

@@ -8,11 +8,11 @@ from ..project.model import Game, Project
 from .documents import Documents
 from .findings import WARN, Finding, locator
 from .rulebook import read_rulebooks
+from .sentences import BLOCK
 
 # a document's paragraph starts with a full-width space or after a blank line; a single line break may wrap a sentence
 _DOCUMENT_BREAK = re.compile(r"\n[ \t]*\n\s*|　")
 _SENTENCE = re.compile(r"[^。！？!?]+[。！？!?]?")
-_BLOCK_START = re.compile(r"\s*(?:#|\||>|[-*+]\s|[0-9０-９]+[.．)]\s)")
 _MARKS = re.compile(r"^\s*(?:#+|>|[-*+]|[0-9０-９]+[.．)])\s*|\*\*")  # a block's own marks, not its sentences
 MIN_SENTENCE = 8  # characters: a shorter sentence (「以下、同様です。」) may stand in many paragraphs by chance
 
@@ -61,7 +61,7 @@ def split_rulebook(text: str):
     starts one, and a soft line break or an item's indented continuation stays in it."""
     start, lines, at = 0, [], 0
     for line in text.splitlines(keepends=True):
-        if not line.strip() or (_BLOCK_START.match(line) and lines):
+        if not line.strip() or (BLOCK.match(line) and lines):
             if lines:
                 yield start, "".join(lines)
             lines = []

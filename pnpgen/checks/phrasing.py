@@ -48,9 +48,6 @@ class Phrasing:
             return re.escape(word)
         return r"(?<![A-Za-z])" + re.escape(word) + r"(?:s|es)?(?![A-Za-z])"
 
-    def is_per(self, text: str) -> bool:
-        return bool(self.per.search(text))
-
     def fits(self, noun, number: Number) -> bool:
         """The noun takes the number's counter (or the other counter English reads the same word as)."""
         alias = (self.unit_aliases or {}).get(number.unit)

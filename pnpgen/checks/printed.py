@@ -90,13 +90,8 @@ def walk(value, parts: list[str], prefix: str) -> Iterator[tuple[str, object]]:
 def place_of(game: Game, component: Component, card: Card, name: str) -> Location:
     """Where a card's field is written: the card's own value, else the component's (its defaults or matrix), else
     the game's defaults."""
-    own = dict(card.cells).get(name)
-    if own is not None:
-        return own
-    written = dict(component.field_locations).get(name)
-    if written is not None:
-        return written
-    return dict(game.default_places).get(f"defaults.{name}", card.location)
+    return (dict(card.cells).get(name) or dict(component.field_locations).get(name)
+            or dict(game.default_places).get(f"defaults.{name}", card.location))
 
 
 def check_sheets(project: Project, game: Game) -> list[Finding]:
@@ -150,6 +145,7 @@ def check_map_sheets(game: Game, component: Component) -> list[Finding]:
         count_at = place_of(game, component, any_card, SHEETS)
         beyond = sorted(k for k in printed if k > total)
         missing = [k for k in range(1, total + 1) if k not in printed]
+        within = {k: n for k, n in printed.items() if k <= total}
         for k in beyond:
             findings.append(Finding(FAIL, game.id, check, place_of(game, component, first[(total, k)], SHEET),
                                     f"a sheet of 1–{total}", k,
@@ -159,11 +155,10 @@ def check_map_sheets(game: Game, component: Component) -> list[Finding]:
         for k in missing:
             joined = [j for j in (k - 1, k + 1) if j in printed]
             marks = " and ".join(f"sheet {j}" for j in joined) or "no sheet"
-            findings.append(Finding(FAIL, game.id, check, count_at, total, len([j for j in printed if j <= total]),
+            findings.append(Finding(FAIL, game.id, check, count_at, total, len(within),
                                     f"sheets: {total}, but no piece is sheet {k}: {marks} prints a join mark to a sheet "
                                     f"{k} that does not exist and every label reads ／{total}; expected sheets: "
-                                    f"{max([j for j in printed if j <= total], default=0)} or a card {{sheet: {k}}}"))
-        within = {k: n for k, n in printed.items() if k <= total}
+                                    f"{max(within, default=0)} or a card {{sheet: {k}}}"))
         if beyond or missing:
             continue
         if len(set(within.values())) > 1:

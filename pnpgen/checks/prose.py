@@ -91,12 +91,11 @@ class SentenceMemo:
     memo kept across builds (pnpgen watch; a build's cache, checks/kept_claims.py) reads only the sentences a save
     changed."""
 
-    def __init__(self, kept: bool = False, vocabulary: str | None = None, claims: dict | None = None,
-                 splits: bool = False):
+    def __init__(self, kept: bool = False, vocabulary: str | None = None, splits: bool = False):
         self.nouns: list[Noun] | None = None  # the nouns (this very list) the vocabulary was taken from
         self.players: tuple | None = None  # the game's player counts, with them
         self.vocabulary = vocabulary  # the digest of what reading looks at (vocabulary_digest)
-        self.claims: dict[tuple, list[Claim]] = claims or {}
+        self.claims: dict[tuple, list[Claim]] = {}
         self.seen: set[tuple] | None = set() if kept else None  # a kept memo's sentences since forget_unseen
         self.changed = False  # whether it holds what it did not when made: a kept copy of it is out of date
         self.splits = splits and kept  # whether it keeps how each text splits (a process that checks again)
@@ -174,7 +173,7 @@ def read_span(players_of_game: tuple, span: Span, nouns: list[Noun], strict: boo
     cell = context is not None
     base = context or Context()
     quoted = frozenset(str(parse_number(q)) for q in words.quoted.findall(text)) | base.quoted
-    per = base.per or words.is_per(text) or bool(words.one_each.search(text))
+    per = base.per or bool(words.per.search(text) or words.one_each.search(text))
     claims = []
     numbers = words.find_numbers(text)
     pairs = {} if cell else find_pairs(text, numbers)
@@ -200,7 +199,7 @@ def read_span(players_of_game: tuple, span: Span, nouns: list[Noun], strict: boo
             # 配り、残った３枚 or a row 「配られずに残るカード」: what is left of a component, not a deal
             fitting = [n for n in fitting if n.label.startswith("count ")]
         noun = (find_bracketed_noun(text, number, fitting, words.max_gap, words.lang != "ja")
-                or find_nearest_noun(text, number, fitting, words.max_gap, words))
+                or find_nearest_noun(text, number, fitting, words))
         noun = noun or next((n for n in nouns if n.takes_near(number.unit, text, number.start)), None)  # 磐座 ３か所
         if noun is None and not any(word in text for n in fitting for word in n.words):  # no noun this count can be about
             noun = find_last_noun(span.before[-words.max_gap:], fitting, words)  # 手札を配ります。４人プレイでは３枚ずつ: one phrase back

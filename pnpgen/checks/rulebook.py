@@ -28,7 +28,7 @@ def check_rulebook(project: Project, game: Game, sources: list[Path] | None = No
     """Findings for the game's rulebook sources (default: `rulebook:` and, when set, `rules_sheet:`), read in the
     phrasing of their language (`words`); the rules the document states in words are Japanese's to hold."""
     if sources is None:
-        sources = [Path(p) for p in (game.rulebook, getattr(game, "rules_sheet", None)) if p]
+        sources = [Path(p) for p in (game.rulebook, game.rules_sheet) if p]
     from ..rules.expand import show_path  # imported here: a game without a rulebook reads none
 
     findings: list[Finding] = []
@@ -81,12 +81,11 @@ def read_rulebooks(project: Project, game: Game) -> list[tuple[str, str]]:
     from ..rules.expand import show_path  # imported here: a game without a rulebook reads none
 
     texts = []
-    for source in (game.rulebook, game.rules_sheet):
-        if source:
-            try:
-                texts.append((blank(Path(source).read_text(encoding="utf-8-sig")), show_path(project, Path(source))))
-            except (OSError, UnicodeDecodeError):
-                continue
+    for source in [Path(p) for p in (game.rulebook, game.rules_sheet) if p]:
+        try:
+            texts.append((blank(source.read_text(encoding="utf-8-sig")), show_path(project, source)))
+        except (OSError, UnicodeDecodeError):
+            continue
     return texts
 
 

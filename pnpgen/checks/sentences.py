@@ -7,14 +7,12 @@ import re
 from .numerals import parse_number
 
 MAX_SENTENCE = 1000  # characters: prose without a full stop is read in pieces this long
-_BREAK = re.compile(r"[。！？!?]|\n")
-_BLOCK = re.compile(r"\s*(?:[-*+]\s|[0-9０-９]+[.．)]\s|#|\||>|$)")  # a line that starts a block, not a soft break
+BLOCK = re.compile(r"\s*(?:[-*+]\s|[0-9０-９]+[.．)]\s|#|\||>|$)")  # a line that starts a block, not a soft break
 ITEM = re.compile(r"\s*(?:[-*+]|[0-9０-９]+[.．)])\s")
 LEAD = re.compile(r"[：:]\s*$")
-_PLAYER_MARK = re.compile(r"([0-9０-９]+)\s*人(?:プレイ|用)?(?:時|の場合|の時|のとき|なら|では|で|は)")
 
 
-def split_sentences(text: str, breaks: re.Pattern = _BREAK):
+def split_sentences(text: str, breaks: re.Pattern):
     """(start, end) of each sentence, none longer than MAX_SENTENCE: reading each stays bounded and the whole is
     linear in the text's length."""
     for start, end in find_sentences(text, breaks):
@@ -22,7 +20,7 @@ def split_sentences(text: str, breaks: re.Pattern = _BREAK):
             yield piece, min(piece + MAX_SENTENCE, end)
 
 
-def find_sentences(text: str, breaks: re.Pattern = _BREAK):
+def find_sentences(text: str, breaks: re.Pattern):
     """(start, end) of each sentence, however long; `breaks`: where its language ends one."""
     start = 0
     for match in breaks.finditer(text):
@@ -31,7 +29,7 @@ def find_sentences(text: str, breaks: re.Pattern = _BREAK):
             line = text[text.rfind("\n", 0, at) + 1:at].lstrip()
             following = text.find("\n", at + 1)
             after = text[at + 1:following if following >= 0 else len(text)]
-            if line and not line.startswith(("#", "|")) and not _BLOCK.match(after):
+            if line and not line.startswith(("#", "|")) and not BLOCK.match(after):
                 continue
         if text[start:at].strip():
             yield start, at
@@ -40,7 +38,7 @@ def find_sentences(text: str, breaks: re.Pattern = _BREAK):
         yield start, len(text)
 
 
-def read_condition(text: str, players: tuple, marks: re.Pattern = _PLAYER_MARK) -> int | None:
+def read_condition(text: str, players: tuple, marks: re.Pattern) -> int | None:
     """The one player count a heading or a list's lead line states (### ３人プレイの場合, ４人プレイ時：, With 3 players:);
     `marks`: how its language writes one."""
     counts = {int(parse_number(m.group(1))) for m in marks.finditer(text)} & set(players)

@@ -88,23 +88,22 @@ def check_table(game: Game, rows: list[tuple[str, int]], heading: str, locate, n
     findings = []
     for row in parsed[2:]:
         row_header = row[0][0] if row else ""
+        row_players = read_header_players(row_header, words=words)
         for column, (cell, start) in enumerate(row[1:], 1):
             column_header = header[column] if column < len(header) else ""
-            players = (read_header_players(column_header, True, words)
-                       or read_header_players(row_header, words=words))
+            column_value = read_header_value(column_header)
+            players = read_header_players(column_header, True, words) or row_players
             inputs = {"players": players} if players is not None else {}
-            row_players = read_header_players(row_header, words=words)
-            if read_header_value(column_header) is not None and row_players is not None:
-                inputs["*"] = int(read_header_value(column_header))
+            if column_value is not None and row_players is not None:
+                inputs["*"] = int(column_value)
             if words.value_words.search(column_header):
                 continue  # a column of card values (downを倒せる数字), not of counts
-            quoted = frozenset({read_header_value(column_header) or column_header.strip(),
+            quoted = frozenset({column_value or column_header.strip(),
                                 read_header_value(row_header) or row_header.strip()})
-            per = words.is_per(row_header + column_header)
-            context = Context(players, per, quoted, inputs)
+            context = Context(players, bool(words.per.search(row_header + column_header)), quoted, inputs)
             span = Span(cell, start, row_header)
             fallback = (column_header,)
-            if words.qualifier.search(column_header) or not column_header.strip() or read_header_value(column_header) is not None:
+            if words.qualifier.search(column_header) or not column_header.strip() or column_value is not None:
                 # １人, 全員, 枚数 or a value (1, 2, …): the cell counts what the table is about
                 fallback += (header[0] if header else "", find_noun_header(header, nouns), heading)
             findings.extend(check_span(game, span, locate, nouns, strict, origin, context, fallback, words))

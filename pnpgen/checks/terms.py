@@ -22,6 +22,7 @@ def check_terms(project: Project, game: Game, documents: Documents) -> list[Find
     named = name_data(game)
     headings = find_headings(raw)
     places: dict[str, list[Location]] = {}
+    locate_raw = locator(raw, f"documents/{game.document}")
     texts = [(raw, f"documents/{game.document}", False)]
     texts += [(text, where, True) for text, where in read_rulebooks(project, game)]
     for text, where, rulebook in texts:
@@ -31,7 +32,7 @@ def check_terms(project: Project, game: Game, documents: Documents) -> list[Find
     for term, spots in places.items():
         if term in declared or term in named or find_definition(term, raw, normalised, headings):
             continue
-        first = find_first_use(term, raw, f"documents/{game.document}") or spots[0]
+        first = locate_raw(raw.find(term)) if term in raw else spots[0]  # where the document first uses it
         also = list(dict.fromkeys(f"{s.file}:{s.line}:{s.col}" for s in spots if s != first))
         how = ("used only as a state a piece is in, never in a rule that puts one so" if term in STATES else
                "no 「…とは」「…と呼びます」, heading or lead 「…：」 defines it")
@@ -68,10 +69,3 @@ def name_data(game: Game) -> set[str]:
                 values = value if isinstance(value, (tuple, list)) else (value,)
                 names.update(v for v in values if isinstance(v, str))
     return names
-
-
-def find_first_use(term: str, raw: str, where: str) -> Location | None:
-    """Where the document first uses the term, if it does."""
-    at = raw.find(term)
-    return locator(raw, where)(at) if at >= 0 else None
-

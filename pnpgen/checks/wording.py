@@ -11,8 +11,7 @@ from .vocabulary import Context, Noun
 _RANGE_OF = re.compile(r"([0-9０-９]+)\s*[〜～~]\s*([0-9０-９]+)\s*の\s*$")
 
 
-def names_value(text: str, number: Number, noun: Noun, joins: tuple[str, str] = ("とのを、,や", "とのや、,")
-                ) -> bool:
+def names_value(text: str, number: Number, noun: Noun, joins: tuple[str, str]) -> bool:
     """A bare number (no counter) that is one of the values the noun's cards carry names those cards; `joins`: the
     characters after and before it that join values in its language."""
     if number.unit or number.value not in noun.card_values:
