@@ -12,8 +12,8 @@ from ..project.model import Component, Game, Size
 from ..project.validate_pieces import BOX_FRONT
 from ..project.box_size import size_box, size_deck_box
 from .dieline import Dieline, draw_piece, draw_standee, draw_tuck_box
-from .impose import Page, SheetSpec
-from .pack import Cutout, fits, pack
+from .impose import Page, SheetSpec, fits
+from .pack import Cutout, pack
 
 BOX_TEMPLATES = {"side": "pnpgen/box-side.svg.j2", "end": "pnpgen/box-end.svg.j2",
                  "tuck": "pnpgen/box-flap.svg.j2", "dust": "pnpgen/box-flap.svg.j2"}
@@ -90,7 +90,7 @@ def cut_box(game: Game, component: Component, spec: SheetSpec, render, paper: st
 def refuse_too_big(component: Component, dieline: Dieline, spec: SheetSpec, paper: str,
                    deck: Component | None = None) -> None:
     """A piece larger than the paper: say so, and for a box name the largest deck of these cards that fits."""
-    if fits(dieline.width, dieline.height, spec):
+    if fits(Size(dieline.width, dieline.height), spec):
         return
     unfolds = (f"unfolds to {_mm(dieline.width)} × {_mm(dieline.height)} mm, larger than {paper.upper()} inside its "
                "6 mm margins")
@@ -103,7 +103,7 @@ def refuse_too_big(component: Component, dieline: Dieline, spec: SheetSpec, pape
     while high - low > 1:
         middle = (low + high) // 2
         unfolded = draw_tuck_box(size_box(deck.size, middle, box.thickness, box.clearance, box.sleeves))
-        low, high = (middle, high) if fits(unfolded.width, unfolded.height, spec) else (low, middle)
+        low, high = (middle, high) if fits(Size(unfolded.width, unfolded.height), spec) else (low, middle)
     largest = (f"the largest deck of these cards that fits is {low} cards" if low >= 0 else
                "no deck of cards this size fits")
     raise PnpError(f"box '{component.id}' for deck '{deck.id}' ({count} cards) {unfolds}; {largest}; "

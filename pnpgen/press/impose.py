@@ -14,7 +14,7 @@ from .offset import offset_backs
 from ..project.model import Size
 from ..units import mm
 
-__all__ = ["SheetSpec", "Item", "Rect", "Placement", "Mark", "Page", "Grid", "impose", "plan_grid"]
+__all__ = ["SheetSpec", "Item", "Rect", "Placement", "Mark", "Page", "Grid", "impose", "fits", "plan_grid"]
 
 LABEL_BAND = mm(4)  # kept free above the bottom margin of tile pages for the page label
 
@@ -79,7 +79,7 @@ def impose(items: Sequence[Item], spec: SheetSpec) -> list[Page]:
         return []
     size = items[0].size
     # (front page, its items) made as they are taken: each page's items are let go once its back is made
-    if _fit_grid(size, spec.paper, spec) is None and _fit_grid(size, _landscape(spec.paper), spec) is None:
+    if not fits(size, spec):
         fronts = (page for item in items for page in _tile_item(item, spec))
     elif spec.gutterfold and _plan_gutterfold(size, spec) is not None:
         return _impose_gutterfold(items, spec)
@@ -90,6 +90,11 @@ def impose(items: Sequence[Item], spec: SheetSpec) -> list[Page]:
         return [page for page, _ in fronts]
     pages = [page for front in fronts for page in (front[0], _back_page(*front, spec))]
     return offset_backs(pages, spec.back_offset, spec.margin)
+
+
+def fits(size: Size, spec: SheetSpec) -> bool:
+    """Whether an item of this size fits the paper inside its margins, either way round (else it is tiled)."""
+    return _fit_grid(size, spec.paper, spec) is not None or _fit_grid(size, _landscape(spec.paper), spec) is not None
 
 
 def plan_grid(size: Size, spec: SheetSpec) -> Grid:

@@ -10,7 +10,7 @@ from ..faces.render import Renderer
 from ..project.model import Component, Game, Size
 from .bleed import describe_reduced_bleed
 from .cutouts import is_cutout, lay_out_cutouts
-from .impose import Page, SheetSpec, impose, plan_grid
+from .impose import Page, SheetSpec, fits, impose, plan_grid
 from .pieces import Pieces
 
 
@@ -76,16 +76,12 @@ def lay_out(game: Game, component: Component, options, renderer: Renderer, repor
 
 def refuse_oversize(component: Component, spec: SheetSpec, options) -> None:
     """Maps and sheets larger than the paper are tiled; a card or chip that large is a mistake."""
-    if component.kind in ("map", "sheet"):
+    if component.kind in ("map", "sheet") or fits(component.size, spec):
         return
-    try:
-        plan_grid(component.size, spec)
-    except ValueError:
-        w, h = units.to_mm(component.size.width), units.to_mm(component.size.height)
-        paper = component_paper(component, options)
-        raise PnpError(f"component '{component.id}' ({w:g} × {h:g} mm) does not fit on {paper.upper()} with 6 mm margins; "
-                       "expected a smaller size, a larger paper, or kind: map to tile it across sheets",
-                       component.location) from None
+    w, h = units.to_mm(component.size.width), units.to_mm(component.size.height)
+    paper = component_paper(component, options)
+    raise PnpError(f"component '{component.id}' ({w:g} × {h:g} mm) does not fit on {paper.upper()} with 6 mm margins; "
+                   "expected a smaller size, a larger paper, or kind: map to tile it across sheets", component.location)
 
 
 def note_reduced_bleed(game: Game, component: Component, options) -> list[str]:

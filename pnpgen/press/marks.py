@@ -164,24 +164,26 @@ def align_windows(windows: dict[tuple[int, int], Rect], size: float) -> dict[tup
 def mirror_mark(mark: Mark, width: float | None = None, height: float | None = None) -> Mark:
     """Mirror a mark about x = width/2 (when width is given) or y = height/2 (when height is given)."""
     p = list(mark.points)
-    fx = (lambda x: width - x) if width is not None else (lambda x: x)
-    fy = (lambda y: height - y) if height is not None else (lambda y: y)
-    if mark.kind in ("crop", "fold", "cut"):
-        p = [fx(p[0]), fy(p[1]), fx(p[2]), fy(p[3])]
-        if mark.kind == "cut":  # keep the rect normalised: x0 < x1, y0 < y1
-            p = [min(p[0], p[2]), min(p[1], p[3]), max(p[0], p[2]), max(p[1], p[3])]
-    else:  # circle, align: a centre then sizes
-        p[0], p[1] = fx(p[0]), fy(p[1])
+    for i in range(0, _ends(mark), 2):
+        if width is not None:
+            p[i] = width - p[i]
+        if height is not None:
+            p[i + 1] = height - p[i + 1]
+    if mark.kind == "cut":  # keep the rect normalised: x0 < x1, y0 < y1
+        p = [min(p[0], p[2]), min(p[1], p[3]), max(p[0], p[2]), max(p[1], p[3])]
     return Mark(mark.kind, tuple(p))
 
 
 def shift_mark(mark: Mark, dx: float, dy: float) -> Mark:
-    """Move a mark by (dx, dy)."""
     p = list(mark.points)
-    coords = 4 if mark.kind in ("crop", "fold", "cut") else 2
-    for i in range(coords):
+    for i in range(_ends(mark)):
         p[i] += dx if i % 2 == 0 else dy
     return Mark(mark.kind, tuple(p))
+
+
+def _ends(mark: Mark) -> int:
+    """How many of a mark's numbers are coordinates: a circle's or cross-hair's centre, then its sizes."""
+    return 2 if mark.kind in ("circle", "align") else len(mark.points)
 
 
 def mirror_rect(r: Rect, width: float | None = None, height: float | None = None) -> Rect:
@@ -194,5 +196,4 @@ def mirror_rect(r: Rect, width: float | None = None, height: float | None = None
 
 
 def shift_rect(r: Rect, dx: float, dy: float) -> Rect:
-    """Move a rect by (dx, dy)."""
     return Rect(r.x0 + dx, r.y0 + dy, r.x1 + dx, r.y1 + dy)

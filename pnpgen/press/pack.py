@@ -10,7 +10,7 @@ from ..project.model import Size
 from .bleed import describe_reduced_bleed
 from .dieline import Dieline
 from .impose import Page, Placement, SheetSpec, _cells, _landscape, _mirror_axes, plan_grid
-from .marks import Mark, Rect, bound
+from .marks import Mark, Rect, bound, mirror_mark, mirror_rect, shift_mark, shift_rect
 from .shapes import bounds, clip, mirror, offset, trace_rect, translate
 
 
@@ -22,15 +22,6 @@ class Cutout:
     faces: tuple[str | None, ...]
     backs: tuple[str | None, ...] = ()
     label: str = ""
-
-
-def fits(width: float, height: float, spec: SheetSpec) -> bool:
-    """Whether a piece of this bounding box fits the paper inside its margins, either way round."""
-    try:
-        plan_grid(Size(width, height), spec)
-    except ValueError:
-        return False
-    return True
 
 
 def pack(cutouts: Sequence[Cutout], spec: SheetSpec, hexes: bool = False) -> list[Page]:
@@ -160,20 +151,11 @@ def _back_page(front: Page, backs: list[str | None], spec: SheetSpec) -> Page:
         if back is None:
             continue
         shown = tuple(translate(mirror(p, **axes), dx, dy) for p in placement.clip_path)
-        trim = mirror(((placement.x, placement.y), (placement.x + placement.width, placement.y + placement.height)), **axes)
-        x0, y0 = min(p[0] for p in trim) + dx, min(p[1] for p in trim) + dy
-        placements.append(Placement(back, x0, y0, placement.width, placement.height, Rect(*bounds(shown)),
-                                    clip_path=shown, flip=placement.flip))
-    marks = [_mirror_mark(m, axes, dx, dy) for m in front.marks]
-    boxes = [Rect(*bounds([translate(mirror(((r.x0, r.y0), (r.x1, r.y1)), **axes), dx, dy)]))
-             for r in (front.trim_box, front.bleed_box)]
+        trim = mirror_rect(Rect(placement.x, placement.y, placement.x + placement.width,
+                                placement.y + placement.height), **axes)
+        placements.append(Placement(back, trim.x0 + dx, trim.y0 + dy, placement.width, placement.height,
+                                    Rect(*bounds(shown)), clip_path=shown, flip=placement.flip))
+    marks = [shift_mark(mirror_mark(m, **axes), dx, dy) for m in front.marks]
+    boxes = [shift_rect(mirror_rect(r, **axes), dx, dy) for r in (front.trim_box, front.bleed_box)]
     return Page(front.size, "back", tuple(placements), tuple(marks), *boxes,
                 f"{front.label} back" if front.label else "")
-
-
-def _mirror_mark(mark: Mark, axes: dict, dx: float, dy: float) -> Mark:
-    points = list(zip(mark.points[::2], mark.points[1::2]))
-    moved = translate(mirror(points, **axes), dx, dy)
-    if len(axes) == 1:  # mirror() reverses a single-axis mirror to keep winding; segments keep their order
-        moved = moved[::-1]
-    return Mark(mark.kind, tuple(v for p in moved for v in p))

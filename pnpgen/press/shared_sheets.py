@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from ..project.model import Game
-from .impose import Item, Page, SheetSpec, _mirror_axes, impose, plan_grid
+from .impose import Item, Page, SheetSpec, _mirror_axes, fits, impose, plan_grid
 from .geometry import page_boxes
 from .marks import Rect, bound, mark_box, shift_mark, shift_rect
 from .sheet_order import order_for_duplex
@@ -89,11 +89,9 @@ def _leftover(entry: Laid) -> Laid | None:
 def _rest(items: Sequence[Item], spec: SheetSpec) -> int:
     """How many of the items a part-filled last grid sheet holds: 0 when every sheet is full, for tiles and for
     gutterfold sheets."""
-    try:
-        capacity = plan_grid(items[0].size, spec).capacity if items and not spec.gutterfold else 0
-    except ValueError:  # tiles
+    if not items or spec.gutterfold or not fits(items[0].size, spec):
         return 0
-    return len(items) % capacity if capacity else 0
+    return len(items) % plan_grid(items[0].size, spec).capacity
 
 
 def _same_grids(small: Sequence[Laid]) -> list[list[Laid]]:

@@ -173,10 +173,7 @@ class Document:
     def page_stream(self, code: bytes) -> bytes:
         """A page's content stream; the backs of a deck's full sheets are the same page over and over, and
         deflated once."""
-        body = self.streams.get(code)
-        if body is None:
-            body = keep(self.streams, code, stream(b"", code))
-        return body
+        return self.streams.get(code) or keep(self.streams, code, stream(b"", code))
 
     def write_form(self, face: str) -> tuple[int, float, bytes, str]:
         form = self.drawings[face]

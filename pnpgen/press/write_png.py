@@ -62,7 +62,7 @@ def rasterise_as_done(documents: Sequence[bytes], rasters: Sequence[Raster], *, 
                       level: int = PNG_LEVEL) -> Iterator[tuple[int, bytes]]:
     """Yield (index, PNG or raw RGB bytes) as each raster is done, so the caller can write while workers render:
     worker processes, as pdfium is not thread-safe (small jobs render in this one); their number changes no byte."""
-    workers = default_workers() if workers is None else max(1, workers)
+    workers = usable_cores() if workers is None else max(1, workers)
     jobs = list(enumerate(rasters))
     if workers == 1 or len(jobs) < MIN_PARALLEL:
         documents_open: dict[int, pdfium.PdfDocument] = {}
@@ -78,11 +78,6 @@ def rasterise_as_done(documents: Sequence[bytes], rasters: Sequence[Raster], *, 
     with context.Pool(workers, initializer=open_worker, initargs=(list(documents),)) as pool:
         for done in pool.imap_unordered(render_chunk, [(chunk, encode, dpi, level) for chunk in chunks]):
             yield from done
-
-
-def default_workers() -> int:
-    """Every core this process may use."""
-    return usable_cores()
 
 
 def start_method() -> str:
