@@ -75,7 +75,7 @@ def outline_trims(trims: Sequence[Rect], shape: str) -> list[Mark]:
     return [Mark("cut", (t.x0, t.y0, t.x1, t.y1)) for t in trims]
 
 
-def crop_trims(trims: Sequence[Rect], limit: Rect, clips: Sequence[Rect] = ()) -> tuple[list[Mark], set[str]]:
+def crop_trims(trims: Sequence[Rect], limit: Rect, clips: Sequence[Rect]) -> tuple[list[Mark], set[str]]:
     """Return crop marks on the extension of every distinct trim edge, never in a trim nor out of limit (the
     printable area), and the sides ("top", "bottom", "left", "right") where an edge line got no mark.
 
@@ -89,7 +89,7 @@ def crop_trims(trims: Sequence[Rect], limit: Rect, clips: Sequence[Rect] = ()) -
             for pos in ((t.x0, t.x1) if vertical else (t.y0, t.y1)):
                 lines.setdefault(round(pos, 6), (pos, []))[1].append(t)
         for key in sorted(lines):
-            found, missing = _crop_line(*lines[key], trims, clips or trims, limit, vertical)
+            found, missing = _crop_line(*lines[key], trims, clips, limit, vertical)
             marks.extend(found)
             bare.update(missing)
     return marks, bare
@@ -164,7 +164,7 @@ def align_windows(windows: dict[tuple[int, int], Rect], size: float) -> dict[tup
 def mirror_mark(mark: Mark, width: float | None = None, height: float | None = None) -> Mark:
     """Mirror a mark about x = width/2 (when width is given) or y = height/2 (when height is given)."""
     p = list(mark.points)
-    for i in range(0, _ends(mark), 2):
+    for i in range(0, _coordinate_count(mark), 2):
         if width is not None:
             p[i] = width - p[i]
         if height is not None:
@@ -176,13 +176,13 @@ def mirror_mark(mark: Mark, width: float | None = None, height: float | None = N
 
 def shift_mark(mark: Mark, dx: float, dy: float) -> Mark:
     p = list(mark.points)
-    for i in range(_ends(mark)):
+    for i in range(_coordinate_count(mark)):
         p[i] += dx if i % 2 == 0 else dy
     return Mark(mark.kind, tuple(p))
 
 
-def _ends(mark: Mark) -> int:
-    """How many of a mark's numbers are coordinates: a circle's or cross-hair's centre, then its sizes."""
+def _coordinate_count(mark: Mark) -> int:
+    """How many of a mark's numbers are coordinates (x, y pairs): all but a circle's or cross-hair's sizes."""
     return 2 if mark.kind in ("circle", "align") else len(mark.points)
 
 

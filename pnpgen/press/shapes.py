@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from typing import Iterable, Sequence
 
-
 from ..units import mm
 
 Point = tuple[float, float]

@@ -50,11 +50,9 @@ def plan_raster(document: int, page: int, width: float, height: float, bleed: fl
     return Raster(document, page, full, (edge, edge, page_pixels(width, dpi), page_pixels(height, dpi)))
 
 
-def rasterise(documents: Sequence[bytes], rasters: Sequence[Raster], *, workers: int | None = None,
-              encode: bool = True, dpi: float | None = None, level: int = PNG_LEVEL) -> list[bytes]:
-    """Return one PNG (encode) or raw RGB buffer (not encode) per raster, in order."""
-    return [data for _, data in sorted(rasterise_as_done(documents, rasters, workers=workers, encode=encode, dpi=dpi,
-                                                         level=level))]
+def rasterise(documents: Sequence[bytes], rasters: Sequence[Raster], **options) -> list[bytes]:
+    """Return one PNG (encode) or raw RGB buffer (not encode) per raster, in order (rasterise_as_done's options)."""
+    return [data for _, data in sorted(rasterise_as_done(documents, rasters, **options))]
 
 
 def rasterise_as_done(documents: Sequence[bytes], rasters: Sequence[Raster], *, workers: int | None = None,
