@@ -21,7 +21,7 @@ def clip_trims(trims: Sequence[Rect], limit: Rect, bleed: float, reserve: float 
     """Return each trim grown by the bleed on every side, as far as the page allows: short of limit by `reserve`
     (the white a crop mark needs, see outer_bleed), half-way to a trim facing it across a gap (none between
     abutting trims). Where a grown corner would enter another trim, the side that gives up least is drawn in."""
-    clips = [_grow(t, _room(t, trims, limit, bleed, reserve)) for t in trims]
+    clips = [_grow(t, trims, limit, bleed, reserve) for t in trims]
     return [_clear(clip, trim, trims) for clip, trim in zip(clips, trims)]
 
 
@@ -35,7 +35,7 @@ def outer_bleed(room: float, bleed: float, reserve: float) -> float:
     return min(bleed, room)
 
 
-def _room(trim: Rect, trims: Sequence[Rect], limit: Rect, bleed: float, reserve: float) -> dict[str, float]:
+def _grow(trim: Rect, trims: Sequence[Rect], limit: Rect, bleed: float, reserve: float) -> Rect:
     room = {"left": trim.x0 - limit.x0, "bottom": trim.y0 - limit.y0,
             "right": limit.x1 - trim.x1, "top": limit.y1 - trim.y1}
     room = {side: outer_bleed(value, bleed, reserve) for side, value in room.items()}
@@ -52,10 +52,6 @@ def _room(trim: Rect, trims: Sequence[Rect], limit: Rect, bleed: float, reserve:
             room["top"] = min(room["top"], max(0.0, (other.y0 - trim.y1) / 2))
         if above and other.y1 <= trim.y0 + EPS:
             room["bottom"] = min(room["bottom"], max(0.0, (trim.y0 - other.y1) / 2))
-    return room
-
-
-def _grow(trim: Rect, room: dict[str, float]) -> Rect:
     return Rect(trim.x0 - room["left"], trim.y0 - room["bottom"], trim.x1 + room["right"], trim.y1 + room["top"])
 
 

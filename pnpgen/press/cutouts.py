@@ -92,8 +92,8 @@ def refuse_too_big(component: Component, dieline: Dieline, spec: SheetSpec, pape
     """A piece larger than the paper: say so, and for a box name the largest deck of these cards that fits."""
     if fits(Size(dieline.width, dieline.height), spec):
         return
-    unfolds = (f"unfolds to {_mm(dieline.width)} × {_mm(dieline.height)} mm, larger than {paper.upper()} inside its "
-               "6 mm margins")
+    unfolds = (f"unfolds to {units.to_mm(dieline.width):.1f} × {units.to_mm(dieline.height):.1f} mm, larger than "
+               f"{paper.upper()} inside its 6 mm margins")
     if deck is None:
         raise PnpError(f"component '{component.id}' {unfolds}; expected a smaller size or a larger paper",
                        component.location)
@@ -109,7 +109,3 @@ def refuse_too_big(component: Component, dieline: Dieline, spec: SheetSpec, pape
     raise PnpError(f"box '{component.id}' for deck '{deck.id}' ({count} cards) {unfolds}; {largest}; "
                    "expected a smaller deck, thinner cards, or a larger paper (layout: {paper: a3})",
                    component.location)
-
-
-def _mm(points: float) -> str:
-    return f"{units.to_mm(points):.1f}"

@@ -9,7 +9,6 @@ from ..units import mm
 from .impose import Page, Rect
 from .marks import mark_box
 
-GREY = (0.5, 0.5, 0.5)
 LABEL_SIZE = 6  # pt
 MARGIN = mm(6)  # the sheets' margin, where a page label starts
 
@@ -39,7 +38,7 @@ def label_position(page: Page, font_name: str) -> tuple[float, float] | None:
     x0, x1 = MARGIN, MARGIN + width
     if x1 > page.size.width - MARGIN:
         return None
-    printed = [r for r in _printed(page) if r.x0 < x1 + 1 and r.x1 > x0 - 1]
+    printed = [r for r in printed_boxes(page) if r.x0 < x1 + 1 and r.x1 > x0 - 1]
     baseline = MARGIN + descent
     if all(r.y0 >= baseline + ascent + 1 for r in printed):
         return x0, baseline
@@ -49,6 +48,6 @@ def label_position(page: Page, font_name: str) -> tuple[float, float] | None:
     return None
 
 
-def _printed(page: Page) -> list[Rect]:
-    """Return the bounding boxes of everything drawn on the page."""
+def printed_boxes(page: Page) -> list[Rect]:
+    """The bounding boxes of everything drawn on the page: its placements' clips, its marks."""
     return [p.clip for p in page.placements] + [mark_box(mark) for mark in page.marks if mark.points]

@@ -8,7 +8,8 @@ from typing import Sequence
 from ..project.model import Game
 from .impose import Item, Page, SheetSpec, _mirror_axes, fits, impose, plan_grid
 from .geometry import page_boxes
-from .marks import Rect, bound, mark_box, shift_mark, shift_rect
+from .marks import Rect, bound, shift_mark, shift_rect
+from .placing import printed_boxes
 from .sheet_order import order_for_duplex
 from ..units import mm
 
@@ -131,8 +132,7 @@ def _impose_together(group: list[Laid]) -> list[Block]:
 
 def _extent(page: Page) -> Rect:
     """Everything printed on the page: clips and marks."""
-    boxes = [p.clip for p in page.placements] + [mark_box(mark) for mark in page.marks]
-    return bound(boxes) or Rect(0, 0, 0, 0)
+    return bound(printed_boxes(page)) or Rect(0, 0, 0, 0)
 
 
 def _fits(blocks: list[Block]) -> bool:

@@ -17,13 +17,13 @@ from ..files.atomic import write_atomically
 from ..faces.font import font_named
 from ..faces.form import Shape
 from .form_objects import form_head
-from .placing import GREY, LABEL_SIZE, label_position, placing
+from .placing import LABEL_SIZE, label_position, placing
 from .cid_fonts import cid_font_objects
 from .image_objects import image_objects
 from .geometry import Placed
 from .glyphs import Glyphs, Shown
 from .impose import Page, Rect
-from .mark_ops import marks_operators
+from .mark_ops import GREY, marks_operators
 from .pdf_file import EPOCH, PdfFile, form_name, stream, text_string
 from .pdfx import ALL_SEPARATION, PdfX
 from .recurring import key_prefix, recurring
@@ -142,7 +142,9 @@ class Document:
             code.append(recall(self.marks, (page.marks,), lambda: marks_operators(page.marks)))
             if self.pdfx:
                 code[-1] = self.pdfx.register(code[-1])
-                resources = b" /ColorSpace << /Reg %d 0 R >>" % self.registration_space()
+                if self.registration is None:
+                    self.registration = self.file.add(ALL_SEPARATION)
+                resources = b" /ColorSpace << /Reg %d 0 R >>" % self.registration
         where = label_position(page, self.label_font)
         if where is not None:
             operators, number = self.label_operators(page.label, *where)
@@ -153,11 +155,6 @@ class Document:
         return self.file.add(
             b"<< /Type /Page /Parent %d 0 R %s /Resources << /ProcSet [ /PDF /Text /ImageB /ImageC /ImageI ] "
             b"/XObject << %s >>%s >> /Contents %d 0 R >>" % (tree, self.page_boxes(page), objects, resources, content))
-
-    def registration_space(self) -> int:
-        if self.registration is None:
-            self.registration = self.file.add(ALL_SEPARATION)
-        return self.registration
 
     def page_boxes(self, page: Page) -> bytes:
         """A page's MediaBox, TrimBox and BleedBox entries."""
