@@ -219,10 +219,7 @@ def _plan_gutterfold(size: Size, spec: SheetSpec) -> tuple[Size, Grid, bool] | N
     land, port = _landscape(spec.paper), Size(*sorted((spec.paper.width, spec.paper.height)))
     options = [(port, _fit_grid(size, Size(port.width, port.height / 2), spec), False),
                (land, _fit_grid(size, Size(land.width / 2, land.height), spec), True)]
-    options = [o for o in options if o[1] is not None]
-    if not options:
-        return None
-    return max(options, key=lambda o: (o[1].capacity, o[2]))
+    return max((o for o in options if o[1] is not None), key=lambda o: (o[1].capacity, o[2]), default=None)
 
 
 def _impose_gutterfold(items: Sequence[Item], spec: SheetSpec) -> list[Page]:

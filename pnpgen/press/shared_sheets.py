@@ -80,9 +80,8 @@ def _leftover(entry: Laid) -> Laid | None:
     back); None when every sheet is full, or for tiles and gutterfold sheets."""
     fronts = [index for index, page in enumerate(entry.pages) if page.side == "front"]
     count = _rest(entry.items, entry.spec)
-    if not fronts or not count or entry.pages[fronts[-1]].label:  # tiles carry labels
-        return None
-    if len(entry.pages[fronts[-1]].placements) != count:
+    last = entry.pages[fronts[-1]] if fronts else None
+    if last is None or not count or last.label or len(last.placements) != count:  # tiles carry labels
         return None
     return Laid(entry.name, entry.items[-count:], entry.spec, entry.pages[fronts[-1]:])
 
