@@ -72,10 +72,6 @@ class CmykConverter:
         """An RGB image separated for the press."""
         return self.apply(image.convert("RGB"), self.forward)
 
-    def total_ink(self, rgb: tuple[float, float, float]) -> float:
-        """The ink coverage of rgb once separated, in percent (400 at most): what presses limit."""
-        return round(sum(self.to_cmyk(rgb)) * 100, 2)
-
 
 @functools.lru_cache(maxsize=None)
 def converter_for(name: str = DEFAULT_PRESS) -> CmykConverter:

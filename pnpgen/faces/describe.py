@@ -50,11 +50,10 @@ def field_holding(card: Card, content: str | None) -> str:
     texts = [(name, str(value).strip()) for name, value in card.fields.items()
              if isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value).strip()]
     exact = [name for name, text in texts if text == content.strip()]
-    within = sorted((text for name, text in texts if text in content), key=len, reverse=True)
-    if exact:
-        return f"field '{exact[0]}' "
-    if within:
-        return f"field '{next(name for name, text in texts if text == within[0])}' "
+    within = [(name, text) for name, text in texts if text in content]
+    if exact or within:
+        name = exact[0] if exact else max(within, key=lambda found: len(found[1]))[0]  # the first longest
+        return f"field '{name}' "
     return ""
 
 
@@ -74,7 +73,7 @@ def template_line(template: str) -> str:
     where = template
     while tb is not None:
         filename = tb.tb_frame.f_code.co_filename
-        if filename.endswith(".j2") or filename.endswith(template):
+        if filename.endswith((".j2", template)):
             marker = "/templates/"
             name = filename.split(marker, 1)[1] if marker in filename else template
             where = f"{name} line {tb.tb_lineno}"

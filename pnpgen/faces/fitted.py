@@ -23,9 +23,8 @@ PLAIN = frozenset((str, int, float, bool, type(None)))  # types whose repr names
 class TextFitter:
     """fit_text's SVG for text() arguments. Refitting the same text in the same box with the same fonts gives the
     same SVG, so a template edit that moves no text refits none: the SVG is kept in the face store under the
-    digest of everything it is fitted from (the arguments, pnpgen's version, the font files, the project's default
-    font, its icons, the edition's language and its hyphenation dictionary). A record whose checksum does not hold is a miss (store/pack.py): the
-    text is fitted again."""
+    digest of everything it is fitted from (record_key). A record whose checksum does not hold is a miss
+    (store/pack.py): the text is fitted again."""
 
     def __init__(self, root: Path, default_font: str, fontbook: FontBook, icons: IconSet, pack: FacePack | None,
                  memo: int = 1024, language: str | None = None):

@@ -33,7 +33,6 @@ class Hyphenator:
     def __init__(self, language: str, hyphenate: bool = True):
         import pyphen  # loaded with the first Latin edition: its dictionary takes a moment to read
 
-        self.language = language
         found = pyphen.language_fallback(DICTIONARIES.get(language, language)) if hyphenate else None
         self.after = AFTER_HYPHEN.get(language.split("_")[0], MIN_SIDE)
         self.dictionary = pyphen.Pyphen(lang=found, left=MIN_SIDE, right=self.after) if found else None

@@ -16,17 +16,13 @@ def inputs_digest(project: Project) -> str:
 
 
 def input_digests(project: Project) -> tuple[str, str]:
-    """(inputs_digest, assets_digest), reading each file once; templates and icons count only in the first."""
-    assets = assets_digest(project)
-    return hashlib.sha256((folder_digest(project.templates_dir) + assets).encode("ascii")).hexdigest(), assets
-
-
-def assets_digest(project: Project) -> str:
-    """What a face's SVG only names: images (and whether they are links, and to where) and fonts."""
+    """(inputs_digest, the assets' digest), reading each file once. The assets are what a face's SVG only names:
+    images (and whether they are links, and to where) and fonts; templates and icons count only in the first."""
     hasher = hashlib.sha256(folder_digest(project.root / "images").encode("ascii"))
     hasher.update(fonts_digest(project.root).encode("ascii"))
     hasher.update(project.default_font.encode("utf-8"))
-    return hasher.hexdigest()
+    assets = hasher.hexdigest()
+    return hashlib.sha256((folder_digest(project.templates_dir) + assets).encode("ascii")).hexdigest(), assets
 
 
 def fonts_digest(root: Path) -> str:

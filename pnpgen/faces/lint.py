@@ -106,13 +106,8 @@ def largest_number(value: str) -> float | None:
     """The largest magnitude among the numbers in an attribute value, None if one is not finite."""
     if NON_FINITE.search(value):
         return None
-    largest = 0.0
-    for text in NUMBER.findall(value):
-        number = float(text)
-        if not math.isfinite(number):
-            return None
-        largest = max(largest, abs(number))
-    return largest
+    numbers = [abs(float(text)) for text in NUMBER.findall(value)]
+    return max(numbers, default=0.0) if all(map(math.isfinite, numbers)) else None
 
 
 def valid_dashes(value: str) -> bool:

@@ -18,7 +18,7 @@ from .painter import Painter
 from .svgpath import IDENTITY, multiply, parse_numbers
 
 PAINTING = {"f": "fill", "f*": "fill", "B": "both", "B*": "both", "S": "stroke"}
-OPERANDS = {"cm": 6, "rg": 3, "RG": 3, "w": 1, "Tm": 6, "m": 2, "l": 2, "c": 6, "re": 4}
+OPERANDS = {"m": 2, "l": 2, "c": 6}  # the numbers each path operator takes
 
 
 @dataclass(frozen=True)

@@ -64,14 +64,12 @@ def gather(element, style: dict, runs: list, cascade) -> None:
         dx, dy = (position(element, name) or 0.0 for name in ("dx", "dy"))
         runs.append([element.text or "", style, x, y, dx, dy])
         for child in element:
-            if not isinstance(child.tag, str):
-                runs.append([child.tail or "", style, None, None, 0.0, 0.0])
-                continue
-            if child.tag != SVG + "tspan":
-                raise NotDrawable(f"<{child.tag.replace(SVG, '')}> inside <text> (expected <tspan>)")
-            child_style = cascade(child, style)
-            if child_style.get("display") != "none":
-                gather(child, child_style, runs, cascade)
+            if isinstance(child.tag, str):
+                if child.tag != SVG + "tspan":
+                    raise NotDrawable(f"<{child.tag.replace(SVG, '')}> inside <text> (expected <tspan>)")
+                child_style = cascade(child, style)
+                if child_style.get("display") != "none":
+                    gather(child, child_style, runs, cascade)
             runs.append([child.tail or "", style, None, None, 0.0, 0.0])
     except NotDrawable as err:
         if not getattr(err, "line", None):
@@ -88,7 +86,8 @@ def position(element, name: str) -> float | None:
     except NotDrawable:
         numbers = parse_numbers(value)
         if len(numbers) != 1:
-                raise NotDrawable(f'{name}="{value[:40]}" on <{element.tag[len(SVG):]}> (expected one number, not one per character)')
+            raise NotDrawable(f'{name}="{value[:40]}" on <{element.tag[len(SVG):]}> '
+                              "(expected one number, not one per character)")
         return numbers[0]
 
 

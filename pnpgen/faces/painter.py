@@ -157,12 +157,9 @@ def encode_parts(parts: list, files: list, glyphs: list[dict[int, str]], states:
             code.append(f"/Sh{part[1]} sh")
         elif part[0] == "X":
             code.append(f"/X{part[1]} Do")
-        elif part[0] == "M":
-            name = states.setdefault(("SMask", part[1]), len(states))
-            code.append(f"/G{name} gs")
-        else:
-            name = states.setdefault((part[1], part[2]), len(states))
-            code.append(f"/G{name} gs")
+        else:  # a graphics state: ["M", group] a soft mask, ["A", "ca" or "CA", alpha] an opacity
+            state = ("SMask", part[1]) if part[0] == "M" else (part[1], part[2])
+            code.append(f"/G{states.setdefault(state, len(states))} gs")
     return "\n".join(code).encode("latin-1")
 
 

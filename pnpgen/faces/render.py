@@ -262,12 +262,11 @@ class Renderer:
         for value in (content, x, y, w, h, *options.values()):
             if isinstance(value, jinja2.Undefined):
                 str(value)  # raises the UndefinedError that names the missing field
-        if content is None:
-            content = ""
-        if len(str(content)) > MAX_TEXT:
-            raise PnpError(f"text() is given {len(str(content)):,} characters; expected at most {MAX_TEXT:,} "
+        content = "" if content is None else str(content)
+        if len(content) > MAX_TEXT:
+            raise PnpError(f"text() is given {len(content):,} characters; expected at most {MAX_TEXT:,} "
                            "in one text box")
-        found = self.fitter.fit(str(content), x, y, w, h, options)
+        found = self.fitter.fit(content, x, y, w, h, options)
         if self.on_text is not None:
             self.on_text(found)
         return found

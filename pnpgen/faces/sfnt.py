@@ -2,9 +2,8 @@
 style it declares: family, weight, italic, outlines, a variable font's weights.
 
 Our own reader rather than fontTools': a build that paints one changed card reads every font file's style, and
-importing fontTools and reading four tables with it cost such a build about a tenth of its CPU. Only the header,
-the directory and these small tables are read, however large the file; fontTools stays for converting CFF and
-variable fonts (font_convert), which only a build that uses one needs.
+importing fontTools for that is slow. Only the header, the directory and these small tables are read, however
+large the file; fontTools stays for converting CFF and variable fonts (font_convert).
 """
 from __future__ import annotations
 

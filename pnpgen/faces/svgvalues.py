@@ -49,8 +49,7 @@ def parse_number(text: str | None, default: float) -> float:
 
 @functools.lru_cache(maxsize=256)  # an opacity is given in a few ways ("1", "0.5") on element after element
 def parse_fraction(text: str) -> float:
-    text = text.strip()
-    return min(max(parse_share(text, 1), 0.0), 1.0)
+    return min(max(parse_share(text.strip(), 1), 0.0), 1.0)
 
 
 def parse_share(text: str, whole: float) -> float:
@@ -72,13 +71,10 @@ def parse_colour(text: str) -> tuple[float, float, float] | None:
         return tuple(round(int(digits[i:i + 2], 16) / 255, 6) for i in (0, 2, 4))
     match = _RGB.match(lowered)
     if match:
-        channels = []
         try:
-            for value in match.groups():
-                channels.append(round(min(max(parse_share(value, 255), 0.0), 1.0), 6))
+            return tuple(round(min(max(parse_share(value, 255), 0.0), 1.0), 6) for value in match.groups())
         except NotDrawable:
             raise NotDrawable(f"colour {text!r}") from None
-        return tuple(channels)
     match = _CMYK.match(lowered)
     if match:
         return parse_cmyk(text, match.group(1) == "cmyk", match.groups()[1:])

@@ -68,7 +68,6 @@ class FittedText:
     family: str
     weight: str  # the CSS weight of the face used, e.g. "700"
     color: str
-    line_height: float
     icons: tuple[tuple[str, str], ...] = ()  # (name, unit-square SVG fragment) of the icons used
 
     @property
@@ -97,7 +96,7 @@ class TextDoesNotFit(Exception):
     """The text needs more room than its box gives even at the minimum size."""
 
     def __init__(self, content: str, w: float, h: float, min_size: float, needed_h: float, widest: float):
-        self.content, self.box, self.min_size = content, (w, h), min_size
+        self.content = content  # for the message naming the field that holds it
         too = [f"{needed_h:.1f} mm high"] if needed_h > h + _EPSILON else []
         too += [f"a line {widest:.1f} mm wide"] if widest > w + _EPSILON else []
         super().__init__(
@@ -175,7 +174,7 @@ def fit_text(content: str, x: float, y: float, w: float, h: float, *, fontbook: 
         runs = place_runs(encoded, left, baseline - icon_drop, em, measure, names)
         lines.append(Line(decode_icons(encoded, names), left, baseline, width, runs))
     used = tuple((name, icons[name]) for name in names) if icons else ()
-    return FittedText(tuple(lines), size, font.name, face.family, str(face.weight), color, line_height, used)
+    return FittedText(tuple(lines), size, font.name, face.family, str(face.weight), color, used)
 
 
 def encode_icons(text: str, icons: Mapping[str, str]) -> tuple[str, list[str]]:

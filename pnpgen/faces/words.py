@@ -1,8 +1,7 @@
 """Turn Japanese text into the offsets where its words begin (SudachiPy's analysis), a compound noun one word.
 
 A line may break only between words, as an editor breaks it: 捨て札, 山札 and 聴牌速度 stay whole. SudachiPy
-(its core dictionary) is loaded on the first Japanese text a process breaks, in about 0.2 s, once in each
-process that sets Japanese text (the card renderer's, the rulebooks'); Janome split 捨て札 and took longer.
+(its core dictionary) is loaded on the first Japanese text a process breaks.
 """
 from __future__ import annotations
 
@@ -47,10 +46,8 @@ def joins(previous: str, kind: str) -> bool:
 
 def _chunks(text: str) -> list[str]:
     """text cut after sentence ends into pieces of at most CHUNK characters."""
-    pieces: list[str] = []
-    for sentence in _SENTENCE_END.split(text):
-        pieces += [sentence[start:start + CHUNK] for start in range(0, len(sentence), CHUNK)]
-    return [piece for piece in pieces if piece]
+    return [sentence[start:start + CHUNK] for sentence in _SENTENCE_END.split(text)
+            for start in range(0, len(sentence), CHUNK)]
 
 
 @functools.lru_cache(maxsize=1)

@@ -4,6 +4,7 @@ import pytest
 
 from pnpgen.faces.cmyk import PRESSES, PROFILES_DIR, CmykConverter, converter_for
 from pnpgen.faces.form import FaceForm, shape_of
+from pnpgen.faces.print_colour import total_ink
 from pnpgen.faces.svgpath import NotDrawable
 from pnpgen.faces.svgvalues import Ink, parse_colour
 
@@ -27,10 +28,9 @@ def test_colours_go_there_and_back_near_enough():
 
 
 def test_total_ink_of_a_near_black_is_what_presses_limit():
-    converter = converter_for()
-    assert converter.total_ink((1.0, 1.0, 1.0)) == 0
-    assert converter.total_ink((0.0, 0.0, 0.0)) == 100
-    assert converter.total_ink((0.01, 0.01, 0.01)) > 300  # sRGB's near black separates as a rich black
+    assert total_ink((1.0, 1.0, 1.0)) == 0
+    assert total_ink((0.0, 0.0, 0.0)) == 100
+    assert total_ink((0.01, 0.01, 0.01)) > 300  # sRGB's near black separates as a rich black
 
 
 def test_images_are_separated_whole():
