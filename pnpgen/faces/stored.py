@@ -9,7 +9,8 @@ from .form import FaceForm, Shape, glyphs_fit
 from .images import ImageChecker
 
 KEPT_RECORDS = 1 << 16  # form records a process remembers having checked; then it starts afresh
-_CHECKED: set[bytes] = set()  # the checksums of form records checked in full in this process (watch, serve)
+# The checksums of form records checked in full in this process (watch, serve), with their shapes
+_CHECKED: dict[bytes, Shape] = {}
 
 
 class StoredForms:
@@ -23,10 +24,19 @@ class StoredForms:
         self.shapes: dict[Shape, tuple[tuple[str, ...], list[int]] | None] = {}  # see fonts_of
 
     def holds(self, key: str) -> bool:
-        """Whether the face can be drawn from its record (decided once a process: pack.checked). Asks nothing of
-        reportlab: a build that draws none of its faces registers no font."""
-        return self.pack is not None and (key in self.pack.checked or self.check(key, *self.pack.form_record(key))
-                                          is not None)
+        """Whether the face can be drawn from its record (decided once a build: pack.checked). A record checked in
+        an earlier build of this process and naming no image is drawable while its fonts are (its shape says
+        which); any other is read and checked. Asks nothing of reportlab: a build that draws none of its faces
+        registers no font."""
+        if self.pack is None:
+            return False
+        if key in self.pack.checked:
+            return True
+        shape = _CHECKED.get(self.pack.form_checksum(key))
+        if shape is not None and not shape.images and self.fonts_of(shape) is not None:
+            self.pack.checked.add(key)
+            return True
+        return self.check(key, *self.pack.form_record(key)) is not None
 
     def read(self, key: str, raw: bool = False) -> FaceForm | None:
         """The face's form from its record, its fonts and images resolved; None for a miss. raw: a record this
@@ -71,7 +81,7 @@ class StoredForms:
         if record is not None:
             if len(_CHECKED) >= KEPT_RECORDS:
                 _CHECKED.clear()
-            _CHECKED.add(record)
+            _CHECKED[record] = form.shape
         return form
 
     def fonts_of(self, shape: Shape) -> tuple[tuple[str, ...], list[int]] | None:

@@ -89,3 +89,26 @@ def test_checking_a_record_reads_the_font_files_painting_uses_and_gives_reportla
         assert (digest, count) == (font.digest, font.file.num_glyphs)
     assert found[0] != found[1] == found[2]  # an unknown family is the default's, in the weight asked
     assert stored.fonts_of(shape_of(0, 0, [selectors[0]], ["0" * 32], [], [])) is None  # made with another file
+
+
+def test_a_process_that_builds_again_draws_the_records_it_checked_without_parsing_them_again(tmp_path, monkeypatch):
+    """watch and serve: a record checked in an earlier build of the process, naming no image, is drawable while its
+    fonts are, without parsing it again to say so; once its fonts are not (a font file changed), it is a miss."""
+    from pnpgen.faces import stored
+
+    monkeypatch.setattr(stored, "_CHECKED", {})
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURES / "minimal", project)
+    first = build(project, tmp_path / "first", tmp_path / "cache")  # made here, so trusted as made
+    parsed = []
+    made = FaceForm.from_bytes.__func__
+    monkeypatch.setattr(FaceForm, "from_bytes", classmethod(lambda cls, data, check=True: parsed.append(check)
+                                                            or made(cls, data, check)))
+    second = build(project, tmp_path / "second", tmp_path / "cache")  # read from the cache's file: checked once
+    assert (first.renders, second.renders) == (4, 0) and parsed.count(True) == 4
+    written, parsed[:] = parsed.count(False), []  # the writer parses the first form of each shape it writes
+    third = build(project, tmp_path / "third", tmp_path / "cache")
+    assert third.renders == 0 and parsed == [False] * written
+    assert pdf_bytes(tmp_path / "second") == pdf_bytes(tmp_path / "third") == pdf_bytes(tmp_path / "first")
+    monkeypatch.setattr(stored.StoredForms, "fonts_of", lambda self, shape: None)  # as after a font file changed
+    assert build(project, tmp_path / "fourth", tmp_path / "cache").renders == 4
