@@ -32,18 +32,19 @@ EXPECTED = "expected a commit, tag or branch such as HEAD, HEAD~2 or playtest-3"
 
 def resolve_commit(repo: Repository, name: str, what: str) -> Commit:
     """The commit name names; a PnpError beginning with what when there is none, or when it is not all here."""
+    unknown = f"{what}: no such revision in the project's repository; {EXPECTED}"
     base = BASE.match(name)
-    if name.startswith("-") or len(name) > MAX_NAME or base is None:
-        raise PnpError(f"{what}: no such revision in the project's repository; {EXPECTED}")
-    found = resolve_base(repo, base.group(), what)
+    found = None
+    if base is not None and not name.startswith("-") and len(name) <= MAX_NAME:
+        found = resolve_base(repo, base.group(), what)
     if found is None:
-        raise PnpError(f"{what}: no such revision in the project's repository; {EXPECTED}")
+        raise PnpError(unknown)
     commit = peel(repo, found, what)
     position = base.end()
     while position < len(name):
         step = STEP.match(name, position)
         if step is None:
-            raise PnpError(f"{what}: no such revision in the project's repository; {EXPECTED}")
+            raise PnpError(unknown)
         position = step.end()
         back, parent = step.group(1), step.group(2)
         for _ in range(int(back or 1) if back is not None else 0):
@@ -175,22 +176,16 @@ def read_entries(tree: Tree, what: str) -> dict[str, tuple[int, bytes]]:
 
 def read_blob(repo: Repository, sha: str, path: PurePosixPath, what: str) -> bytes:
     """The bytes of a file of the revision."""
-    try:
-        kind, data = repo.store.get_raw(sha.encode("ascii"))
-    except KeyError:
-        raise PnpError(describe_missing(what, str(path), sha.encode("ascii")))
-    except DAMAGED:
-        raise PnpError(f"{what}: {path} ({sha[:7]}) cannot be read from the repository; "
-                       "expected an undamaged repository")
+    kind, data = read_object(repo, sha.encode("ascii"), what, str(path), raw=True)
     if kind != BLOB:
         raise PnpError(f"{what}: {path} ({sha[:7]}) is not a file's contents; expected an undamaged repository")
     return data
 
 
-def read_object(repo: Repository, sha: bytes, what: str, naming: str):
-    """The object sha names in the store; a PnpError when it is missing or damaged."""
+def read_object(repo: Repository, sha: bytes, what: str, naming: str, raw: bool = False):
+    """The object sha names in the store (raw: its type number and bytes); a PnpError when it is missing or damaged."""
     try:
-        return repo.store[sha]
+        return repo.store.get_raw(sha) if raw else repo.store[sha]
     except KeyError:
         raise PnpError(describe_missing(what, naming, sha))
     except DAMAGED:

@@ -176,16 +176,16 @@ def chosen_languages(project: Project, lang: str | None) -> tuple[str | None, ..
     return (lang,)
 
 
-def edition_source(root: Path, original: str | None, language: str, found_only: bool = False) -> str | None:
+def edition_source(root: Path, original: str | None, language: str) -> str | None:
     """The edition's rulebook beside the original's: rules/NAME.md -> rules/NAME.LANG.md, when it is a file inside
-    the project; else the original, which stands in (or None with found_only)."""
+    the project; else the original, which stands in."""
     if original is None:
         return None
     path = Path(original)
     translated = path.with_name(f"{path.stem}.{language}{path.suffix}")
     if translated.is_file() and not translated.is_symlink() and translated.resolve().is_relative_to(root.resolve()):
         return str(translated)
-    return None if found_only else original
+    return original
 
 
 class Picker:

@@ -34,13 +34,6 @@ class Fields(Mapping[str, Value]):
         self._at: dict[str, int] = at
         self._values: tuple = tuple(index.values())
 
-    @classmethod
-    def made(cls, at: dict[str, int], values: tuple) -> "Fields":
-        """The fields of these values, named as `at` (another Fields' names) says: nothing is checked or copied."""
-        fields = object.__new__(cls)
-        fields._at, fields._values = at, values
-        return fields
-
     def __getitem__(self, key: str) -> Value:
         return self._values[self._at[key]]
 

@@ -27,7 +27,7 @@ def game_id(name: str) -> str:
     words but not the particles between kanji (の, を), and ends in six hex digits of the name, so that two
     such names never share an id ('私のゲーム' -> 'geemu-…'); one with no word left is 'game-…'."""
     text = unicodedata.normalize("NFKC", name)
-    kanji = any(is_ideograph(c) for c in text)
+    kanji = any(unicodedata.name(c, "").startswith("CJK UNIFIED IDEOGRAPH") or c in "々〆ヶ" for c in text)
     words = [slugify(romanize(run)) for run in RUNS.findall(text)
              if not (kanji and len(run) == 1 and re.match(f"[{HIRAGANA}{KATAKANA}]", run))]
     slug = "-".join(word for word in words if word)
@@ -41,10 +41,6 @@ def slugify(text: str) -> str:
     spelled = unicodedata.normalize("NFKD", text)
     ascii_text = "".join(c if c.isascii() else "" if unicodedata.combining(c) else "-" for c in spelled)
     return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
-
-
-def is_ideograph(char: str) -> bool:
-    return unicodedata.name(char, "").startswith("CJK UNIFIED IDEOGRAPH") or char in "々〆ヶ"
 
 
 def init_project(folder: str | Path, name: str | None = None) -> list[Path]:
@@ -73,7 +69,9 @@ def init_from_sheet(folder: str | Path, sheet: str | Path, name: str | None = No
         columns = [show_cell(v).strip() for v in (grid.rows[0] if grid.rows else [])]
         fields = [c for c in columns if c and not c.startswith("#") and c not in ("copies", "tbd")]
         if fields and len(grid.rows) > 1:
-            tabs.append((tab, make_component_id(tab, index, [t[1] for t in tabs]), grid.row0 + 1, fields))
+            slug = slugify(tab) or f"sheet-{index}"  # 'Battle Cards' -> 'battle-cards'; 闘牌 -> 'sheet-1'
+            cid = slug if slug not in [t[1] for t in tabs] else f"{slug}-{index}"
+            tabs.append((tab, cid, grid.row0 + 1, fields))
     if not tabs:
         raise PnpError(f"{sheet}: no tab has a header row with cards below it; expected a sheet with one row a card")
     files = {"cards.yaml": write_sheet_project(title, sheet, tabs), "templates/back.svg.j2": (SCAFFOLD / "templates/back.svg.j2")
@@ -97,12 +95,6 @@ def write_project(folder: Path, files: dict) -> list[Path]:
     (folder / "images").mkdir(exist_ok=True)
     (folder / "fonts").mkdir(exist_ok=True)
     return [folder / relative for relative in files]
-
-
-def make_component_id(tab: str, index: int, taken: list[str]) -> str:
-    """A component id from a tab's name: 'Battle Cards' -> 'battle-cards'; 闘牌 (no Latin letters) -> 'sheet-1'."""
-    slug = slugify(tab) or f"sheet-{index}"
-    return slug if slug not in taken else f"{slug}-{index}"
 
 
 def write_sheet_project(title: str, sheet: Path, tabs: list[tuple[str, str, int, list[str]]]) -> str:

@@ -21,7 +21,12 @@ def parse_yaml(text: str | bytes | Opened, shown: str, loader=FAST):
     LMap/LList/scalars; None for an empty file. The loader names the parser (libyaml's when PyYAML has it); the
     pure-Python one reads the file again on an error."""
     try:
-        return build_values(text, shown, loader)
+        try:
+            return build_with(text, shown, loader)
+        except yaml.YAMLError:
+            if loader is yaml.SafeLoader:
+                raise
+        return build_with(whole_text(text), shown, yaml.SafeLoader)
     except yaml.reader.ReaderError as err:
         before = whole_text(text)[: err.position]
         where = Location(shown, before.count("\n") + 1, err.position - (before.rfind("\n") + 1) + 1)
@@ -29,27 +34,11 @@ def parse_yaml(text: str | bytes | Opened, shown: str, loader=FAST):
     except RecursionError:
         raise PnpError(f"values nested more than {MAX_DEPTH} levels deep; expected a project file", Location(shown, 1, 1)) from None
     except yaml.MarkedYAMLError as err:
-        raise PnpError(describe_yaml_error(err), yaml_error_location(err, shown)) from None
+        mark = err.problem_mark or err.context_mark
+        where = Location(shown) if mark is None else Location(shown, mark.line + 1, mark.column + 1)
+        raise PnpError(describe_yaml_error(err), where) from None
     except yaml.YAMLError as err:
         raise PnpError(f"YAML error: {err}", Location(shown)) from None
-
-
-def build_values(text, shown: str, loader=FAST):
-    """One YAML document (text, UTF-8 without a BOM, or a file opened by open_utf8) as LMap/LList/scalars (None for
-    an empty file), every problem in it at once."""
-    try:
-        return build_with(text, shown, loader)
-    except yaml.YAMLError:
-        if loader is yaml.SafeLoader:
-            raise
-    return build_with(whole_text(text), shown, yaml.SafeLoader)
-
-
-def yaml_error_location(err: yaml.MarkedYAMLError, shown: str) -> Location:
-    mark = err.problem_mark or err.context_mark
-    if mark is None:
-        return Location(shown)
-    return Location(shown, mark.line + 1, mark.column + 1)
 
 
 def describe_yaml_error(err: yaml.MarkedYAMLError) -> str:

@@ -98,13 +98,9 @@ class LMap(dict):
                     return self.marks.location(self.at + offset + 4 * index)
         return self.loc
 
-    def fields_at(self, skip: str):
-        """(name, Location) of each value but `skip`'s: for a loaded mapping a Spots that finds them when asked, so a
-        card holds a few bytes instead of a Location and a tuple for each of its fields."""
-        packed = self.packed()
-        if packed is None:
-            return tuple((str(key), self.where(key)) for key in self if key != skip)
-        return packed[0].cells(packed[1], skip)
+    def fields_at(self, skip: str) -> tuple:
+        """(name, Location) of each value but `skip`'s (a loaded card keeps its packed places instead: see packed)."""
+        return tuple((str(key), self.where(key)) for key in self if key != skip)
 
     def packed(self) -> tuple["Entries", int] | None:
         """(the Entries shared by the file's mappings of the same keys, where this one's places start), for a loaded

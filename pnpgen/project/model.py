@@ -98,9 +98,7 @@ class Card:
 
     def with_fields(self, fields: Fields, tbd: tuple[str, ...]) -> "Card":
         """The same card, written at the same place, holding other fields (an edition's texts)."""
-        card = object.__new__(Card)
-        card.hold(fields, self.copies, tbd, self._where, self._cells)
-        return card
+        return Card.written(fields, self.copies, tbd, self._where, self._cells)
 
     def find_location(self) -> Location:
         where = self._where

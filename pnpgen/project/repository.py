@@ -48,20 +48,17 @@ def read_index(repo: Repository) -> dict[str, tuple[int, int, str]]:
         info = repo.index.lstat() if repo.index is not None else None  # a link is no index
         if info is None or not stat.S_ISREG(info.st_mode) or info.st_size > MAX_INDEX:
             return {}
-        return list_index(Index(str(repo.index), read=True), repo.prefix, info.st_mtime_ns)
+        entries = Index(str(repo.index), read=True)
+        inside = "" if str(repo.prefix) == "." else f"{repo.prefix}/"
+        found = {}
+        for name in entries:
+            entry = entries[name]
+            path, when = os.fsdecode(name), entry.mtime[0] * 1_000_000_000 + entry.mtime[1]
+            if path.startswith(inside) and when < info.st_mtime_ns:
+                found[path[len(inside):]] = (int(entry.size), when, entry.sha.decode("ascii"))
+        return found
     except Exception:  # a damaged index makes dulwich raise errors of many kinds; it is only a shortcut: hash instead
         return {}
-
-
-def list_index(entries: Index, prefix: PurePosixPath, written: int) -> dict[str, tuple[int, int, str]]:
-    inside = "" if str(prefix) == "." else f"{prefix}/"
-    found = {}
-    for name in entries:
-        entry = entries[name]
-        path, when = os.fsdecode(name), entry.mtime[0] * 1_000_000_000 + entry.mtime[1]
-        if path.startswith(inside) and when < written:
-            found[path[len(inside):]] = (int(entry.size), when, entry.sha.decode("ascii"))
-    return found
 
 
 def find_repository(root: Path) -> Repository | None:

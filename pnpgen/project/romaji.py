@@ -16,14 +16,10 @@ _SMALL_Y = {"ャ": "a", "ュ": "u", "ョ": "o"}
 _SMALL_VOWEL = {"ァ": "a", "ィ": "i", "ゥ": "u", "ェ": "e", "ォ": "o"}
 
 
-def to_katakana(text: str) -> str:
-    return "".join(chr(ord(c) + 0x60) if "ぁ" <= c <= "ゖ" else c for c in text)
-
-
 def romanize(text: str) -> str:
     """Kana in text as romaji (きょう → kyou, ゲーム → geemu, サッカー → sakkaa); other characters unchanged."""
     out: list[str] = []
-    chars = to_katakana(text)
+    chars = "".join(chr(ord(c) + 0x60) if "ぁ" <= c <= "ゖ" else c for c in text)  # hiragana as katakana
     double = False
     for char in chars:
         if char == "ッ":

@@ -208,14 +208,10 @@ def check_keys(mapping: LMap, section: str, problems: Collector) -> None:
     keys = {key.name: key for key in SECTIONS[section]}
     for name in mapping:
         if name not in keys and f"{str(name).split('@')[0]}@LANG" not in keys:  # words@en: one key per language
-            problems.add(mapping.where_key(name), unknown_key_message(name, section, keys))
+            close = difflib.get_close_matches(str(name), list(keys), n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'?" if close else "expected one of: " + ", ".join(keys)
+            problems.add(mapping.where_key(name), f"unknown key '{name}' in {section}; {hint}{see_readme(section)}")
     for key in keys.values():
         if key.required and key.name not in mapping:
             problems.add(mapping.loc, f"missing '{key.name}' in {section}; expected {key.name}: "
                                       f"{key.doc[0].lower()}{key.doc[1:].rstrip('.')}{see_readme(section)}")
-
-
-def unknown_key_message(name: object, section: str, keys: dict[str, Key]) -> str:
-    close = difflib.get_close_matches(str(name), list(keys), n=1, cutoff=0.6)
-    hint = f"did you mean '{close[0]}'?" if close else "expected one of: " + ", ".join(keys)
-    return f"unknown key '{name}' in {section}; {hint}{see_readme(section)}"

@@ -8,6 +8,7 @@ from .. import units
 from ..errors import Collector
 from .load import LMap
 from .model import Outline, Size
+from .validate_layout import read_size
 from .validate_values import describe, read_value
 
 SHAPES = ("rect", "round", "hex")
@@ -49,10 +50,10 @@ def read_shape(raw: LMap, problems: Collector) -> tuple[str, Outline | None]:
     return "rect", None
 
 
-def check_size(kind: str, outline: Outline | None, raw: LMap, problems: Collector, read_size) -> Size:
-    """The size a shape allows: a path sets its own, a hex is regular (one side given sets the other);
-    read_size() reads any other size. A die-cut piece is at least MIN_MM each way."""
-    size = _shape_size(kind, outline, raw, problems, read_size)
+def check_size(kind: str, outline: Outline | None, raw: LMap, problems: Collector) -> Size:
+    """The size a shape allows: a path sets its own, a hex is regular (one side given sets the other); any other
+    is read_size's. A die-cut piece is at least MIN_MM each way."""
+    size = _shape_size(kind, outline, raw, problems)
     if outline is not None and min(size.width, size.height) < units.mm(MIN_MM) - 1e-9:
         problems.add(raw.where("shape"), f"a {kind} piece {units.to_mm(size.width):.2f} × {units.to_mm(size.height):.2f} mm "
                                          f"is too small to cut out; expected at least {MIN_MM:g} mm each way")
@@ -60,20 +61,19 @@ def check_size(kind: str, outline: Outline | None, raw: LMap, problems: Collecto
     return size
 
 
-def _shape_size(kind: str, outline: Outline | None, raw: LMap, problems: Collector, read_size) -> Size:
-    if kind == "path" and outline is not None:
+def _shape_size(kind: str, outline: Outline | None, raw: LMap, problems: Collector) -> Size:
+    if kind == "path":  # read_shape gives a path and a hex their outline
         if "size" in raw:
             problems.add(raw.where("size"), "a shape path sets the size (its bounding box); expected no 'size' beside it")
         return size_path(outline)
+    if kind != "hex":
+        return read_size(raw, problems)
     given = raw.get("size")
     only = [k for k in ("width", "height") if isinstance(given, LMap) and set(given) == {k}]
-    if kind != "hex" or outline is None or not only:
-        size = read_size()
-    if kind != "hex" or outline is None:
-        return size
     if only:
         across = read_value(given, only[0], "length", problems, default=units.mm(40))
         return Size(*size_hex(max(across, 1e-3), outline.orientation, only[0] == "width"))
+    size = read_size(raw, problems)
     regular = Size(*size_hex(size.width, outline.orientation, True))
     if abs(regular.height - size.height) > units.mm(0.05):
         problems.add(raw.where("size") if "size" in raw else raw.loc,

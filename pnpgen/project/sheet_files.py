@@ -174,7 +174,9 @@ def read_text_grid(data: bytes, shown: str, delimiter: str | None) -> Grid:
 
 def check_parts(path: Path, shown: str) -> None:
     """Refuse a zip whose parts unpack to more than a card list could need (a zip bomb) before any reader sees it."""
-    import zipfile  # imported here, as below: only a workbook needs it
+    import zipfile  # imported here: only a workbook needs it
+    if not zipfile.is_zipfile(path):
+        return
     try:
         with zipfile.ZipFile(path) as archive:
             parts = archive.infolist()
@@ -208,9 +210,7 @@ def sheet_names(path: Path, shown: str) -> list[str]:
 
 def run_reader(path: Path, shown: str, sheet: str, mode: str) -> dict:
     """calamine's answer for one sheet (mode rows) or the list of tabs (mode names); a failure is a PnpError."""
-    import zipfile
-    if zipfile.is_zipfile(path):
-        check_parts(path, shown)
+    check_parts(path, shown)
     stat = path.stat()
     return remembered_answer(str(path.resolve()), shown, sheet, mode, (stat.st_mtime_ns, stat.st_size, stat.st_ino))
 

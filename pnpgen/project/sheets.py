@@ -55,12 +55,11 @@ def read_sheet(spec: LMap, root: Path, problems: Collector) -> LList | None:
     except PnpError as err:
         problems.extend(err)
         return None
-    reader = _RowReader(grid, header or 1, copies or "copies", problems)
+    reader = _RowReader(grid, header or 1, copies or "copies", types, problems)
     if reader.columns is None:
         return None
     reader.check_named("copies", [(copies, spec.where("copies"))] if "copies" in spec and copies else [])
     reader.check_named("types", [(name, spec["types"].where_key(name)) for name in types])
-    reader.types = types
     return reader.read_rows()
 
 
@@ -85,9 +84,9 @@ def read_types(spec: LMap, problems: Collector) -> dict[str, str]:
 class _RowReader:
     """Reads the rows below a header row into card mappings, collecting every bad cell."""
 
-    def __init__(self, grid: Grid, header: int, copies: str, problems: Collector):
+    def __init__(self, grid: Grid, header: int, copies: str, types: dict[str, str], problems: Collector):
         self.grid, self.header, self.copies, self.problems = grid, header - 1 - grid.row0, copies, problems
-        self.types: dict[str, str] = {}
+        self.types = types
         self.ignored: set[int] = set()
         self.columns = self.read_header()
 

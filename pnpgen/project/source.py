@@ -16,13 +16,10 @@ PIECE = 1 << 16  # bytes checked at a time
 class Opened:
     """A checked YAML file, open past its BOM: libyaml reads it in pieces; `whole` reads all of it again."""
 
-    __slots__ = ("file", "start")
+    __slots__ = ("file", "start", "read")
 
     def __init__(self, file, start: int):
-        self.file, self.start = file, start
-
-    def read(self, size: int = -1) -> bytes:
-        return self.file.read(size)
+        self.file, self.start, self.read = file, start, file.read
 
     def size(self) -> int:
         """The bytes past the BOM."""

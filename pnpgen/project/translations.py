@@ -54,7 +54,7 @@ def find_missing(project: Project, languages: tuple[str, ...]) -> list[Missing]:
         note(game.title, game.location, f"the title of game {game.id}", game.id)
         for key, path in (("rulebook", game.rulebook), ("rules sheet", game.rules_sheet)):
             for _, code in wanted if path else ():
-                if edition_source(source.root, path, code, found_only=True) is None:
+                if edition_source(source.root, path, code) == path:  # the original stands in: none beside it
                     shown = Path(path).relative_to(source.root).as_posix()
                     beside = Path(shown).with_name(f"{Path(shown).stem}.{code}{Path(shown).suffix}").as_posix()
                     found.append(Missing(game.location, game.id, code, f"the {key} {shown}", "", f"{beside} beside it"))

@@ -14,7 +14,7 @@ from .schema import check_keys, see_readme
 from .shape import check_size, describe_outline, read_shape
 from .sheets import list_sheet_files, with_sheet_cards
 from .validate_cards import MAX_PIECES, locate_fields, locate_nested, read_cards
-from .validate_layout import empty_mapping, read_layout, read_size
+from .validate_layout import empty_mapping, read_layout
 from .validate_expectations import validate_expectations, validate_figures, validate_notes
 from .validate_terms import validate_terms
 from .validate_pieces import read_box, read_standee, tie_boxes
@@ -33,7 +33,7 @@ def load_project(path: Path) -> Project:
     files: list[Path] = []
     games_raw: list[tuple[LMap, Path]] = []
     settings: list[LMap] = []
-    read_tree(source.resolve(), root, problems, files, games_raw, [], top=True, project_out=settings)
+    read_tree(source.resolve(), root, problems, files, games_raw, [], project_out=settings)
     problems.raise_if_any()
     project_raw = settings[0] if settings else empty_mapping(Location(source.name))
     check_keys(project_raw, "project", problems)
@@ -60,8 +60,8 @@ def find_source(path: Path) -> Path:
     return path / "cards.yaml" if path.is_dir() else path
 
 
-def read_tree(path, root, problems, files, games_raw, stack, top=False, project_out=None, included_at=None):
-    """Read one YAML file and, depth first, the files it includes."""
+def read_tree(path, root, problems, files, games_raw, stack, project_out=None, included_at=None):
+    """Read one YAML file and, depth first, the files it includes; only the top one's `project:` goes to project_out."""
     try:
         data, shown = load_file(path, root)
     except PnpError as err:
@@ -78,7 +78,7 @@ def read_tree(path, root, problems, files, games_raw, stack, top=False, project_
         return
     check_keys(data, "file", problems)
     if "project" in data:
-        if not top:
+        if project_out is None:
             problems.add(data.where_key("project"), "'project:' belongs in the top-level cards.yaml only")
         elif isinstance(data["project"], LMap):
             project_out.append(data["project"])
@@ -217,7 +217,7 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
     shape, outline = read_shape(raw, problems)
     if kind in ("box", "standee") and shape != "rect":
         problems.add(raw.where("shape"), f"a {kind} is cut by its own dieline; expected no 'shape' (or rect)")
-    size = check_size(shape, outline, raw, problems, lambda: read_size(raw, problems))
+    size = check_size(shape, outline, raw, problems)
     if outline is not None:
         outline = dataclasses.replace(outline, d=describe_outline(outline, size))
     bleed = read_value(raw, "bleed", "length", problems, default=units.mm(3))
@@ -248,21 +248,21 @@ def validate_component(raw: LMap, game_id: str, game_defaults: Fields, root: Pat
     component = Component(
         id=cid or "",
         name=read_text(raw, "name", languages, problems, default=cid),
-        kind=kind or "card",
+        kind=kind,
         size=size,
         shape=shape,
         bleed=bleed,
         front=front or "",
         back=back,
         double_sided=bool(read_value(raw, "double_sided", "bool", problems, default=False)),
-        layout=read_layout(raw, kind or "card", shape, problems),
+        layout=read_layout(raw, kind, shape, problems),
         cards=cards,
         location=raw.loc,
         game_id=game_id,
         outline=outline,
         box=box,
         standee=read_standee(raw, problems) if kind == "standee" else None,
-        safe=safe if safe is not None else units.mm(3),
+        safe=safe,
         field_locations=locate_fields(raw),
     )
     return component if cid else None

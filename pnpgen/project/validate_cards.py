@@ -51,7 +51,7 @@ def read_card(entries: LList, index: int, entry, defaults: Fields, default_copie
     if copies > MAX_COPIES:
         problems.add(entry.where("copies"), f"copies: {copies} is absurd; expected at most {MAX_COPIES}")
     fields = defaults.merged(read_fields(entry, None, problems, skip=("copies", "tbd")))
-    tbd = entry.get("tbd", False)
+    tbd, tbd_fields = entry.get("tbd", False), ()
     if tbd is True:
         tbd_fields = tuple(k for k, v in fields.items() if isinstance(v, str))
     elif isinstance(tbd, LList) and all(isinstance(t, str) for t in tbd):
@@ -59,11 +59,8 @@ def read_card(entries: LList, index: int, entry, defaults: Fields, default_copie
         for name in tbd_fields:
             if name not in fields:
                 problems.add(entry.where("tbd"), f"tbd names '{name}', which is not a field of this card")
-    elif tbd is False or tbd is None:
-        tbd_fields = ()
-    else:
+    elif tbd is not False and tbd is not None:
         problems.add(entry.where("tbd"), "tbd must be true or a list of field names")
-        tbd_fields = ()
     tbd_fields = share(tbd_fields)
     packed = entry.packed()
     if packed is not None:  # its places stay in the file's packed positions until asked for

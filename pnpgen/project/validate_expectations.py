@@ -112,6 +112,7 @@ def validate_expectation(item: LMap, game_players: tuple, component_ids: set, pr
         problems.add(item.loc, "a 'per' expectation needs 'each:', the number of pieces every owner has")
     setup = read_setup(item, problems) if kind == "setup" else None
     holds = read_holds(item, kind, assumed, problems)
+    known, known_at = read_known(item, problems, languages)
     return Expectation(
         kind=kind,
         component=component or "",
@@ -124,14 +125,14 @@ def validate_expectation(item: LMap, game_players: tuple, component_ids: set, pr
         owners=read_value(item, "owners", "count", problems),
         players=read_players(item, "players", problems, default=game_players),
         setup=setup,
-        known=read_known(item, problems, languages),
+        known=known,
         cited=cited,
         assumed=assumed,
         of=of,
         holds=holds,
         holds_at=item.where("holds") if holds else None,
         assumed_at=assumed_at,
-        known_at=known_places(item),
+        known_at=known_at,
     )
 
 
@@ -182,9 +183,10 @@ def validate_names(item: LMap, component_ids: set, problems: Collector,
     equals = item.get("equals")
     names = read_texts(item, "equals", problems) if equals is not None else ()
     first = next((c for c in components if not c.startswith("defaults.")), components[0])
-    return Expectation(kind="names", component=first, source=read_source(item, problems), location=item.loc,
-                       by=field, components=components, names=names, known=read_known(item, problems, languages),
-                       known_at=known_places(item))
+    source = read_source(item, problems)
+    known, known_at = read_known(item, problems, languages)
+    return Expectation(kind="names", component=first, source=source, location=item.loc, by=field,
+                       components=components, names=names, known=known, known_at=known_at)
 
 
 def read_texts(item: LMap, key: str, problems: Collector) -> tuple[str, ...]:
@@ -211,26 +213,20 @@ def read_translated_words(item: LMap, problems: Collector) -> tuple[tuple[str, t
     return tuple(found)
 
 
-def read_known(item: LMap, problems: Collector, languages: tuple[str, ...] = ()) -> tuple[tuple[str, str], ...]:
+def read_known(item: LMap, problems: Collector, languages: tuple[str, ...] = ()) -> tuple[tuple, tuple[Location, ...]]:
     """What a figure the document contradicts is excused by: the reason for each figure (one per language where the
-    project has several)."""
+    project has several), and where each reason is written."""
     value = item.get("known")
     if value is None:
-        return ()
+        return (), ()
     per_language = len(languages) > 1
     if isinstance(value, LMap) and value and all(isinstance(v, str) and v or per_language and isinstance(v, LMap)
                                                  for v in value.values()):
-        return tuple((str(k), read_text(value, k, languages, problems) if isinstance(v, LMap) else v)
-                     for k, v in value.items())
+        return (tuple((str(k), read_text(value, k, languages, problems) if isinstance(v, LMap) else v)
+                      for k, v in value.items()), tuple(value.where(key) for key in value))
     problems.add(item.where("known"), "'known' must name the figure it excuses and say why, such as "
                                       "{needed: \"the document's setup needs 39 cards but 36 remain\"}")
-    return ()
-
-
-def known_places(item: LMap) -> tuple[Location, ...]:
-    """Where each reason of `known:` is written, in the order read_known reads them."""
-    value = item.get("known")
-    return tuple(value.where(key) for key in value) if isinstance(value, LMap) else ()
+    return (), ()
 
 
 def read_equals(item: LMap, kind: str, problems: Collector):

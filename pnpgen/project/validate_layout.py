@@ -33,9 +33,9 @@ def read_size(raw: LMap, problems: Collector) -> Size:
                 return Size(width, height)
         elif "width" not in value or "height" not in value:
             problems.add(where, "a size needs both width and height, such as {width: 63mm, height: 88mm}")
-        return Size(units.mm(63), units.mm(88))
-    presets = ", ".join(units.CARD_SIZES_MM)
-    problems.add(where, f"'{value}' is not a size; expected one of {presets} or {{width: 63mm, height: 88mm}}")
+    else:
+        presets = ", ".join(units.CARD_SIZES_MM)
+        problems.add(where, f"'{value}' is not a size; expected one of {presets} or {{width: 63mm, height: 88mm}}")
     return Size(units.mm(63), units.mm(88))
 
 
