@@ -55,7 +55,7 @@ def read_sheet(spec: LMap, root: Path, problems: Collector) -> LList | None:
     except PnpError as err:
         problems.extend(err)
         return None
-    reader = _RowReader(grid, header or 1, copies or "copies", types, problems)
+    reader = _RowReader(grid, header, copies or "copies", types, problems)
     if reader.columns is None:
         return None
     reader.check_named("copies", [(copies, spec.where("copies"))] if "copies" in spec and copies else [])
