@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .._version import __version__
 from ..digests import file_pieces
-from ..project.model import Project
 from .font_folders import font_dirs
+
+if TYPE_CHECKING:
+    from ..project.model import Project
 
 
 def inputs_digest(project: Project) -> str:

@@ -11,7 +11,8 @@ from ..store.recall import keep_reads
 from ..errors import Location, PnpError
 from ..faces.describe import shorten
 from ..project.model import Card, Project
-from ..project.validate import find_source, load_project
+from ..project.source import find_source
+from ..project.validate import load_project
 
 WATCHED = ("templates", "fonts", "rules", "images", "documents", "data")  # data/: sheets, before a build read them
 IGNORED_PARTS = {"output", ".pnpgen-cache", "__pycache__", ".git"}

@@ -9,24 +9,21 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 from .._version import __version__
 from ..files.atomic import refuse_links_out, replace_all, staging_path
-from ..store.cache import Cache, default_cache_dir
 from ..digests import digest
 from .manifest import Manifest
 from .record import record_build
 from .uptodate import LastBuild, possible_outputs
-from ..project.editions import edition_folder
-from ..project.model import Game, Project
-from ..project.validate import load_project
 from ..templating import run_budget
 from ..templating.run_budget import Spender, apart, whole_run
 
 if TYPE_CHECKING:
+    from ..project.model import Game, Project
     from ..faces.face import Face
     from ..faces.render import Renderer
     from ..press.impose import Page
 
 # A build whose outputs are up to date loads nothing more than the modules above: what renders, paints, checks,
-# lays out and writes is imported by the functions that do it.
+# lays out and writes (and the project model, with its loader) is imported by the functions that do it.
 
 @dataclass(frozen=True)
 class Options:
@@ -91,6 +88,8 @@ def build(path: str | Path = ".", options: Options | None = None,
     last = LastBuild(Path(path), options)  # before loading: a file edited meanwhile spoils the digest, not the answer
     if last.holds():
         return last.answer(Report())
+    from ..project.validate import load_project
+
     return build_project(load_project(Path(path)), options, progress, last)
 
 
@@ -105,6 +104,8 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
     from ..press.append_pdf import append_pdf
     from ..press.layout import refuse_conflicting_options
     from ..press.write_pdf import write_document
+    from ..project.editions import edition_folder
+    from ..store.cache import Cache, default_cache_dir
     from .prepare import counter, note_final, open_fontbook, refuse_empty_rules, refuse_failed_checks, select_games
     from .pdf_jobs import group_retitled, share_writing, write_group
     from .prerender import render_ahead
@@ -213,6 +214,7 @@ def plan_components(project: Project, game: Game, options: Options, out_dir: Pat
     from ..press.layout import lay_out, note_bare_edges, note_pinned_paper, note_reduced_bleed
     from ..press.shared_sheets import laid_out, note_shared_sheets, share_sheets
     from ..press.sheet_order import end_sheet, order_for_duplex
+    from ..project.editions import edition_folder
     from .pdf_digest import pdf_digest
 
     outputs, laid, folder = [], [], out_dir / game.id / edition_folder(project)
@@ -252,6 +254,7 @@ def plan_rules(project, game, options, out_dir, fontbook, renderer, converter) -
     game's data files) and the templates decide their bytes."""
     from ..rules.reads import data_files_digest, rulebook_digest
     from ..rules.sizes import rulebook_pages
+    from ..project.editions import edition_folder
 
     files = data_files_digest(project, game)  # once a game: its rulebook and rules sheet read the same
     planned = []

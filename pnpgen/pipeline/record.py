@@ -9,13 +9,15 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path, PurePosixPath
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from ..files.atomic import write_atomically
 from ..digests import file_pieces, file_sha256
 from ..errors import PnpError
-from ..project.model import Project
 from ..project.revision import source_files, is_wanted
+
+if TYPE_CHECKING:
+    from ..project.model import Project
 
 FOLDER = ".pnpgen-build"
 VERSION = 1

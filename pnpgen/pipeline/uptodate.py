@@ -12,6 +12,7 @@ import hashlib
 import stat
 from dataclasses import fields
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from .._version import __version__
 from ..files.atomic import refuse_links_out
@@ -19,10 +20,12 @@ from ..digests import file_sha256
 from ..faces.inputs import folder_digest, fonts_digest
 from .manifest import Manifest
 from ..files.reading import MAX_FILE_BYTES
-from ..project.model import Project
 from ..project.revision import mentions_build, project_revision
-from ..project.validate import find_source
+from ..project.source import find_source
 from .record import record_sources
+
+if TYPE_CHECKING:
+    from ..project.model import Project
 
 FOLDERS = ("templates", "images", "rules", "documents")  # fonts/ by fonts_digest: name, size and time
 UNSHAPING = {"out_dir", "cache", "cache_dir", "clean"}  # where files go and what is reused: not the PDFs' bytes

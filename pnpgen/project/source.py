@@ -121,3 +121,8 @@ def whole_text(source: str | bytes | Opened) -> str:
     if isinstance(source, Opened):
         source = source.whole()
     return source.decode("utf-8") if isinstance(source, bytes) else source
+
+
+def find_source(path: Path) -> Path:
+    """The project's top YAML file: cards.yaml in a folder, or the file named."""
+    return path / "cards.yaml" if path.is_dir() else path

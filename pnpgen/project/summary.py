@@ -2,14 +2,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from .. import units
-from .expand import expand_pieces
-from .box_size import size_deck_box
-from .model import Component, Game, Project
+
+if TYPE_CHECKING:  # an up-to-date build counts its pieces with counted() and reads no model
+    from .model import Component, Game, Project
 
 
 def summary_lines(project: Project) -> Iterator[str]:
+    from .expand import expand_pieces
+
     for game in project.games:
         players = f"{game.players[0]}–{game.players[-1]} players" if game.players else "players not given"
         yield f"{game.id}: {game.title} ({players})"
@@ -23,6 +26,8 @@ def summary_lines(project: Project) -> Iterator[str]:
 def describe_size(game: Game, component: Component) -> str:
     """A piece's trim size; a tuck box's inside (width × height × depth), which its deck decides."""
     if component.kind == "box" and component.box is not None:
+        from .box_size import size_deck_box
+
         deck, box = size_deck_box(game, component)
         inside = " × ".join(f"{units.to_mm(v):.1f}".rstrip("0").rstrip(".") for v in (box.width, box.height, box.depth))
         return f"{inside} mm inside, for {deck.id}"

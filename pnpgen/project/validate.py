@@ -11,6 +11,7 @@ from .languages import read_languages, read_text
 from .load import LList, LMap, find_file, load_file
 from .model import Card, Component, Fields, Game, Project
 from .schema import check_keys, see_readme
+from .source import find_source
 from .shape import check_size, describe_outline, read_shape
 from .sheets import list_sheet_files, with_sheet_cards
 from .validate_cards import MAX_PIECES, locate_fields, locate_nested, read_cards
@@ -53,11 +54,6 @@ def load_project(path: Path) -> Project:
     project = gather_texts(project, languages, problems)
     problems.raise_if_any()
     return edition(project)
-
-
-def find_source(path: Path) -> Path:
-    """The project's top YAML file: cards.yaml in a folder, or the file named."""
-    return path / "cards.yaml" if path.is_dir() else path
 
 
 def read_tree(path, root, problems, files, games_raw, stack, project_out=None, included_at=None):

@@ -1,6 +1,7 @@
 """A build whose sources, options and outputs are the last build's is answered from the manifest without loading
 the project; any change to what a build reads, or to an output, goes the whole way again."""
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 import pnpgen
 from pnpgen import Options
 from pnpgen.pipeline import build as pipeline
+from pnpgen.project import validate
 from pnpgen.pipeline.manifest import NAME
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -35,12 +37,12 @@ def project(tmp_path):
 def loads(monkeypatch):
     """How many times a build loaded the project."""
     count = []
-    real = pipeline.load_project
+    real = validate.load_project
 
     def counting(path):
         count.append(path)
         return real(path)
-    monkeypatch.setattr(pipeline, "load_project", counting)
+    monkeypatch.setattr(validate, "load_project", counting)  # build() imports it when it loads
     return count
 
 
@@ -69,6 +71,24 @@ def test_an_unchanged_project_is_answered_without_loading_it(project, tmp_path, 
     assert (third.written, third.renders, third.faces) == ([], 0, 0)
     assert sorted(third.unchanged) == sorted(first.written)
     assert (third.pieces, third.notes) == (second.pieces, second.notes) and third.pieces == 6
+
+
+def test_an_up_to_date_build_imports_no_loader_model_renderer_or_writer(project, tmp_path):
+    """What answers from the record starts quickly: no YAML parser, Jinja2, lxml or reportlab is imported, nor the
+    project model, for a build with nothing to do."""
+    import subprocess
+    import sys
+
+    settle(project, tmp_path / "out", tmp_path / "cache")
+    code = ("import runpy, sys; sys.argv = ['pnpgen', 'build', sys.argv[1], '-o', sys.argv[2]]\n"
+            "try:\n    runpy.run_module('pnpgen', run_name='__main__')\n"
+            "finally:\n    print(' '.join(sorted(sys.modules)), file=sys.stderr)")
+    ran = subprocess.run([sys.executable, "-c", code, str(project), str(tmp_path / "out")], capture_output=True,
+                         text=True, env={**os.environ, "PNPGEN_CACHE": str(tmp_path / "cache")}, check=True)
+    assert "wrote 0 PDFs, 3 unchanged" in ran.stdout
+    loaded = set(ran.stderr.split())
+    assert "pnpgen.pipeline.uptodate" in loaded
+    assert not {"yaml", "jinja2", "lxml", "reportlab", "pnpgen.project.model", "pnpgen.project.validate"} & loaded
 
 
 @pytest.mark.parametrize("change", ["card", "included file", "template", "icon", "image", "rulebook", "document",
