@@ -8,7 +8,7 @@ import pnpgen
 from pnpgen import Options
 from pnpgen.pipeline import prerender, build as pipeline
 from pnpgen.store.pack import FacePack
-from pnpgen.faces import render
+from pnpgen.faces import render, stored
 from pnpgen.faces.stored import StoredForms
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -71,6 +71,7 @@ def test_laying_out_looks_up_no_card_again(tmp_path, monkeypatch, counted, paral
     cards = project / "cards.yaml"
     cards.write_text(cards.read_text(encoding="utf-8").replace("カード7,", "変えたカード,"), encoding="utf-8")
     counted["ahead"], counted["layout"] = [0, 0], [0, 0]
+    monkeypatch.setattr(stored, "_CHECKED", {})  # as in a new process (watch keeps what its builds checked)
     tweak = pnpgen.build(project, Options(out_dir=tmp_path / "out", cache_dir=tmp_path / "cache", check=False))
     assert (tweak.renders, tweak.faces) == (1, 1)  # the changed card's front; its back is the deck's
     # Each side's fieldless face looked for once (the back's is found), then each card's front once, the changed
