@@ -90,7 +90,9 @@ def build(path: str | Path = ".", options: Options | None = None,
         return last.answer(Report())
     from ..project.validate import load_project
 
-    return build_project(load_project(Path(path)), options, progress, last)
+    project = load_project(Path(path))
+    last.note_loaded(project)
+    return build_project(project, options, progress, last)
 
 
 @whole_run("build")

@@ -4,12 +4,15 @@ the last build's is answered from the manifest at once, with nothing loaded, che
 The digest covers what a build reads (the YAML and spreadsheets it loaded, rulebook sources, templates, images,
 fonts, rules/ and documents/), the options that shape the PDFs, pnpgen's version and, when a template prints it,
 the revision stamp. The files are listed from the last build's record, so the digest is taken before the project
-is loaded: a file edited while a build runs leaves a digest that no longer matches, never a stale answer.
+is loaded: a file edited while a build runs leaves a digest that no longer matches, never a stale answer. A build
+that reads files the record did not list (the first one, a new include) takes the digest again over those it read,
+once it is done, when nothing it covered before has changed and no file it now covers was saved since it began.
 """
 from __future__ import annotations
 
 import hashlib
 import stat
+import time
 from dataclasses import fields
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
 
 FOLDERS = ("templates", "images", "rules", "documents")  # fonts/ by fonts_digest: name, size and time
 UNSHAPING = {"out_dir", "cache", "cache_dir", "clean"}  # where files go and what is reused: not the PDFs' bytes
+COARSEST_TIMES = 2_000_000_000  # ns: the coarsest file times (FAT) may show a save during a build this much earlier
 MAX_DATA = 8 * MAX_FILE_BYTES  # spreadsheets may be larger than YAML; beyond, size and time stand for content
 
 
@@ -39,6 +43,8 @@ class LastBuild:
         self.options = options
         self.record: dict = {}
         self.digest = ""
+        self.began = time.time_ns()
+        self.loaded: dict[str, bytes] = {}  # the files the record did not list, as they were once loaded
         try:
             source = find_source(Path(path))
             self.root = source.parent.resolve()
@@ -74,17 +80,38 @@ class LastBuild:
         return report
 
     def remember(self, project: Project, manifest: Manifest, outputs: list, report, revision: str) -> bool:
-        """Record this build in manifest (saved by the caller when this returns True). Its digest is kept only
-        when it was taken over the files the project turned out to read."""
+        """Record this build in manifest (saved by the caller when this returns True), with a digest over the files
+        the project turned out to read (digest_again), or none."""
         data = [relative(path, project.root) for path in project.files]
-        files = list(dict.fromkeys(data + rulebook_sources(project)))
-        record = {"inputs": self.digest if files == self.listed else "", "files": files, "data": data,
+        files = data_files(project)
+        inputs = self.digest if files == self.listed else self.digest_again(files)
+        record = {"inputs": inputs, "files": files, "data": data,
                   "outputs": {manifest.key(o.target): o.digest for o in outputs}, "notes": list(report.notes),
                   "pieces": report.pieces, "possible": sorted(possible_outputs(project)), "revision": revision}
         if not self.digest or record == manifest.last_build:
             return False
         manifest.last_build = record
         return True
+
+    def note_loaded(self, project: Project) -> None:
+        """Take the files the project turned out to read besides those listed, as they are now that it is loaded."""
+        if self.digest:
+            self.loaded = {name: file_digest(self.root / name) for name in set(data_files(project)) - set(self.listed)}
+
+    def digest_again(self, files: list[str]) -> str:
+        """The digest over the files a build read, taken as it ends; "" (none kept: the next build takes it) when
+        what the first digest covered has changed since, or a file it did not cover was saved after the build
+        began (or a moment before, on a disk with coarse file times) or is not as it was once loaded."""
+        if not self.digest or sources_digest(self.root, self.options, self.listed) != self.digest:
+            return ""
+        for name in set(files) - set(self.listed):
+            try:
+                saved = (self.root / name).stat().st_mtime_ns
+            except OSError:
+                return ""
+            if saved >= self.began - COARSEST_TIMES or self.loaded.get(name) != file_digest(self.root / name):
+                return ""
+        return sources_digest(self.root, self.options, files)
 
 
 def sources_digest(root: Path, options, files: list[str]) -> str:
@@ -138,6 +165,11 @@ def is_plain(name: str) -> bool:
 
 def relative(path, root: Path) -> str:
     return Path(path).resolve().relative_to(root).as_posix()
+
+
+def data_files(project: Project) -> list[str]:
+    """The files a build of the project reads besides its folders (relative): its YAML and spreadsheets, rulebooks."""
+    return list(dict.fromkeys([relative(path, project.root) for path in project.files] + rulebook_sources(project)))
 
 
 def rulebook_sources(project: Project) -> list[str]:

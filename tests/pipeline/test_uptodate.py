@@ -91,6 +91,49 @@ def test_an_up_to_date_build_imports_no_loader_model_renderer_or_writer(project,
     assert not {"yaml", "jinja2", "lxml", "reportlab", "pnpgen.project.model", "pnpgen.project.validate"} & loaded
 
 
+def saved_an_hour_ago(project: Path) -> None:
+    for path in project.rglob("*"):
+        os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns - 3600 * 10 ** 9))
+
+
+def test_the_first_build_of_a_project_of_several_files_is_the_record_the_next_one_answers_from(project, tmp_path,
+                                                                                              loads):
+    """The first build does not know the included files and the rulebook before it loads: it takes the digest over
+    them again as it ends, and the rebuild after it is answered from the record."""
+    saved_an_hour_ago(project)
+    first = build(project, tmp_path / "out", tmp_path / "cache")
+    assert len(first.written) == 3 and len(loads) == 1
+    second = build(project, tmp_path / "out", tmp_path / "cache")
+    assert len(loads) == 1 and second.written == [] and sorted(second.unchanged) == sorted(first.written)
+    edit = project / "games" / "tiny.yaml"
+    edit.write_text(edit.read_text(encoding="utf-8").replace("{name: 盾,", "{name: 大盾,"), encoding="utf-8")
+    assert len(build(project, tmp_path / "out", tmp_path / "cache").written) == 2 and len(loads) == 2
+
+
+@pytest.mark.parametrize("when", ["saved as it was loaded", "swapped once loaded, its old time kept"])
+def test_a_file_the_first_build_did_not_list_that_changed_as_it_ran_leaves_no_record_to_answer_from(
+        project, tmp_path, loads, monkeypatch, when):
+    saved_an_hour_ago(project)
+    included = project / "games" / "tiny.yaml"
+    old = included.stat()
+
+    def change() -> None:
+        text = included.read_text(encoding="utf-8")
+        included.write_text(text.replace("{name: 盾,", "{name: 大盾,"), encoding="utf-8")
+        if when != "saved as it was loaded":
+            os.utime(included, ns=(old.st_atime_ns, old.st_mtime_ns))
+    if when == "saved as it was loaded":  # after the loader read it, before the build took what it read
+        real_load = validate.load_project
+        monkeypatch.setattr(validate, "load_project", lambda path: [real_load(path), change()][0])
+    else:
+        real_build = pipeline.build_project
+        monkeypatch.setattr(pipeline, "build_project", lambda *args, **kw: [change(), real_build(*args, **kw)][1])
+    build(project, tmp_path / "out", tmp_path / "cache")  # built from the file as it was
+    monkeypatch.undo()
+    again = build(project, tmp_path / "out", tmp_path / "cache")
+    assert len(again.written) == 2  # built again from the file as it is: the deck's PDFs
+
+
 @pytest.mark.parametrize("change", ["card", "included file", "template", "icon", "image", "rulebook", "document",
                                     "font", "option", "output"])
 def test_any_change_to_what_a_build_reads_builds_again(project, tmp_path, loads, change):
