@@ -38,10 +38,12 @@ def read_format12(table, mapping: dict, glyphs: int) -> None:
     budget = MAX_CODE_POINTS
     numbers = iter(read_be(U32, table, 16, 3 * min(struct.unpack_from(">I", table, 12)[0], (len(table) - 16) // 12)))
     for start, end, gid in zip(numbers, numbers, numbers):  # (first code, last code, first glyph) groups
-        size = min(end + 1 - start, glyphs - gid, budget)
-        if size == 1:  # most groups of a CJK font are single characters
+        if start == end and gid < glyphs and budget > 0:  # most groups of a CJK font are single characters
             mapping[start] = gid
-        elif size > 0:
+            budget -= 1
+            continue
+        size = min(end + 1 - start, glyphs - gid, budget)
+        if size > 0:
             mapping.update(zip(range(start, start + size), range(gid, gid + size)))
         budget -= max(size, 0)
 

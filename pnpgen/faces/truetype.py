@@ -144,8 +144,11 @@ class TrueTypeFile:
 
     @functools.cached_property
     def advances(self) -> list[float]:
-        """Every glyph's advance in 1/1000 em."""
-        return [self.scale(units) for units in self.advance_units]
+        """Every glyph's advance in 1/1000 em, each as scale() gives it."""
+        if self.units_per_em == 1000:
+            return list(self.advance_units)
+        factor = 1000 / self.units_per_em
+        return [units * factor for units in self.advance_units]
 
     def advance(self, gid: int) -> float:
         return self.advances[gid]
