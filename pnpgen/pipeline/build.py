@@ -163,7 +163,7 @@ def build_project(project: Project, options: Options, progress=None, last: LastB
         renderer.face_keys.components.clear()  # every card is laid out: its face keys are not needed again
         stale_components = [o for o in components if is_stale(o)]
         forms = converter.convert_faces(face for output in stale_components for face in output.faces.values())
-        report.notes.extend(note_print_flaws(stale_components, forms, converter.pack, project.root))
+        report.notes.extend(note_print_flaws(components, forms, converter.pack, project.root))  # written or not
         initial_font = fontbook.resolve(None) if stale_components else ""
 
         document = functools.partial(write_document, drawings=forms, initial_font=initial_font, subject=project.name,

@@ -36,3 +36,18 @@ def test_faces_read_back_from_the_cache_are_noted_as_fresh_ones(tmp_path):
 def test_a_project_without_such_faults_gets_no_note(tmp_path):
     report = pnpgen.build(FIXTURES / "print-ready", Options(out_dir=tmp_path / "out", cache_dir=tmp_path / "cache"))
     assert print_notes(report) == []
+
+
+def test_a_build_notes_the_flaws_of_every_pdf_it_leaves_not_only_of_those_it_writes(tmp_path):
+    """The notes say what would not print in the PDFs a build leaves, not only in those it wrote this time: a
+    build that writes only the print-and-play PDF, or that finds no face in a cache made anew, notes them all."""
+    options = Options(out_dir=tmp_path / "out", cache_dir=tmp_path / "cache")
+    first = print_notes(pnpgen.build(FIXTURES / "planted-faults", options))
+    (tmp_path / "out" / "faults" / "faults-print-and-play.pdf").unlink()  # the component's PDF is up to date
+    again = pnpgen.build(FIXTURES / "planted-faults", options)
+    assert [path.name for path in again.written] == ["faults-print-and-play.pdf"] and print_notes(again) == first
+    for path in (tmp_path / "cache").rglob("*.sqlite*"):
+        path.unlink()
+    (tmp_path / "out" / "faults" / "faults-print-and-play.pdf").unlink()
+    fresh = pnpgen.build(FIXTURES / "planted-faults", options)
+    assert fresh.renders and print_notes(fresh) == first
