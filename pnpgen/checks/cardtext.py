@@ -25,8 +25,7 @@ def check_card_text(game: Game, nouns: list[Noun], strict: bool = False,
     read = memo or SentenceMemo()  # cards repeat their sentences: each is read once
     rules = find_rules(game)
     printed = lambda value: states_number(value) or bool(rules) and PRINTED.search(value)  # noqa: E731
-    for component, card, name, top, text in find_card_texts(game, printed):
-        where = dict(component.field_locations).get(top, card.location)
+    for component, card, name, text, where in find_card_texts(game, printed):
         origin = f"card text {component.id}.{name}"
         if states_number(text):
             findings.extend(check_prose(game, text, lambda offset, where=where: where, nouns, strict, origin,
@@ -42,27 +41,27 @@ def check_edition_card_text(game: Game, nouns: list[Noun], words: Phrasing, stri
     translation when it has one of its own (effect@en), else at the field."""
     findings = []
     read = SentenceMemo()  # as in check_card_text
-    for component, card, name, top, text in find_card_texts(game, lambda value: bool(words.find_numbers(value))):
-        cells = dict(card.cells)
-        where = (cells.get(f"{top}@{words.lang}") or cells.get(top)
-                 or dict(component.field_locations).get(top, card.location))
+    for component, card, name, text, place in find_card_texts(game, lambda value: bool(words.find_numbers(value))):
+        cells, top = dict(card.cells), name.split(".")[0]
+        where = cells.get(f"{top}@{words.lang}") or cells.get(top) or place
         findings.extend(check_prose(game, text, lambda offset, where=where: where, nouns, strict,
                                     f"card text ({words.lang}) {component.id}.{name}", component.name, words, read))
     return findings
 
 
 def find_card_texts(game: Game, states):
-    """(component, card, field path, top field, text) of each card text `states` says may state a figure, once per
-    top field and text: no rule figures, no placeholder."""
+    """(component, card, field path, text, where its top field is written) of each card text `states` says may state
+    a figure, once per top field and text: no rule figures, no placeholder."""
     seen: set[tuple[str, str]] = set()
     for component in game.components:
+        places = dict(component.field_locations)
         for card in component.cards:
             for name, text in find_texts(card.fields, states):
                 top = name.split(".")[0]
                 if top == "figures" or top in card.tbd or (top, text) in seen:
                     continue
                 seen.add((top, text))
-                yield component, card, name, top, text
+                yield component, card, name, text, places.get(top, card.location)
 
 
 def find_texts(fields, states, prefix: str = ""):

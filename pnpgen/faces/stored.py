@@ -32,11 +32,12 @@ class StoredForms:
             return False
         if key in self.pack.checked:
             return True
-        shape = _CHECKED.get(self.pack.form_checksum(key))
+        data, checked = self.pack.form_record(key)  # read once: its checksum is known from then on
+        shape = _CHECKED.get(self.pack.form_checksum(key)) if data is not None else None
         if shape is not None and not shape.images and self.fonts_of(shape) is not None:
             self.pack.checked.add(key)
             return True
-        return self.check(key, *self.pack.form_record(key)) is not None
+        return self.check(key, data, checked) is not None
 
     def read(self, key: str, raw: bool = False) -> FaceForm | None:
         """The face's form from its record, its fonts and images resolved; None for a miss. raw: a record this

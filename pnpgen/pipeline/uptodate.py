@@ -82,8 +82,7 @@ class LastBuild:
     def remember(self, project: Project, manifest: Manifest, outputs: list, report, revision: str) -> bool:
         """Record this build in manifest (saved by the caller when this returns True), with a digest over the files
         the project turned out to read (digest_again), or none."""
-        data = [relative(path, project.root) for path in project.files]
-        files = data_files(project)
+        data, files = data_files(project)
         inputs = self.digest if files == self.listed else self.digest_again(files)
         record = {"inputs": inputs, "files": files, "data": data,
                   "outputs": {manifest.key(o.target): o.digest for o in outputs}, "notes": list(report.notes),
@@ -96,13 +95,14 @@ class LastBuild:
     def note_loaded(self, project: Project) -> None:
         """Take the files the project turned out to read besides those listed, as they are now that it is loaded."""
         if self.digest:
-            self.loaded = {name: file_digest(self.root / name) for name in set(data_files(project)) - set(self.listed)}
+            added = set(data_files(project)[1]) - set(self.listed)
+            self.loaded = {name: file_digest(self.root / name) for name in added}
 
     def digest_again(self, files: list[str]) -> str:
         """The digest over the files a build read, taken as it ends; "" (none kept: the next build takes it) when
         what the first digest covered has changed since, or a file it did not cover was saved after the build
         began (or a moment before, on a disk with coarse file times) or is not as it was once loaded."""
-        if not self.digest or sources_digest(self.root, self.options, self.listed) != self.digest:
+        if not self.digest:
             return ""
         for name in set(files) - set(self.listed):
             try:
@@ -111,23 +111,34 @@ class LastBuild:
                 return ""
             if saved >= self.began - COARSEST_TIMES or self.loaded.get(name) != file_digest(self.root / name):
                 return ""
-        return sources_digest(self.root, self.options, files)
+        before, after = sources_digests(self.root, self.options, self.listed, files)
+        return after if before == self.digest else ""
 
 
 def sources_digest(root: Path, options, files: list[str]) -> str:
     """Everything a build of the project with these options reads, in one digest (see the module)."""
-    hasher = hashlib.sha256(f"pnpgen {__version__} whole build\0".encode("utf-8"))
+    return sources_digests(root, options, files)[0]
+
+
+def sources_digests(root: Path, options, *lists: list[str]) -> list[str]:
+    """sources_digest() with each list of files, the options, folders and fonts read once for all."""
+    common = hashlib.sha256(f"pnpgen {__version__} whole build\0".encode("utf-8"))
     for option in fields(options):
         if option.name not in UNSHAPING:
-            hasher.update(f"{option.name}={getattr(options, option.name)!r}\0".encode("utf-8"))
+            common.update(f"{option.name}={getattr(options, option.name)!r}\0".encode("utf-8"))
     for name in FOLDERS:
-        hasher.update(folder_digest(root / name).encode("ascii"))
-    hasher.update(fonts_digest(root).encode("ascii"))
-    for name in files:
-        hasher.update(name.encode("utf-8") + b"\0" + file_digest(root / name) + b"\0")
-    if mentions_build(root / "templates"):
-        hasher.update(project_revision(root, [root / name for name in files]).encode("utf-8"))
-    return hasher.hexdigest()
+        common.update(folder_digest(root / name).encode("ascii"))
+    common.update(fonts_digest(root).encode("ascii"))
+    stamped = mentions_build(root / "templates")
+    digests = []
+    for files in lists:
+        hasher = common.copy()
+        for name in files:
+            hasher.update(name.encode("utf-8") + b"\0" + file_digest(root / name) + b"\0")
+        if stamped:
+            hasher.update(project_revision(root, [root / name for name in files]).encode("utf-8"))
+        digests.append(hasher.hexdigest())
+    return digests
 
 
 def file_digest(path: Path) -> bytes:
@@ -167,9 +178,11 @@ def relative(path, root: Path) -> str:
     return Path(path).resolve().relative_to(root).as_posix()
 
 
-def data_files(project: Project) -> list[str]:
-    """The files a build of the project reads besides its folders (relative): its YAML and spreadsheets, rulebooks."""
-    return list(dict.fromkeys([relative(path, project.root) for path in project.files] + rulebook_sources(project)))
+def data_files(project: Project) -> tuple[list[str], list[str]]:
+    """The files a build of the project reads besides its folders (relative): its YAML and spreadsheets, and those
+    with its rulebooks."""
+    data = [relative(path, project.root) for path in project.files]
+    return data, list(dict.fromkeys(data + rulebook_sources(project)))
 
 
 def rulebook_sources(project: Project) -> list[str]:
