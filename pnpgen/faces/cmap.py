@@ -2,9 +2,11 @@
 dictionaries and those into cmaps, tables into a whole sfnt (TrueType) file."""
 from __future__ import annotations
 
+import operator
 import struct
 import sys
 from array import array
+from bisect import bisect_right
 
 U32 = next(code for code in "ILQ" if array(code).itemsize == 4)
 SWAP = sys.byteorder == "little"  # font data is big-endian
@@ -13,8 +15,52 @@ UNICODE_CMAPS = {(0, 0): 2, (0, 1): 2, (0, 2): 2, (0, 3): 1, (0, 4): 0, (0, 6): 
 CMAP_FORMATS = {12: 0, 4: 1, 6: 2, 0: 2}  # preferred first: format 12 covers all planes
 
 
-def read_cmap(cmap, glyphs: int) -> dict[str, int]:
-    """Character -> glyph ID from the best Unicode subtable of a cmap table; struct.error if it is cut short."""
+class GlyphMap(dict):
+    """Character -> glyph ID, asked by [] (0 for a character the font lacks). A format-12 subtable as the format
+    requires it (groups in order, none overlapping, on glyphs the font has) is looked up a character at a time, when
+    first asked: reading a CJK font's thousands of groups into a dictionary cost each process that set text several
+    milliseconds a font. Any other subtable is read whole (read_cmap)."""
+
+    def __init__(self, known: dict[str, int], groups: tuple[array, array, array] | None = None):
+        super().__init__(known)
+        self.groups = groups  # (first codes, last codes, first glyphs) of an ordered format-12 subtable
+
+    def __missing__(self, char: str) -> int:
+        gid = 0
+        if self.groups is not None:
+            space = char == " " or char == "\xa0"  # read_cmap gives both the space's glyph, else the other's
+            gid = self.find(0x20 if self.holds(0x20) else 0xA0) if space else self.find(ord(char))
+        self[char] = gid
+        return gid
+
+    def holds(self, code: int) -> bool:
+        starts, ends, _ = self.groups
+        at = bisect_right(starts, code) - 1
+        return at >= 0 and code <= ends[at]
+
+    def find(self, code: int) -> int:
+        starts, ends, firsts = self.groups
+        at = bisect_right(starts, code) - 1
+        return firsts[at] + code - starts[at] if at >= 0 and code <= ends[at] else 0
+
+
+def map_glyphs(cmap, glyphs: int) -> GlyphMap:
+    """The GlyphMap of a cmap table's best Unicode subtable; struct.error if it is cut short."""
+    form, offset = best_subtable(cmap)
+    if form == 12:
+        table = cmap[offset:]
+        count = min(struct.unpack_from(">I", table, 12)[0], (len(table) - 16) // 12)
+        numbers = read_be(U32, table, 16, 3 * count)
+        starts, ends, firsts = numbers[0::3], numbers[1::3], numbers[2::3]
+        if (count and ends[-1] < MAX_CODE_POINTS and min(firsts) > 0 and all(map(operator.lt, ends[:-1], starts[1:]))
+                and all(map(operator.le, starts, ends))
+                and max(map(operator.sub, map(operator.add, firsts, ends), starts)) < glyphs):
+            return GlyphMap({}, (starts, ends, firsts))
+    return GlyphMap(read_cmap(cmap, glyphs))
+
+
+def best_subtable(cmap) -> tuple[int | None, int]:
+    """(format, offset) of the Unicode subtable read_cmap reads; (None, 0) when there is none."""
     count = struct.unpack_from(">H", cmap, 2)[0] if len(cmap) >= 4 else 0
     choices = []
     for record in range(min(count, (len(cmap) - 4) // 8)):
@@ -23,9 +69,15 @@ def read_cmap(cmap, glyphs: int) -> dict[str, int]:
             form = struct.unpack_from(">H", cmap, offset)[0]
             if form in CMAP_FORMATS:
                 choices.append((CMAP_FORMATS[form], UNICODE_CMAPS[platform, encoding], offset, form))
+    _, _, offset, form = min(choices, default=(0, 0, 0, None))
+    return form, offset
+
+
+def read_cmap(cmap, glyphs: int) -> dict[str, int]:
+    """Character -> glyph ID from the best Unicode subtable of a cmap table; struct.error if it is cut short."""
     mapping: dict[int, int] = {}
-    if choices:
-        _, _, offset, form = min(choices)
+    form, offset = best_subtable(cmap)
+    if form is not None:
         {12: read_format12, 4: read_format4, 6: read_array_format, 0: read_array_format}[form](cmap[offset:], mapping, glyphs)
     # reportlab measures a no-break space as a space (and the other way round): do the same, so that the
     # widths lines were broken with are the widths the PDF shows

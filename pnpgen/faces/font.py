@@ -57,7 +57,7 @@ class Font:
     def width(self, text: str, size: float) -> float:
         """The advance of text set at size (pt), computed as reportlab's stringWidth computes it: the same bits."""
         advances, cmap = self.file.advances, self.file.cmap
-        return 0.001 * size * sum([advances[cmap.get(char, 0)] for char in text])
+        return 0.001 * size * sum([advances[cmap[char]] for char in text])
 
 
 def register_font(name: str, path: Path, index: int = 0, where: str | None = None) -> Font:

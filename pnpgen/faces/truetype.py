@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ..errors import Location, PnpError
-from .cmap import U32, assemble_font, read_be, read_cmap, swapped, write_cmap
+from .cmap import U32, GlyphMap, assemble_font, map_glyphs, read_be, swapped, write_cmap
 from .sfnt import name_records
 
 COPIED_TABLES = ("OS/2", "cvt ", "fpgm", "maxp", "name", "prep")  # kept byte for byte in a subset
@@ -154,19 +154,19 @@ class TrueTypeFile:
         return self.advances[gid]
 
     @functools.cached_property
-    def cmap(self) -> dict[str, int]:
-        """Character -> glyph ID from the best Unicode cmap subtable, built on first use."""
+    def cmap(self) -> GlyphMap:
+        """Character -> glyph ID from the best Unicode cmap subtable ([]: 0 for a character the font lacks)."""
         try:
-            return read_cmap(self.table("cmap") if "cmap" in self.tables else b"", self.num_glyphs)
+            return map_glyphs(self.table("cmap") if "cmap" in self.tables else b"", self.num_glyphs)
         except struct.error:
             self.fail("table 'cmap' ends early")
 
     def glyph_ids(self, text: str) -> list[int]:
         """The glyph ID of each character of text; 0 (.notdef) for a character the font lacks."""
-        return list(map(self.cmap.get, text, repeat(0)))
+        return list(map(self.cmap.__getitem__, text))
 
     def glyph_id(self, char: str) -> int:
-        return self.cmap.get(char, 0)
+        return self.cmap[char]
 
     def glyph(self, gid: int) -> memoryview:
         """The glyf bytes of one glyph (empty for a glyph without outline)."""

@@ -51,7 +51,7 @@ def make_half_font(base: Font) -> bytes:
     font = ToolsFont(io.BytesIO(base.file.data), recalcTimestamp=False, lazy=True,
                      fontNumber=base.index)  # no timestamp: the same bytes everywhere
     glyphs = base.file.cmap
-    ids = {ord(c): glyphs[c] for c in CLOSING + OPENING if glyphs.get(c)}
+    ids = {ord(c): glyphs[c] for c in CLOSING + OPENING if glyphs[c]}
     names = {gid: f"glyph{gid:05d}" for gid in [0, *sorted(set(ids.values()))]}
     outlines = {names[gid]: read_glyph(base.file, gid) for gid in names}
     if None in outlines.values():

@@ -19,7 +19,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from test_fonts import make_cff_font
 from pnpgen.errors import PnpError
-from pnpgen.faces.cmap import MAX_CODE_POINTS, read_cmap
+from pnpgen.faces.cmap import MAX_CODE_POINTS, map_glyphs, read_cmap
 from pnpgen.faces.font_convert import convert_face
 from pnpgen.faces.fonts import BUNDLED_FONTS
 from pnpgen.faces.truetype import MAX_COMPONENT_DEPTH, TrueTypeFile, open_truetype
@@ -94,7 +94,10 @@ def test_advances_equal_reportlab_string_widths(style):
 def test_glyph_ids_follow_the_fonts_best_cmap(regular):
     tools = ToolsFont(str(BUNDLED["Regular"]), lazy=True)
     best, order = tools.getBestCmap(), {name: gid for gid, name in enumerate(tools.getGlyphOrder())}
-    assert {ord(c): gid for c, gid in regular.cmap.items() if c != "\u00a0"} == {c: order[n] for c, n in best.items() if c != 0xA0}
+    expected = {c: order[n] for c, n in best.items() if c != 0xA0}
+    assert {code: regular.glyph_id(chr(code)) for code in expected} == expected
+    whole = read_cmap(regular.table("cmap"), regular.num_glyphs)
+    assert {ord(c): gid for c, gid in whole.items() if c != "\u00a0"} == expected
     assert regular.glyph_ids("A😀𠮷") == [order[best[0x41]], 0, order[best[0x20BB7]]]
     assert regular.glyph_id("\u00a0") == regular.glyph_id(" ")  # reportlab measures a no-break space as a space
     assert regular.cmap is regular.cmap  # built once
@@ -236,6 +239,28 @@ def test_garbled_fonts_give_a_located_error_or_a_font_never_a_crash(tmp_path):
             assert font.postscript_name and font.advance(gids[0]) >= 0
         except PnpError as error:
             assert str(error).startswith("Garbled.ttf: the font is damaged: ")
+
+
+@pytest.mark.parametrize("style", sorted(BUNDLED))
+def test_a_format_12_cmap_looked_up_a_character_at_a_time_maps_as_read_whole(style):
+    font = open_truetype(BUNDLED[style])
+    table = font.table("cmap")
+    glyphs, whole = map_glyphs(table, font.num_glyphs), read_cmap(table, font.num_glyphs)
+    assert glyphs.groups is not None and len(glyphs) == 0  # nothing read until asked
+    around = {code + step for code in map(ord, whole) for step in (-1, 0, 1)} | set(range(0, 0x110000, 97))
+    codes = sorted(code for code in around if 0 <= code < 0x110000 and not 0xD800 <= code < 0xE000)
+    assert [glyphs[chr(code)] for code in codes] == [whole.get(chr(code), 0) for code in codes]
+    assert glyphs[" "] == glyphs["\u00a0"] == whole[" "] and glyphs["\U0010FFFF"] == 0
+
+
+def test_a_format_12_cmap_out_of_order_or_beyond_the_glyphs_is_read_whole():
+    def cmap_of(*groups):
+        body = b"".join(struct.pack(">III", *group) for group in groups)
+        return struct.pack(">HHHHI", 0, 1, 3, 10, 12) + struct.pack(">HHIII", 12, 0, 16 + len(body), 0, len(groups)) + body
+    for groups in ([(0x42, 0x42, 5), (0x41, 0x41, 6)], [(0x41, 0x45, 1), (0x43, 0x43, 9)], [(0x41, 0x4A, 95)]):
+        glyphs, whole = map_glyphs(cmap_of(*groups), 100), read_cmap(cmap_of(*groups), 100)
+        assert glyphs.groups is None and dict(glyphs) == whole and glyphs["Z"] == 0
+    assert map_glyphs(cmap_of((0x41, 0x4A, 90)), 100).groups is not None
 
 
 @pytest.mark.parametrize("form, codes", [(0, range(0x21, 0x100, 3)), (4, [*range(0x41, 0x5B), *range(0x3041, 0x3097, 2), 0xFF01]),
