@@ -12,8 +12,7 @@ import pytest
 
 from pnpgen.errors import PnpError
 from pnpgen.faces.form import FaceForm
-from pnpgen.faces.font import register_font
-from pnpgen.faces.fonts import BUNDLED_FONTS
+from pnpgen.faces.fonts import BUNDLED_FONTS, FontBook
 from pnpgen.press import recurring as recurring_module, write_pdf as write_pdf_module
 from pnpgen.press.impose import Item, Page, SheetSpec, impose
 from pnpgen.project.model import Size
@@ -23,7 +22,6 @@ from pnpgen.press import pdf_file
 from pnpgen.press.write_pdf import Document, form_name, write_document, write_pdf
 
 FONT = "NotoSansJP-Regular"
-FONT_FILE = BUNDLED_FONTS / "NotoSansJP-Regular.ttf"
 A4 = Size(mm(210), mm(297))
 LETTER = Size(mm(215.9), mm(279.4))
 POKER = Size(mm(63), mm(88))
@@ -33,7 +31,10 @@ RED, BLUE, GREEN = "#b3262d", "#224488", "#00aa00"
 
 @pytest.fixture(scope="module", autouse=True)
 def font():
-    register_font(FONT, FONT_FILE)
+    """The bundled font registered as a build registers it: once a process, so that the font model of the tests
+    that run later in this process is the one their font book gives (registering it again under its name would
+    replace it)."""
+    assert FontBook([BUNDLED_FONTS]).resolve(None) == FONT
 
 
 def art_face(text: str, colour: str, size: Size = POKER) -> FaceForm:
