@@ -30,7 +30,8 @@ class GlyphMap(dict):
         if self.groups is not None:
             space = char == " " or char == "\xa0"  # read_cmap gives both the space's glyph, else the other's
             gid = self.find(0x20 if self.holds(0x20) else 0xA0) if space else self.find(ord(char))
-        self[char] = gid
+        if gid:  # what is kept is at most the font's characters, whatever text asks
+            self[char] = gid
         return gid
 
     def holds(self, code: int) -> bool:

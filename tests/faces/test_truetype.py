@@ -251,6 +251,7 @@ def test_a_format_12_cmap_looked_up_a_character_at_a_time_maps_as_read_whole(sty
     codes = sorted(code for code in around if 0 <= code < 0x110000 and not 0xD800 <= code < 0xE000)
     assert [glyphs[chr(code)] for code in codes] == [whole.get(chr(code), 0) for code in codes]
     assert glyphs[" "] == glyphs["\u00a0"] == whole[" "] and glyphs["\U0010FFFF"] == 0
+    assert len(glyphs) <= len(whole)  # a character the font lacks, asked or not, is kept nowhere
 
 
 def test_a_format_12_cmap_out_of_order_or_beyond_the_glyphs_is_read_whole():
