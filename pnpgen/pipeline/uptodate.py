@@ -104,14 +104,16 @@ class LastBuild:
         began (or a moment before, on a disk with coarse file times) or is not as it was once loaded."""
         if not self.digest:
             return ""
+        read = {}
         for name in set(files) - set(self.listed):
             try:
                 saved = (self.root / name).stat().st_mtime_ns
             except OSError:
                 return ""
-            if saved >= self.began - COARSEST_TIMES or self.loaded.get(name) != file_digest(self.root / name):
+            read[name] = file_digest(self.root / name)
+            if saved >= self.began - COARSEST_TIMES or self.loaded.get(name) != read[name]:
                 return ""
-        before, after = sources_digests(self.root, self.options, self.listed, files)
+        before, after = sources_digests(self.root, self.options, self.listed, files, read=read)
         return after if before == self.digest else ""
 
 
@@ -120,8 +122,10 @@ def sources_digest(root: Path, options, files: list[str]) -> str:
     return sources_digests(root, options, files)[0]
 
 
-def sources_digests(root: Path, options, *lists: list[str]) -> list[str]:
-    """sources_digest() with each list of files, the options, folders and fonts read once for all."""
+def sources_digests(root: Path, options, *lists: list[str], read: dict[str, bytes] | None = None) -> list[str]:
+    """sources_digest() with each list of files, the options, folders, fonts and each file read once for all;
+    read: the file_digest of files read just now."""
+    read = dict(read or {})
     common = hashlib.sha256(f"pnpgen {__version__} whole build\0".encode("utf-8"))
     for option in fields(options):
         if option.name not in UNSHAPING:
@@ -134,7 +138,9 @@ def sources_digests(root: Path, options, *lists: list[str]) -> list[str]:
     for files in lists:
         hasher = common.copy()
         for name in files:
-            hasher.update(name.encode("utf-8") + b"\0" + file_digest(root / name) + b"\0")
+            if name not in read:
+                read[name] = file_digest(root / name)
+            hasher.update(name.encode("utf-8") + b"\0" + read[name] + b"\0")
         if stamped:
             hasher.update(project_revision(root, [root / name for name in files]).encode("utf-8"))
         digests.append(hasher.hexdigest())
