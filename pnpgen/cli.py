@@ -178,7 +178,7 @@ def preflight_command(project, game, as_json) -> None:
 @click.option("--paper", type=PAPERS, default="a4", show_default=True, help="Paper size.")
 @click.option("--game", help="Build only this game id.")
 @click.option("--no-check", is_flag=True, help="Build even when checks fail.")
-@click.option("--interval", type=click.FloatRange(0.1, 10), default=0.5, show_default=True, help="Seconds between looks.")
+@click.option("--interval", type=click.FloatRange(0.1, 10), default=0.5, show_default=True, help="Seconds between looks at the files; a save the system tells of is seen at once.")
 def watch_command(project, out_dir, paper, game, no_check, interval) -> None:
     """Rebuild PROJECT whenever cards.yaml, a template, a font or an image changes (Ctrl-C stops)."""
     from .live.watch import watch

@@ -19,6 +19,7 @@ from ..faces.fonts import BUNDLED_FONTS
 from .gallery import Gallery
 from .state import Live
 from .page import CONTENT_SECURITY_POLICY, PAGE
+from .notices import Saves, folders_of
 from .watch import build_first, changed_files, look, wait_for_change
 
 FACE_PATH = re.compile(r"/face/([0-9a-f]{64})\.png")
@@ -57,7 +58,8 @@ def serve(path: str | Path = ".", *, host: str = "127.0.0.1", port: int = 0, opt
 def watch_project(path: Path, root: Path, gallery: Gallery, live: "Live", stop: threading.Event, interval: float) -> None:
     """Rebuild the gallery now and after every change (waiting until the files stay still)."""
     project, state = build_first(root, None, lambda loaded: gallery.rebuild(path, live, [], loaded))
-    while (current := wait_for_change(state, lambda: look(root, project), stop, interval)) is not None:
+    while (current := wait_for_change(state, lambda: look(root, project),
+                                      Saves(folders_of(root, state), stop, interval))) is not None:
         files, state = changed_files(state, current), current
         project = gallery.rebuild(path, live, files) or project
 

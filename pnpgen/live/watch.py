@@ -13,6 +13,7 @@ from ..faces.describe import shorten
 from ..project.model import Card, Project
 from ..project.source import find_source
 from ..project.validate import load_project
+from .notices import Saves, folders_of
 
 WATCHED = ("templates", "fonts", "rules", "images", "documents", "data")  # data/: sheets, before a build read them
 IGNORED_PARTS = {"output", ".pnpgen-cache", "__pycache__", ".git"}
@@ -64,19 +65,21 @@ def build_first(root: Path, out: Path | None, build: Callable[[Callable[[Project
     return model, {**read, **before}
 
 
-def wait_for_change(state: dict, look_now: Callable[[], dict], stop: threading.Event, interval: float) -> dict | None:
-    """What look_now() sees once it differs from state and then stays still (an editor has finished writing);
-    None once stop is set."""
-    while not stop.wait(interval):
-        current = look_now()
-        if current == state:
-            continue
-        while not stop.wait(interval):
-            settled = look_now()
-            if settled == current:
-                break
-            current = settled
-        return current
+def wait_for_change(state: dict, look_now: Callable[[], dict], saves: Saves) -> dict | None:
+    """What look_now() sees once it differs from state and has stayed still, looking at each of saves' wakes: a
+    save the file system told of has settled already, a change a look found alone is looked at again soon, in case
+    an editor was still writing it. None once saves stop."""
+    with saves:
+        told, unsettled = saves.wait(), None
+        while told is not None:
+            current = look_now()
+            if current == state:
+                unsettled = None
+            elif told or current == unsettled:
+                return current
+            else:
+                unsettled = current
+            told = saves.wait(soon=unsettled is not None)
     return None
 
 
@@ -143,7 +146,8 @@ def watch(path: str | Path, options: Options, echo: Callable[[str], None], *, in
     memos: dict = {}  # what checking the card text read, for the next build: a save changes a sentence or two
     keep_reads()  # and the face records each build read
     model, state = build_first(root, out, lambda loaded: rebuild(path, options, None, echo, loaded, memos))
-    while (current := wait_for_change(state, lambda: look(root, model, out), stop, interval)) is not None:
+    while (current := wait_for_change(state, lambda: look(root, model, out),
+                                      Saves(folders_of(root, state), stop, interval))) is not None:
         echo("changed: " + ", ".join(changed_files(state, current)))
         state = current
         model = rebuild(path, options, model, echo, memos=memos) or model
