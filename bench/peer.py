@@ -109,7 +109,8 @@ def print_loop(pairs: list[dict], cases: list[str]) -> None:
     if "watch" in cases:
         said = pairs[-1]["watch"][1]
         print(f"  (watch: CPU of the watching process from /proc/PID/stat, its waited helpers included, from the save "
-              f"to its report; wall the same span, the wait for the save to settle included (notices, and looks every 0.1 s); it said: {said})")
+              f"to its report; wall the same span, the wait for the save to settle included (notices, and looks "
+              f"every 0.1 s); it said: {said})")
 
 
 def print_memory(scratch: Path, sizes: list[int]) -> None:

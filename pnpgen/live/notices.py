@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Iterable
 
 SETTLE_MS = 25  # a save is whole once its folders have been still this long: an editor writes in one burst
+LONGEST_SAVE_MS = 20 * SETTLE_MS  # files still being written after this wake the watcher all the same (and again)
 MOST_FOLDERS = 1000  # each folder given notices holds one of the user's file-system watches: the rest are looked at
 
 
@@ -45,7 +46,7 @@ class Saves:
         if self.notices is None:
             return None if self.stop.wait(seconds) else False
         try:
-            told = self.notices.watch(SETTLE_MS * 20, SETTLE_MS, max(1, round(seconds * 1000)), self.stop)
+            told = self.notices.watch(LONGEST_SAVE_MS, SETTLE_MS, max(1, round(seconds * 1000)), self.stop)
         except (OSError, RuntimeError):  # the notices failed (their folder removed, say): looks alone from now on
             self.close()
             return self.wait(soon)
