@@ -30,6 +30,7 @@ class FacePack:
 
     def __init__(self, path: Path | None, note: Callable[[str], None] = lambda message: None):
         self.path, self.note = path, note
+        self.named = None if path is None else os.fspath(path)  # the file as READS knows it: a str compares fast
         self.pid = self.creator = os.getpid()
         self.batch: dict[tuple[bytes, bytes], tuple[bytes, bytes]] = {}  # (kind, key) -> (payload, checksum)
         self.batch_bytes = 0
@@ -86,7 +87,7 @@ class FacePack:
 
     def forget(self, face_key: str) -> None:
         key = bytes.fromhex(face_key)
-        READS.drop(self.path, FACE, key)
+        READS.drop(self.named, FACE, key)
         self.batch.pop((FACE, key), None)
         self.form_checks.pop(key, None)
         self.gone.add((FACE, key))
@@ -109,7 +110,7 @@ class FacePack:
                 continue
             if row is not None:
                 return self.checked_row(kind, key, row)
-        recalled = READS.get(self.path, kind, key)  # read from the cache's file by an earlier build of this process
+        recalled = READS.get(self.named, kind, key)  # read from the cache's file by an earlier build of this process
         if recalled is not None:
             self.used.append(recalled[0])
             return self.checked_row(kind, key, recalled, checked=True)
@@ -124,7 +125,7 @@ class FacePack:
         found = self.checked_row(kind, key, row) if row is not None else None
         if found is not None:
             self.used.append(row[0])
-            READS.keep(self.path, kind, key, row)
+            READS.keep(self.named, kind, key, row)
         return found
 
     def checked_row(self, kind: bytes, key: bytes, row: tuple, checked: bool = False) -> bytes | None:
@@ -138,7 +139,7 @@ class FacePack:
 
     def put(self, kind: bytes, key: str, payload: bytes) -> None:
         key = bytes.fromhex(key)
-        READS.drop(self.path, kind, key)  # what this process writes replaces what it read
+        READS.drop(self.named, kind, key)  # what this process writes replaces what it read
         self.gone.discard((kind, key))
         self.written.add(kind, key)
         self.batch[(kind, key)] = (payload, checksum(kind, key, payload))
@@ -287,7 +288,7 @@ class FacePack:
         except sqlite3.Error:
             keys, new = [], 0  # the helper's faces are not in the pack: laying out renders them again
         for kind, key in keys:
-            READS.drop(self.path, kind, key)  # a helper's record replaces what this process read
+            READS.drop(self.named, kind, key)  # a helper's record replaces what this process read
             self.written.add(kind, key)
             if kind == FACE:
                 self.checked.add(key.hex())

@@ -14,7 +14,8 @@ KEPT_BYTES = 32 << 20  # the payloads kept at most: the most recently read go on
 
 
 class Recall:
-    """(cache file, kind, key) -> (rowid, payload, checksum) of the records read, once keep_reads() asks for it."""
+    """(cache file's name, kind, key) -> (rowid, payload, checksum) of the records read, once keep_reads() asks for
+    it."""
 
     def __init__(self):
         self.on = False

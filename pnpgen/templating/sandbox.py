@@ -42,6 +42,30 @@ class ProjectLoader(jinja2.FileSystemLoader):
         return source, filename, uptodate
 
 
+class CompiledTemplates(jinja2.BytecodeCache):
+    """The templates this process compiled, by name and file, each with the digest of its source: a build after a
+    save (watch, serve) compiles only the templates whose source changed. In memory only: nothing compiled is
+    ever read from a file."""
+
+    KEPT = 256  # templates held at most; then it starts afresh
+
+    def __init__(self):
+        self.codes: dict[str, tuple[str, object]] = {}
+
+    def load_bytecode(self, bucket) -> None:
+        found = self.codes.get(bucket.key)
+        if found is not None and found[0] == bucket.checksum:
+            bucket.code = found[1]
+
+    def dump_bytecode(self, bucket) -> None:
+        if len(self.codes) >= self.KEPT:
+            self.codes.clear()
+        self.codes[bucket.key] = (bucket.checksum, bucket.code)
+
+
+_COMPILED = CompiledTemplates()
+
+
 def make_environment(templates_dir: Path | None = None) -> ImmutableSandboxedEnvironment:
     """A Jinja environment that cannot reach Python internals or files outside the project's templates/."""
     loader = ProjectLoader(templates_dir, Path(templates_dir).parent) if templates_dir else None
@@ -54,6 +78,7 @@ def make_environment(templates_dir: Path | None = None) -> ImmutableSandboxedEnv
         keep_trailing_newline=False,
         auto_reload=False,
         cache_size=400,
+        bytecode_cache=_COMPILED if templates_dir else None,
     )
     env.filters["zen"] = to_full_width
     env.filters["random"] = pick_repeatably  # same project, same PDFs: chance is seeded by the card

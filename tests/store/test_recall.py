@@ -36,9 +36,9 @@ def test_what_the_process_writes_or_forgets_replaces_what_it_read(tmp_path):
     first.save()
     first.close()
     reader = FacePack(path)
-    assert reader.get(b"R", key) == bytes.fromhex(face) and READS.get(path, b"R", bytes.fromhex(key))
+    assert reader.get(b"R", key) == bytes.fromhex(face) and READS.get(str(path), b"R", bytes.fromhex(key))
     reader.put(b"R", key, bytes.fromhex("ef" * 32))  # made again by this process
-    assert READS.get(path, b"R", bytes.fromhex(key)) is None
+    assert READS.get(str(path), b"R", bytes.fromhex(key)) is None
     reader.save()
     reader.close()
     assert FacePack(path).get(b"R", key) == bytes.fromhex("ef" * 32)
